@@ -1,0 +1,454 @@
+"""The partido as a deterministic state machine over :mod:`arena.rules`.
+
+Two levels:
+
+* :class:`Mano` — one mano from its deal to its last trick, with bit-mask hands.
+  Fast, unchecked and cheap to :meth:`Mano.clone`: simulating players use it.
+* :class:`Partido` — a whole partido: deals every mano from the seed, checks every
+  play and canto, applies faults (disqualify or penalize), porotos, eliminations
+  and the ranking, and records the omniscient events of ``shared/spec/replay.md``.
+
+No I/O, no clocks. Deals come from ``random.Random`` streams derived from the
+partido's seed and the mano's number alone, so nothing a player does can change them.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from arena import rules
+from arena.cards import NAMES, POINTS, SUITS, card, names_of, parse
+from arena.rules import RuleSet
+
+Event = dict[str, Any]
+TWO_ORO = card(2, "oro")
+
+
+class IllegalMove(ValueError):
+    """A play or canto the rules (or the protocol) forbid; ``reason`` is its fault type."""
+
+    def __init__(self, reason: str, detail: str, **evidence: Any) -> None:
+        super().__init__(detail)
+        self.reason = reason
+        self.detail = detail
+        self.evidence = evidence
+
+
+def deal_rng(seed: int, mano_number: int) -> random.Random:
+    """The random stream of one mano's deal: a function of seed and mano number only."""
+    return random.Random(f"tute-arena/{seed}/{mano_number}")
+
+
+def _card_id(card: str | int) -> int:
+    """The card id of a name or id; -1 when it is no card at all."""
+    if isinstance(card, str):
+        try:
+            return parse(card)
+        except ValueError:
+            return -1
+    return card if type(card) is int and 0 <= card < 40 else -1
+
+
+class Mano:
+    """One mano in play: hands, the trick on the table, tricks and points taken.
+
+    ``order`` lists the dealt-in seats from the mano going right. Methods do not
+    check legality; :class:`Partido` does.
+    """
+
+    __slots__ = (
+        "number", "trump", "order", "next_seat", "hands", "lead", "winning", "winner",
+        "table", "turn", "trick", "ntricks", "tricks", "card_points", "canto_points",
+        "sang_pair", "sung_suits", "may_sing", "over", "last_winner", "tute_seat",
+    )
+
+    def __init__(self, number: int, trump: int, order: Sequence[int], hands: list[int]) -> None:
+        self.number = number
+        self.trump = trump
+        self.order = tuple(order)
+        n = len(hands)
+        self.next_seat = [-1] * n
+        for i, s in enumerate(self.order):
+            self.next_seat[s] = self.order[(i + 1) % len(self.order)]
+        self.hands = hands
+        self.lead = -1
+        self.winning = -1
+        self.winner = -1
+        self.table: list[tuple[int, int]] = []
+        self.turn = self.order[0]
+        self.trick = 1
+        self.ntricks = hands[self.turn].bit_count()
+        self.tricks = [0] * n
+        self.card_points = [0] * n
+        self.canto_points = [0] * n
+        self.sang_pair = [False] * n
+        self.sung_suits = 0
+        self.may_sing = False
+        self.over = False
+        self.last_winner = -1
+        self.tute_seat = -1
+
+    def clone(self) -> Mano:
+        m = Mano.__new__(Mano)
+        m.number, m.trump, m.order, m.next_seat = self.number, self.trump, self.order, self.next_seat
+        m.hands = self.hands[:]
+        m.lead, m.winning, m.winner = self.lead, self.winning, self.winner
+        m.table = self.table[:]
+        m.turn, m.trick, m.ntricks = self.turn, self.trick, self.ntricks
+        m.tricks, m.card_points = self.tricks[:], self.card_points[:]
+        m.canto_points, m.sang_pair = self.canto_points[:], self.sang_pair[:]
+        m.sung_suits, m.may_sing, m.over = self.sung_suits, self.may_sing, self.over
+        m.last_winner, m.tute_seat = self.last_winner, self.tute_seat
+        return m
+
+    def legal(self) -> int:
+        """The set of cards the player to move may play."""
+        return rules.legal_mask(self.hands[self.turn], self.lead, self.winning, self.trump)
+
+    def cantos(self) -> list[str]:
+        """The cantos the player to move may sing now (empty unless ``may_sing``)."""
+        if not self.may_sing:
+            return []
+        return rules.valid_cantos(self.hands[self.turn], self.trump, self.sung_suits)
+
+    def sing(self, canto: str) -> None:
+        """The player to move sings ``canto`` (assumed valid) before leading."""
+        seat = self.turn
+        if canto == rules.TUTE:
+            self.tute_seat = seat
+            self.over = True
+            return
+        suit = rules.canto_suit(canto, self.trump)
+        self.sung_suits |= 1 << suit
+        self.canto_points[seat] += rules.canto_points(suit, self.trump)
+        self.sang_pair[seat] = True
+
+    def play(self, c: int) -> int:
+        """The player to move plays card ``c``; returns the trick's winner if it completed, else -1."""
+        seat = self.turn
+        self.hands[seat] &= ~(1 << c)
+        self.may_sing = False
+        table = self.table
+        if not table:
+            self.lead, self.winning, self.winner = c // 10, c, seat
+        else:
+            w = self.winning
+            cs, ws = c // 10, w // 10
+            if (cs == ws and c > w) or (cs == self.trump and ws != self.trump):
+                self.winning, self.winner = c, seat
+        table.append((seat, c))
+        if len(table) < len(self.order):
+            self.turn = self.next_seat[seat]
+            return -1
+        w = self.winner
+        self.tricks[w] += 1
+        self.card_points[w] += sum(POINTS[x] for _, x in table)
+        self.table = []
+        self.lead = -1
+        self.turn = w
+        if self.trick == self.ntricks:
+            self.last_winner = w
+            self.over = True
+        else:
+            self.trick += 1
+            self.may_sing = True
+        return w
+
+    def scores(self) -> list[int | None]:
+        """Scores by seat (cards + 10 de última + cantos); None for seats not dealt in."""
+        out: list[int | None] = [None] * len(self.hands)
+        for s in self.order:
+            out[s] = self.card_points[s] + self.canto_points[s]
+        if self.last_winner >= 0:
+            out[self.last_winner] += rules.LAST_TRICK_BONUS  # type: ignore[operator]
+        return out
+
+    def losers(self, ruleset: RuleSet) -> list[int]:
+        """Who loses this finished mano (tute, capote or points)."""
+        if self.tute_seat >= 0:
+            return sorted(s for s in self.order if s != self.tute_seat)
+        scores = self.scores()
+        return rules.mano_losers(
+            ruleset, self.order, self.tricks, scores, self.card_points, self.sang_pair  # type: ignore[arg-type]
+        )
+
+
+class Partido:
+    """A whole partido of ``n`` seats, dealt from ``seed`` under ``ruleset``.
+
+    Drive it with :attr:`to_move`, :meth:`play` and :meth:`fault` until
+    :attr:`over`. When ``record`` is true, :attr:`events` collects the replay's
+    omniscient events (``mano_start`` … ``partido_end``).
+    """
+
+    def __init__(self, n: int, seed: int, ruleset: RuleSet | None = None, record: bool = True) -> None:
+        rules.check_table_size(n)
+        self.n = n
+        self.seed = seed
+        self.rules = ruleset or RuleSet()
+        self.record = record
+        self.events: list[Event] = []
+        self.porotos = [rules.STARTING_POROTOS] * n
+        self.active = [True] * n
+        self.eliminated_at: dict[int, int] = {}  # seat -> mano number
+        self.disqualified: list[int] = []  # in the order recorded
+        self.mano_number = 0
+        self.mano: Mano | None = None
+        self.mano_seat = -1
+        self.dealer = -1
+        self.sitting_out: int | None = None
+        self.winners: list[int] = []
+        self.over = False
+        self._deal()
+
+    # ------------------------------------------------------------ queries
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat whose play is awaited, or None when the partido is over."""
+        return None if self.over or self.mano is None else self.mano.turn
+
+    def active_seats(self) -> list[int]:
+        return [s for s in range(self.n) if self.active[s]]
+
+    def request(self) -> Event:
+        """The protocol's ``play`` request for the player to move (without ``id``)."""
+        m = self._current()
+        return {
+            "type": "play",
+            "mano": self.mano_number,
+            "trick": m.trick,
+            "hand": names_of(m.hands[m.turn]),
+            "table": [{"seat": s, "card": NAMES[c]} for s, c in m.table],
+            "may_sing": m.may_sing,
+        }
+
+    def ranking(self) -> list[list[int]]:
+        """Winners first; then the eliminated, later elimination higher (ties per mano);
+        then the disqualified, a later disqualification higher."""
+        groups: list[list[int]] = [sorted(self.winners)] if self.winners else []
+        by_mano: dict[int, list[int]] = {}
+        for s, k in self.eliminated_at.items():
+            by_mano.setdefault(k, []).append(s)
+        groups += [sorted(by_mano[k]) for k in sorted(by_mano, reverse=True)]
+        groups += [[s] for s in reversed(self.disqualified)]
+        return groups
+
+    # ------------------------------------------------------------ actions
+
+    def play(self, card: str | int | None, sing: str | None = None) -> None:
+        """The player to move plays ``card``, singing ``sing`` first if given.
+
+        Raises :class:`IllegalMove` (with the fault ``reason``) and changes nothing
+        when the move is not allowed; the caller then calls :meth:`fault`.
+        """
+        m = self._current()
+        seat = m.turn
+        if sing is not None:
+            self._check_canto(m, seat, card, sing)
+            if sing == rules.TUTE:
+                self._emit({"type": "sang", "seat": seat, "canto": sing})
+                m.sing(sing)
+                self._finish_mano("tute")
+                return
+        if card is None:
+            raise IllegalMove("protocol", "a play needs a card (only tute is sung without one)")
+        c = _card_id(card)
+        if c < 0 or not m.hands[seat] >> c & 1:
+            shown = card if isinstance(card, str) else repr(card)
+            raise IllegalMove("not_in_hand", f"{shown} is not in the hand of seat {seat}", card=shown)
+        legal = m.legal()
+        if not legal >> c & 1:
+            raise IllegalMove(
+                "renuncio",
+                f"{NAMES[c]} is a renuncio: seat {seat} had to play one of "
+                f"{', '.join(names_of(legal))}",
+                card=NAMES[c],
+            )
+        if sing is not None:
+            self._emit({"type": "sang", "seat": seat, "canto": sing})
+            m.sing(sing)
+        self._emit({"type": "played", "seat": seat, "card": NAMES[c]})
+        trick, table = m.trick, m.table
+        winner = m.play(c)
+        if winner >= 0:
+            self._emit({
+                "type": "trick_end",
+                "trick": trick,
+                "winner": winner,
+                "cards": [{"seat": s, "card": NAMES[x]} for s, x in table],
+            })
+            if m.over:
+                self._finish_mano("capote" if max(m.tricks) == m.ntricks else "points")
+
+    def fault(self, seat: int, reason: str, detail: str, **evidence: Any) -> bool:
+        """Judge a fault of ``seat``; returns False when it is ignored.
+
+        Faults of players no longer active, or after the partido is decided, are
+        ignored. A renuncio or false canto under ``penalize`` ends the mano with the
+        offender alone losing two porotos; every other case disqualifies.
+        """
+        if reason not in rules.FAULT_REASONS:
+            raise rules.RulesError(f"unknown fault reason {reason!r}")
+        if self.over or not self.active[seat]:
+            return False
+        m = self.mano
+        dealt_in = m is not None and not m.over and seat in m.order
+        if reason in ("renuncio", "false_canto") and self.rules.renuncio == "penalize" and dealt_in:
+            self._emit({"type": "penalized", "seat": seat, "reason": reason, "detail": detail, **evidence})
+            self._finish_mano("penalty", penalized=seat)
+            return True
+        self.active[seat] = False
+        self.disqualified.append(seat)
+        self._emit({"type": "disqualified", "seat": seat, "reason": reason, "detail": detail, **evidence})
+        if dealt_in:
+            self._finish_mano("void")
+        elif sum(self.active) < rules.MIN_PLAYERS:
+            self._end_partido()
+        return True
+
+    # ------------------------------------------------------------ internals
+
+    def _current(self) -> Mano:
+        if self.over or self.mano is None:
+            raise IllegalMove("protocol", "the partido is over: no play is awaited")
+        return self.mano
+
+    def _emit(self, event: Event) -> None:
+        if self.record:
+            self.events.append(event)
+
+    def _check_canto(self, m: Mano, seat: int, card: str | int | None, sing: str) -> None:
+        if not m.may_sing:
+            raise IllegalMove("protocol", f"seat {seat} may not sing now (it did not just win a trick)",
+                              canto=sing)
+        if sing == rules.TUTE and card is not None:
+            raise IllegalMove("protocol", "tute is sung without a card")
+        if not rules.is_valid_canto(sing, m.hands[seat], m.trump, m.sung_suits):
+            raise IllegalMove("false_canto", f"seat {seat} cannot sing {sing} now", canto=sing)
+
+    def _deal(self) -> None:
+        self.mano_number += 1
+        k = self.mano_number
+        active = self.active
+        seats = self.active_seats()
+        a = len(seats)
+        rng = deal_rng(self.seed, k)
+        first = k == 1
+        if first:
+            start = rng.choice(seats)
+            mano_seat = start
+        else:
+            mano_seat = rules.seat_right(self.mano_seat, active)
+            start = mano_seat
+        dealer = rules.seat_left(mano_seat, active)
+        sitting_out = dealer if a == 6 else None
+        order = self._seats_from(start, sitting_out)
+        deck = list(range(40))
+        rng.shuffle(deck)
+        m = len(order)
+        hands = [0] * self.n
+        for i, s in enumerate(order):
+            h = 0
+            for c in deck[i:39 if a == 3 else 40:m]:
+                h |= 1 << c
+            hands[s] = h
+        dealt = hands[:] if self.record else hands
+        leftover = deck[39] if a == 3 else None
+        shown: int | None = None
+        out_of_play: int | None = None
+        swaps: list[rules.Swap] = []
+        if first:
+            trump = 0
+            if a == 3:
+                mano_seat, swaps, out_of_play = rules.first_mano_swap(hands, deck[39])
+            elif a != 6:
+                mano_seat = next(s for s in order if hands[s] >> TWO_ORO & 1)
+            dealer = rules.seat_left(mano_seat, active)
+            order = self._seats_from(mano_seat, sitting_out)
+        elif a == 3:
+            trump = deck[39] // 10
+            swaps, out_of_play = rules.cambio(hands, deck[39])
+        elif self.rules.has("rotating-trump"):
+            trump = rules.rotating_trump(k)
+        else:
+            shown = deck[39]
+            trump = shown // 10
+        self.mano_seat, self.dealer, self.sitting_out = mano_seat, dealer, sitting_out
+        self.mano = Mano(k, trump, order, hands)
+        if self.record:
+            self._emit({
+                "type": "mano_start",
+                "mano": k,
+                "dealer": dealer,
+                "mano_seat": mano_seat,
+                "sitting_out": sitting_out,
+                "active": seats,
+                "porotos": self.porotos[:],
+                "trump": SUITS[trump],
+                "shown": None if shown is None else NAMES[shown],
+                "out_of_play": None if out_of_play is None else NAMES[out_of_play],
+                "dealt": [names_of(h) if s in order else None for s, h in enumerate(dealt)],
+                "leftover": None if leftover is None else NAMES[leftover],
+                "swaps": [{"seat": s, "gave": NAMES[g], "took": NAMES[t]} for s, g, t in swaps],
+                "hands": [names_of(h) if s in order else None for s, h in enumerate(hands)],
+            })
+
+    def _seats_from(self, start: int, skip: int | None) -> list[int]:
+        """Active seats from ``start`` going right, leaving out ``skip``."""
+        n = self.n
+        return [s for i in range(n) if self.active[s := (start + i) % n] and s != skip]
+
+    def _finish_mano(self, outcome: str, penalized: int = -1) -> None:
+        m = self.mano
+        assert m is not None
+        m.over = True
+        if outcome == "void":
+            losers: list[int] = []
+        elif outcome == "penalty":
+            losers = [penalized]
+        else:
+            losers = m.losers(self.rules)
+        cost = 2 if outcome == "penalty" else 1
+        eliminated = []
+        for s in losers:
+            self.porotos[s] -= cost
+            if self.porotos[s] <= 0 and self.active[s]:
+                self.active[s] = False
+                self.eliminated_at[s] = self.mano_number
+                eliminated.append(s)
+        if self.record:
+            played_out = outcome in ("points", "capote")
+            self._emit({
+                "type": "mano_end",
+                "mano": self.mano_number,
+                "outcome": outcome,
+                "scores": m.scores() if played_out else None,
+                "tricks": [m.tricks[s] if s in m.order else None for s in range(self.n)],
+                "losers": losers,
+                "porotos": self.porotos[:],
+                "eliminated": eliminated,
+            })
+        if outcome == "tute" and self.rules.has("tute-wins-partido"):
+            for s in self.active_seats():  # the singer's survivors rank as eliminated now
+                if s != m.tute_seat:
+                    self.active[s] = False
+                    self.eliminated_at[s] = self.mano_number
+            self._end_partido()
+        elif sum(self.active) < rules.MIN_PLAYERS:
+            self._end_partido()
+        else:
+            self._deal()
+
+    def _end_partido(self) -> None:
+        self.over = True
+        self.winners = self.active_seats()
+        self._emit({
+            "type": "partido_end",
+            "winners": self.winners,
+            "ranking": self.ranking(),
+            "manos": self.mano_number,
+        })
+

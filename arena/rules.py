@@ -1,0 +1,304 @@
+"""The rules of Tute Cabrero as pure functions: the file to read to learn the game.
+
+Everything here follows ``shared/spec/rules.md`` (rule numbers in brackets point
+into the course's rulebook). Cards are ints and card sets are bit masks, as in
+:mod:`arena.cards`; nothing here keeps state or does I/O.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from arena.cards import ABOVE, POINTS, RANK, SUIT_MASK, SUITS, card
+
+RULESETS: tuple[str, ...] = ("cabrero-2002", "rioplatense")
+VARIANTS: tuple[str, ...] = ("rotating-trump", "mano-tiebreak", "tute-wins-partido")
+RENUNCIO_POLICIES: tuple[str, ...] = ("disqualify", "penalize")
+FAULT_REASONS: tuple[str, ...] = (
+    "renuncio",
+    "false_canto",
+    "not_in_hand",
+    "timeout",
+    "crash",
+    "protocol",
+)
+
+MIN_PLAYERS, MAX_PLAYERS = 3, 6
+STARTING_POROTOS = 4
+LAST_TRICK_BONUS = 10  # "las diez de última" [10]
+CUARENTA_POINTS, VEINTE_POINTS = 40, 20
+
+TUTE = "tute"
+CUARENTA = "cuarenta"
+
+
+class RulesError(ValueError):
+    """A ruleset, variant, policy or table size that does not exist."""
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """Everything that names how a partido is played; recorded with every result."""
+
+    ruleset: str = "cabrero-2002"
+    variants: frozenset[str] = field(default_factory=frozenset)
+    renuncio: str = "disqualify"
+
+    def __post_init__(self) -> None:
+        if self.ruleset not in RULESETS:
+            raise RulesError(f"unknown ruleset {self.ruleset!r}; known: {', '.join(RULESETS)}")
+        object.__setattr__(self, "variants", frozenset(self.variants))
+        for v in self.variants:
+            if v not in VARIANTS:
+                raise RulesError(f"unknown variant {v!r}; known: {', '.join(VARIANTS)}")
+        if self.renuncio not in RENUNCIO_POLICIES:
+            raise RulesError(
+                f"unknown renuncio policy {self.renuncio!r}; known: {', '.join(RENUNCIO_POLICIES)}"
+            )
+
+    def has(self, variant: str) -> bool:
+        return variant in self.variants
+
+    def to_dict(self) -> dict[str, object]:
+        """The ``rules`` object of the protocol and the replay."""
+        return {"ruleset": self.ruleset, "renuncio": self.renuncio, "variants": sorted(self.variants)}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, object]) -> RuleSet:
+        variants = d.get("variants") or ()
+        if not isinstance(variants, (list, tuple)):
+            raise RulesError(f"rules.variants must be a list, got {variants!r}")
+        return cls(str(d.get("ruleset", "cabrero-2002")), frozenset(map(str, variants)),
+                   str(d.get("renuncio", "disqualify")))
+
+
+def check_table_size(n: int) -> None:
+    if not MIN_PLAYERS <= n <= MAX_PLAYERS:
+        raise RulesError(f"a table has 3 to 6 players, not {n}")
+
+
+# ---------------------------------------------------------------- dealing [2, 19-21]
+
+def cards_per_player(active: int) -> int:
+    """Cards dealt to each dealt-in player when ``active`` players are at the table."""
+    check_table_size(active)
+    return {3: 13, 4: 10, 5: 8, 6: 8}[active]
+
+
+def rotating_trump(mano_number: int) -> int:
+    """Trump of the k-th mano under ``rotating-trump`` [25.1]: oro, copa, espada, basto, ..."""
+    return (mano_number - 1) % 4
+
+
+def seat_right(seat: int, active: Sequence[bool]) -> int:
+    """The next active seat after ``seat`` (to its right), wrapping."""
+    n = len(active)
+    for i in range(1, n + 1):
+        s = (seat + i) % n
+        if active[s]:
+            return s
+    raise RulesError("no active seat")
+
+
+def seat_left(seat: int, active: Sequence[bool]) -> int:
+    """The previous active seat before ``seat`` (to its left), wrapping."""
+    n = len(active)
+    for i in range(1, n + 1):
+        s = (seat - i) % n
+        if active[s]:
+            return s
+    raise RulesError("no active seat")
+
+
+Swap = tuple[int, int, int]
+"""A cambio exchange: (seat, card given up, card taken)."""
+
+
+def _holder(hands: Sequence[int], c: int) -> int:
+    for s, h in enumerate(hands):
+        if h >> c & 1:
+            return s
+    raise RulesError(f"nobody holds card {c}")
+
+
+def _exchange(hands: list[int], seat: int, gave: int, took: int) -> Swap:
+    hands[seat] = (hands[seat] & ~(1 << gave)) | (1 << took)
+    return (seat, gave, took)
+
+
+def first_mano_swap(hands: list[int], leftover: int) -> tuple[int, list[Swap], int]:
+    """Three players, first mano [19.1]: who is mano, the face-down swap, the card out.
+
+    The holder of ``2-oro`` takes the face-down leftover and puts ``2-oro`` out of
+    play; if ``2-oro`` is the leftover, the holder of ``4-oro`` is mano and
+    ``2-oro`` is turned face up. ``hands`` is changed in place.
+    """
+    two, four = card(2, "oro"), card(4, "oro")
+    if leftover == two:
+        return _holder(hands, four), [], two
+    seat = _holder(hands, two)
+    return seat, [_exchange(hands, seat, two, leftover)], two
+
+
+def cambio(hands: list[int], leftover: int) -> tuple[list[Swap], int]:
+    """Three players, later manos [19.2]: the public cambio with the face-up leftover.
+
+    Returns the exchanges in the order applied and the card left out of play;
+    ``hands`` is changed in place.
+    """
+    trump, rank = leftover // 10, RANK[leftover]
+    two, seven = card(2, trump), card(7, trump)
+    if rank in (2, 4):
+        return [], leftover
+    if rank in (5, 6, 7):
+        return [_exchange(hands, _holder(hands, two), two, leftover)], two
+    first = _exchange(hands, _holder(hands, seven), seven, leftover)
+    second = _exchange(hands, _holder(hands, two), two, seven)
+    return [first, second], two
+
+
+# ---------------------------------------------------------------- a trick [3-6]
+
+def beats(c: int, winning: int, trump: int) -> bool:
+    """Whether card ``c`` beats the card ``winning`` the trick so far."""
+    cs, ws = c // 10, winning // 10
+    return (cs == ws and c > winning) or (cs == trump and ws != trump)
+
+
+def legal_mask(hand: int, lead: int, winning: int, trump: int) -> int:
+    """The cards of ``hand`` that may be played [6].
+
+    ``lead`` is the led suit (-1 when leading: anything goes) and ``winning`` the
+    card winning the trick so far. Follow suit and beat if possible, else follow
+    suit; without the suit, a trump that beats; else any card.
+    """
+    if lead < 0:
+        return hand
+    follow = hand & SUIT_MASK[lead]
+    if follow:
+        if winning // 10 == lead:
+            return (follow & ABOVE[winning]) or follow
+        return follow
+    trumps = hand & SUIT_MASK[trump]
+    if trumps:
+        if winning // 10 != trump:
+            return trumps
+        higher = trumps & ABOVE[winning]
+        if higher:
+            return higher
+    return hand
+
+
+def trick_winner(cards: Sequence[tuple[int, int]], trump: int) -> int:
+    """The seat that takes a trick given as (seat, card) in playing order."""
+    seat, winning = cards[0]
+    for s, c in cards[1:]:
+        if beats(c, winning, trump):
+            seat, winning = s, c
+    return seat
+
+
+# ---------------------------------------------------------------- cantos [12-18]
+
+KING = tuple(card(12, s) for s in range(4))
+KNIGHT = tuple(card(11, s) for s in range(4))
+PAIR_MASK = tuple((1 << KING[s]) | (1 << KNIGHT[s]) for s in range(4))
+TUTE_MASKS = (sum(1 << k for k in KING), sum(1 << k for k in KNIGHT))
+CANTO_NAMES: tuple[str, ...] = tuple(f"veinte-{s}" for s in SUITS)
+
+
+def canto_name(suit: int, trump: int) -> str:
+    """The name of the king-knight pair canto of ``suit``."""
+    return CUARENTA if suit == trump else CANTO_NAMES[suit]
+
+
+def canto_suit(canto: str, trump: int) -> int:
+    """The suit of a pair canto name, or -1 for ``tute``; RulesError if unknown."""
+    if canto == TUTE:
+        return -1
+    if canto == CUARENTA:
+        return trump
+    if canto in CANTO_NAMES:
+        return CANTO_NAMES.index(canto)
+    raise RulesError(f"unknown canto {canto!r}; known: tute, cuarenta, veinte-<suit>")
+
+
+def canto_points(suit: int, trump: int) -> int:
+    return CUARENTA_POINTS if suit == trump else VEINTE_POINTS
+
+
+def has_tute(hand: int) -> bool:
+    return (hand & TUTE_MASKS[0]) == TUTE_MASKS[0] or (hand & TUTE_MASKS[1]) == TUTE_MASKS[1]
+
+
+def valid_cantos(hand: int, trump: int, sung_suits: int) -> list[str]:
+    """The cantos ``hand`` may sing now; ``sung_suits`` is the set (bits) already sung."""
+    out = [TUTE] if has_tute(hand) else []
+    for s in range(4):
+        if not sung_suits >> s & 1 and (hand & PAIR_MASK[s]) == PAIR_MASK[s]:
+            out.append(canto_name(s, trump))
+    return out
+
+
+def is_valid_canto(canto: str, hand: int, trump: int, sung_suits: int) -> bool:
+    """Whether ``canto`` may be sung from ``hand`` now (the singer just won a trick)."""
+    if canto == CUARENTA:
+        s = trump
+    elif canto == TUTE:
+        return has_tute(hand)
+    elif canto in CANTO_NAMES:
+        s = CANTO_NAMES.index(canto)
+        if s == trump:
+            return False  # the trump pair is the cuarenta, not a veinte
+    else:
+        return False
+    return not sung_suits >> s & 1 and (hand & PAIR_MASK[s]) == PAIR_MASK[s]
+
+
+# ---------------------------------------------------------------- who loses [7-10, 22]
+
+def trick_points(cards: Iterable[int]) -> int:
+    return sum(POINTS[c] for c in cards)
+
+
+def mano_losers(
+    rules: RuleSet,
+    dealt: Sequence[int],
+    tricks: Sequence[int],
+    scores: Sequence[int],
+    card_points: Sequence[int],
+    sang_pair: Sequence[bool],
+) -> list[int]:
+    """The seats that lose a mano played to its last trick.
+
+    ``dealt`` lists the dealt-in seats from the mano (first to lead) going right;
+    the other arguments are indexed by seat: tricks taken, scores (cards + 10 de
+    última + cantos), card points alone, and whether the seat sang a cuarenta or
+    veinte. The six-player dealer is not in ``dealt`` and so never loses [21].
+    """
+    total = sum(tricks[s] for s in dealt)
+    for s in dealt:
+        if tricks[s] == total:  # capote [7, 18]
+            return [s] if sang_pair[s] else sorted(t for t in dealt if t != s)
+    in_baza = [s for s in dealt if tricks[s] > 0]  # "P": only those who took cards [9]
+    rioplatense = rules.ruleset == "rioplatense"
+    if rioplatense:
+        for s in in_baza:
+            if card_points[s] == 120:
+                return sorted(t for t in in_baza if t != s)
+    value: dict[int, float] = {s: float(scores[s]) for s in in_baza}
+    if rules.has("mano-tiebreak"):  # [25.2]: 1/2 to the mano, 1/4 to the next, ...
+        for i, s in enumerate(dealt):
+            if s in value:
+                value[s] += 0.5 ** (i + 1)
+    hi, lo = max(value.values()), min(value.values())
+    if len(in_baza) == 2:  # [8]: the lower loses; a tie, both [22]
+        return sorted(s for s in in_baza if value[s] == lo)
+    middle = [s for s in in_baza if lo < value[s] < hi]  # "los del medio" [9]
+    if middle:
+        return sorted(middle)
+    if rioplatense and hi != lo:
+        return sorted(s for s in in_baza if value[s] < hi)
+    return sorted(in_baza)  # nobody in the middle: all who took cards lose [22]
+
