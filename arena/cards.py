@@ -41,9 +41,9 @@ ABOVE: tuple[int, ...] = tuple(
 )
 """For each card, the set of cards of its suit that are stronger."""
 
-# Each 10-bit suit chunk of a card set, as the list of its strengths.
-_CHUNK: tuple[tuple[int, ...], ...] = tuple(
-    tuple(i for i in range(10) if m >> i & 1) for m in range(1 << 10)
+# For each suit, each 10-bit chunk of a card set as the tuple of its card ids.
+_O, _C, _E, _B = (
+    tuple(tuple(10 * s + i for i in range(10) if m >> i & 1) for m in range(1 << 10)) for s in range(4)
 )
 
 
@@ -92,13 +92,7 @@ def parse_mask(names: Iterable[str]) -> int:
 
 def cards_of(m: int) -> list[int]:
     """The cards of set ``m``, in suit order, weakest first inside a suit."""
-    out: list[int] = []
-    for s in range(4):
-        chunk = (m >> (10 * s)) & 1023
-        if chunk:
-            base = 10 * s
-            out.extend(base + i for i in _CHUNK[chunk])
-    return out
+    return [*_O[m & 1023], *_C[m >> 10 & 1023], *_E[m >> 20 & 1023], *_B[m >> 30 & 1023]]
 
 
 def names_of(m: int) -> list[str]:

@@ -15,7 +15,7 @@ partido's seed and the mano's number alone, so nothing a player does can change 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from arena import rules
@@ -49,6 +49,20 @@ def _card_id(card: str | int) -> int:
         except ValueError:
             return -1
     return card if type(card) is int and 0 <= card < 40 else -1
+
+
+def stack_deck(hands: Sequence[Sequence[str]], leftover: str | None = None) -> list[int]:
+    """The deck order that deals ``hands`` (in dealing order, first seat dealt first).
+
+    With three hands of 13 give the ``leftover`` too. For :class:`Partido`'s ``stacked``.
+    """
+    size = len(hands[0])
+    deck = [parse(h[i]) for i in range(size) for h in hands]
+    if leftover is not None:
+        deck.append(parse(leftover))
+    if sorted(deck) != list(range(40)):
+        raise rules.RulesError("stacked hands must hold the 40 cards exactly once")
+    return deck
 
 
 class Mano:
@@ -183,8 +197,17 @@ class Partido:
     omniscient events (``mano_start`` … ``partido_end``).
     """
 
-    def __init__(self, n: int, seed: int, ruleset: RuleSet | None = None, record: bool = True) -> None:
+    def __init__(
+        self,
+        n: int,
+        seed: int,
+        ruleset: RuleSet | None = None,
+        record: bool = True,
+        stacked: Mapping[int, tuple[int, Sequence[int]]] | None = None,
+    ) -> None:
         rules.check_table_size(n)
+        self.stacked = dict(stacked or {})
+        """Stacked deals for tests and teaching: mano number -> (first seat dealt, deck order)."""
         self.n = n
         self.seed = seed
         self.rules = ruleset or RuleSet()
@@ -255,11 +278,11 @@ class Partido:
                 return
         if card is None:
             raise IllegalMove("protocol", "a play needs a card (only tute is sung without one)")
-        c = _card_id(card)
+        c = card if type(card) is int and 0 <= card < 40 else _card_id(card)
         if c < 0 or not m.hands[seat] >> c & 1:
             shown = card if isinstance(card, str) else repr(card)
             raise IllegalMove("not_in_hand", f"{shown} is not in the hand of seat {seat}", card=shown)
-        legal = m.legal()
+        legal = rules.legal_mask(m.hands[seat], m.lead, m.winning, m.trump)
         if not legal >> c & 1:
             raise IllegalMove(
                 "renuncio",
@@ -270,11 +293,16 @@ class Partido:
         if sing is not None:
             self._emit({"type": "sang", "seat": seat, "canto": sing})
             m.sing(sing)
-        self._emit({"type": "played", "seat": seat, "card": NAMES[c]})
+        if not self.record:
+            m.play(c)
+            if m.over:
+                self._finish_mano("capote" if max(m.tricks) == m.ntricks else "points")
+            return
+        self.events.append({"type": "played", "seat": seat, "card": NAMES[c]})
         trick, table = m.trick, m.table
         winner = m.play(c)
         if winner >= 0:
-            self._emit({
+            self.events.append({
                 "type": "trick_end",
                 "trick": trick,
                 "winner": winner,
@@ -335,10 +363,17 @@ class Partido:
         active = self.active
         seats = self.active_seats()
         a = len(seats)
-        rng = deal_rng(self.seed, k)
         first = k == 1
+        if k in self.stacked:
+            start, deck = self.stacked[k][0], list(self.stacked[k][1])
+            if sorted(deck) != list(range(40)) or not active[start]:
+                raise rules.RulesError(f"stacked deal of mano {k}: not a 40-card deck and an active seat")
+        else:
+            rng = deal_rng(self.seed, k)
+            start = rng.choice(seats)  # used in the first mano only, drawn in every one
+            deck = list(range(40))
+            rng.shuffle(deck)
         if first:
-            start = rng.choice(seats)
             mano_seat = start
         else:
             mano_seat = rules.seat_right(self.mano_seat, active)
@@ -346,8 +381,6 @@ class Partido:
         dealer = rules.seat_left(mano_seat, active)
         sitting_out = dealer if a == 6 else None
         order = self._seats_from(start, sitting_out)
-        deck = list(range(40))
-        rng.shuffle(deck)
         m = len(order)
         hands = [0] * self.n
         for i, s in enumerate(order):
