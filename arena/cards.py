@@ -36,9 +36,7 @@ _BY_NAME: dict[str, int] = {name: c for c, name in enumerate(NAMES)}
 
 SUIT_MASK: tuple[int, ...] = tuple(((1 << 10) - 1) << (10 * s) for s in range(4))
 """The set of all cards of each suit."""
-ABOVE: tuple[int, ...] = tuple(
-    SUIT_MASK[c // 10] & ~((1 << (c + 1)) - 1) for c in range(DECK_SIZE)
-)
+ABOVE: tuple[int, ...] = tuple(SUIT_MASK[c // 10] & ~((1 << (c + 1)) - 1) for c in range(DECK_SIZE))
 """For each card, the set of cards of its suit that are stronger."""
 
 # For each suit, each 10-bit chunk of a card set as the tuple of its card ids.
@@ -63,8 +61,7 @@ def parse(name: str) -> int:
         return _BY_NAME[name]
     except (KeyError, TypeError):
         raise CardError(
-            f"unknown card {name!r}: write <rank>-<suit>, rank 1-7 or 10-12, "
-            f"suit one of {', '.join(SUITS)}"
+            f"unknown card {name!r}: write <rank>-<suit>, rank 1-7 or 10-12, suit one of {', '.join(SUITS)}"
         ) from None
 
 

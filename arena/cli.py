@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from arena import __version__
-from arena.rules import RENUNCIO_POLICIES, RULESETS, VARIANTS, RuleSet, RulesError
+from arena.rules import RENUNCIO_POLICIES, RULESETS, VARIANTS, RulesError, RuleSet
 
 DEFAULT_SAMPLES = ("random_legal", "a_mas", "a_menos")
 
@@ -22,12 +22,21 @@ def _ruleset(ruleset: str, variants: tuple[str, ...], renuncio: str) -> RuleSet:
 
 
 def rules_options(f):  # type: ignore[no-untyped-def]
-    f = click.option("--renuncio", type=click.Choice(RENUNCIO_POLICIES), default="disqualify",
-                     show_default=True, help="What a renuncio or false canto costs.")(f)
-    f = click.option("--variant", "variants", multiple=True, type=click.Choice(VARIANTS),
-                     help="A named variant (repeatable).")(f)
-    f = click.option("--ruleset", type=click.Choice(RULESETS), default="cabrero-2002",
-                     show_default=True)(f)
+    f = click.option(
+        "--renuncio",
+        type=click.Choice(RENUNCIO_POLICIES),
+        default="disqualify",
+        show_default=True,
+        help="What a renuncio or false canto costs.",
+    )(f)
+    f = click.option(
+        "--variant",
+        "variants",
+        multiple=True,
+        type=click.Choice(VARIANTS),
+        help="A named variant (repeatable).",
+    )(f)
+    f = click.option("--ruleset", type=click.Choice(RULESETS), default="cabrero-2002", show_default=True)(f)
     return f
 
 
@@ -43,8 +52,15 @@ def main() -> None:
 @rules_options
 @click.option("--replay", type=click.Path(dir_okay=False, path_type=Path), help="Where to write the replay.")
 @click.option("--quiet", is_flag=True, help="Only the summary.")
-def play(players: tuple[Path, ...], seed: int, ruleset: str, variants: tuple[str, ...], renuncio: str,
-         replay: Path | None, quiet: bool) -> None:
+def play(
+    players: tuple[Path, ...],
+    seed: int,
+    ruleset: str,
+    variants: tuple[str, ...],
+    renuncio: str,
+    replay: Path | None,
+    quiet: bool,
+) -> None:
     """Play one partido of 3-6 Python PLAYERS (folders) in this process."""
     from arena.narrate import narrate
     from arena.players import PlayerLoadError, load_player_class
@@ -59,10 +75,11 @@ def play(players: tuple[Path, ...], seed: int, ruleset: str, variants: tuple[str
         raise click.ClickException(str(exc)) from None
     names = [p.resolve().name for p in players]
     events: list[dict] = []
-    result = play_partido(objects, seed, rules, names=names, replay=str(replay) if replay else None,
-                          sinks=[events.append])
+    result = play_partido(
+        objects, seed, rules, names=names, replay=str(replay) if replay else None, sinks=[events.append]
+    )
     lines = list(narrate(events))
-    for line in (lines[-2:] if quiet else lines):
+    for line in lines[-2:] if quiet else lines:
         click.echo(line)
     if replay:
         click.echo(f"Replay: {replay}")
@@ -71,8 +88,12 @@ def play(players: tuple[Path, ...], seed: int, ruleset: str, variants: tuple[str
 
 @main.command()
 @click.option("--seed", type=int, default=2002, show_default=True)
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="Output folder (default: a new dated folder under results/).")
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Output folder (default: a new dated folder under results/).",
+)
 def demo(seed: int, out: Path | None) -> None:
     """Play a demo partido of the sample players and write its replay under results/."""
     from arena.narrate import narrate

@@ -73,9 +73,27 @@ class Mano:
     """
 
     __slots__ = (
-        "number", "trump", "order", "next_seat", "hands", "lead", "winning", "winner",
-        "table", "turn", "trick", "ntricks", "tricks", "card_points", "canto_points",
-        "sang_pair", "sung_suits", "may_sing", "over", "last_winner", "tute_seat",
+        "canto_points",
+        "card_points",
+        "hands",
+        "last_winner",
+        "lead",
+        "may_sing",
+        "next_seat",
+        "ntricks",
+        "number",
+        "order",
+        "over",
+        "sang_pair",
+        "sung_suits",
+        "table",
+        "trick",
+        "tricks",
+        "trump",
+        "turn",
+        "tute_seat",
+        "winner",
+        "winning",
     )
 
     def __init__(self, number: int, trump: int, order: Sequence[int], hands: list[int]) -> None:
@@ -185,7 +203,12 @@ class Mano:
             return sorted(s for s in self.order if s != self.tute_seat)
         scores = self.scores()
         return rules.mano_losers(
-            ruleset, self.order, self.tricks, scores, self.card_points, self.sang_pair  # type: ignore[arg-type]
+            ruleset,
+            self.order,
+            self.tricks,
+            scores,
+            self.card_points,
+            self.sang_pair,  # type: ignore[arg-type]
         )
 
 
@@ -206,8 +229,7 @@ class Partido:
         stacked: Mapping[int, tuple[int, Sequence[int]]] | None = None,
     ) -> None:
         rules.check_table_size(n)
-        self.stacked = dict(stacked or {})
-        """Stacked deals for tests and teaching: mano number -> (first seat dealt, deck order)."""
+        self.stacked = dict(stacked or {})  # tests and teaching: mano -> (first seat dealt, deck)
         self.n = n
         self.seed = seed
         self.rules = ruleset or RuleSet()
@@ -286,8 +308,7 @@ class Partido:
         if not legal >> c & 1:
             raise IllegalMove(
                 "renuncio",
-                f"{NAMES[c]} is a renuncio: seat {seat} had to play one of "
-                f"{', '.join(names_of(legal))}",
+                f"{NAMES[c]} is a renuncio: seat {seat} had to play one of {', '.join(names_of(legal))}",
                 card=NAMES[c],
             )
         if sing is not None:
@@ -302,12 +323,14 @@ class Partido:
         trick, table = m.trick, m.table
         winner = m.play(c)
         if winner >= 0:
-            self.events.append({
-                "type": "trick_end",
-                "trick": trick,
-                "winner": winner,
-                "cards": [{"seat": s, "card": NAMES[x]} for s, x in table],
-            })
+            self.events.append(
+                {
+                    "type": "trick_end",
+                    "trick": trick,
+                    "winner": winner,
+                    "cards": [{"seat": s, "card": NAMES[x]} for s, x in table],
+                }
+            )
             if m.over:
                 self._finish_mano("capote" if max(m.tricks) == m.ntricks else "points")
 
@@ -350,8 +373,9 @@ class Partido:
 
     def _check_canto(self, m: Mano, seat: int, card: str | int | None, sing: str) -> None:
         if not m.may_sing:
-            raise IllegalMove("protocol", f"seat {seat} may not sing now (it did not just win a trick)",
-                              canto=sing)
+            raise IllegalMove(
+                "protocol", f"seat {seat} may not sing now (it did not just win a trick)", canto=sing
+            )
         if sing == rules.TUTE and card is not None:
             raise IllegalMove("protocol", "tute is sung without a card")
         if not rules.is_valid_canto(sing, m.hands[seat], m.trump, m.sung_suits):
@@ -385,7 +409,7 @@ class Partido:
         hands = [0] * self.n
         for i, s in enumerate(order):
             h = 0
-            for c in deck[i:39 if a == 3 else 40:m]:
+            for c in deck[i : 39 if a == 3 else 40 : m]:
                 h |= 1 << c
             hands[s] = h
         dealt = hands[:] if self.record else hands
@@ -412,22 +436,24 @@ class Partido:
         self.mano_seat, self.dealer, self.sitting_out = mano_seat, dealer, sitting_out
         self.mano = Mano(k, trump, order, hands)
         if self.record:
-            self._emit({
-                "type": "mano_start",
-                "mano": k,
-                "dealer": dealer,
-                "mano_seat": mano_seat,
-                "sitting_out": sitting_out,
-                "active": seats,
-                "porotos": self.porotos[:],
-                "trump": SUITS[trump],
-                "shown": None if shown is None else NAMES[shown],
-                "out_of_play": None if out_of_play is None else NAMES[out_of_play],
-                "dealt": [names_of(h) if s in order else None for s, h in enumerate(dealt)],
-                "leftover": None if leftover is None else NAMES[leftover],
-                "swaps": [{"seat": s, "gave": NAMES[g], "took": NAMES[t]} for s, g, t in swaps],
-                "hands": [names_of(h) if s in order else None for s, h in enumerate(hands)],
-            })
+            self._emit(
+                {
+                    "type": "mano_start",
+                    "mano": k,
+                    "dealer": dealer,
+                    "mano_seat": mano_seat,
+                    "sitting_out": sitting_out,
+                    "active": seats,
+                    "porotos": self.porotos[:],
+                    "trump": SUITS[trump],
+                    "shown": None if shown is None else NAMES[shown],
+                    "out_of_play": None if out_of_play is None else NAMES[out_of_play],
+                    "dealt": [names_of(h) if s in order else None for s, h in enumerate(dealt)],
+                    "leftover": None if leftover is None else NAMES[leftover],
+                    "swaps": [{"seat": s, "gave": NAMES[g], "took": NAMES[t]} for s, g, t in swaps],
+                    "hands": [names_of(h) if s in order else None for s, h in enumerate(hands)],
+                }
+            )
 
     def _seats_from(self, start: int, skip: int | None) -> list[int]:
         """Active seats from ``start`` going right, leaving out ``skip``."""
@@ -454,16 +480,18 @@ class Partido:
                 eliminated.append(s)
         if self.record:
             played_out = outcome in ("points", "capote")
-            self._emit({
-                "type": "mano_end",
-                "mano": self.mano_number,
-                "outcome": outcome,
-                "scores": m.scores() if played_out else None,
-                "tricks": [m.tricks[s] if s in m.order else None for s in range(self.n)],
-                "losers": losers,
-                "porotos": self.porotos[:],
-                "eliminated": eliminated,
-            })
+            self._emit(
+                {
+                    "type": "mano_end",
+                    "mano": self.mano_number,
+                    "outcome": outcome,
+                    "scores": m.scores() if played_out else None,
+                    "tricks": [m.tricks[s] if s in m.order else None for s in range(self.n)],
+                    "losers": losers,
+                    "porotos": self.porotos[:],
+                    "eliminated": eliminated,
+                }
+            )
         if outcome == "tute" and self.rules.has("tute-wins-partido"):
             for s in self.active_seats():  # the singer's survivors rank as eliminated now
                 if s != m.tute_seat:
@@ -478,10 +506,11 @@ class Partido:
     def _end_partido(self) -> None:
         self.over = True
         self.winners = self.active_seats()
-        self._emit({
-            "type": "partido_end",
-            "winners": self.winners,
-            "ranking": self.ranking(),
-            "manos": self.mano_number,
-        })
-
+        self._emit(
+            {
+                "type": "partido_end",
+                "winners": self.winners,
+                "ranking": self.ranking(),
+                "manos": self.mano_number,
+            }
+        )

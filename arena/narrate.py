@@ -25,7 +25,9 @@ REASONS = {
 
 
 def _cantos(canto: str) -> str:
-    return {"tute": "¡tute!", "cuarenta": "las cuarenta"}.get(canto, canto.replace("veinte-", "las veinte en "))
+    return {"tute": "¡tute!", "cuarenta": "las cuarenta"}.get(
+        canto, canto.replace("veinte-", "las veinte en ")
+    )
 
 
 def narrate(events: Sequence[Message], hands: bool = False, only_mano: int | None = None) -> Iterator[str]:
@@ -42,12 +44,17 @@ def narrate(events: Sequence[Message], hands: bool = False, only_mano: int | Non
     for e in events:
         kind = e["type"]
         if kind == "partido_start":
-            names = [p["name"] for p in e["players"]] if "players" in e and isinstance(e["players"][0], dict) \
+            names = (
+                [p["name"] for p in e["players"]]
+                if "players" in e and isinstance(e["players"][0], dict)
                 else list(e.get("players", []))
+            )
             rules = e.get("rules", {})
             variants = ", ".join(rules.get("variants", [])) or "sin variantes"
-            yield f"Partido {e.get('partido', '')} — semilla {e.get('seed', '?')}, " \
-                  f"reglas {rules.get('ruleset')} ({variants}), renuncio: {rules.get('renuncio')}"
+            yield (
+                f"Partido {e.get('partido', '')} — semilla {e.get('seed', '?')}, "
+                f"reglas {rules.get('ruleset')} ({variants}), renuncio: {rules.get('renuncio')}"
+            )
             yield "Jugadores: " + ", ".join(who(s) for s in range(len(names)))
             continue
         if kind == "mano_start":
@@ -63,8 +70,10 @@ def narrate(events: Sequence[Message], hands: bool = False, only_mano: int | Non
             if e.get("sitting_out") is not None:
                 extra.append(f"{who(e['sitting_out'])} reparte y no juega")
             yield ""
-            yield f"Mano {mano}: triunfo {e['trump']}; es mano {who(e['mano_seat'])}, da {who(e['dealer'])}" + \
-                  ("; " + "; ".join(extra) if extra else "")
+            yield (
+                f"Mano {mano}: triunfo {e['trump']}; es mano {who(e['mano_seat'])}, da {who(e['dealer'])}"
+                + ("; " + "; ".join(extra) if extra else "")
+            )
             for sw in e.get("swaps", []):
                 took = sw["took"] or "una carta oculta"
                 yield f"  Cambio: {who(sw['seat'])} da {sw['gave']} y toma {took}"
@@ -75,8 +84,9 @@ def narrate(events: Sequence[Message], hands: bool = False, only_mano: int | Non
         elif kind == "sang":
             yield f"  {who(e['seat'])} canta {_cantos(e['canto'])}"
         elif kind == "trick_end":
-            cards = ", ".join(f"{names[c['seat']] if c['seat'] < len(names) else c['seat']} {c['card']}"
-                              for c in e["cards"])
+            cards = ", ".join(
+                f"{names[c['seat']] if c['seat'] < len(names) else c['seat']} {c['card']}" for c in e["cards"]
+            )
             yield f"  Baza {e['trick']}: {cards} → se la lleva {who(e['winner'])}"
         elif kind in ("disqualified", "penalized"):
             verb = "descalificado" if kind == "disqualified" else "castigado"
@@ -85,11 +95,13 @@ def narrate(events: Sequence[Message], hands: bool = False, only_mano: int | Non
             scores = e.get("scores")
             pts = ""
             if scores:
-                pts = "; puntos " + ", ".join(f"{names[s] if s < len(names) else s} {v}"
-                                              for s, v in enumerate(scores) if v is not None)
+                pts = "; puntos " + ", ".join(
+                    f"{names[s] if s < len(names) else s} {v}" for s, v in enumerate(scores) if v is not None
+                )
             yield f"  Fin de la mano {e['mano']} ({OUTCOMES.get(e['outcome'], e['outcome'])}){pts}"
-            yield f"  Pierden: {seats(e['losers'])}; porotos: " + \
-                  ", ".join(f"{names[s] if s < len(names) else s} {v}" for s, v in enumerate(e["porotos"]))
+            yield f"  Pierden: {seats(e['losers'])}; porotos: " + ", ".join(
+                f"{names[s] if s < len(names) else s} {v}" for s, v in enumerate(e["porotos"])
+            )
             if e["eliminated"]:
                 yield f"  Se retiran: {seats(e['eliminated'])}"
         elif kind == "partido_end":

@@ -54,14 +54,26 @@ def find_player(folder: str | Path) -> PlayerSpec:
             raise PlayerLoadError(f"{toml_file}: bad TOML: {str(exc).splitlines()[0]}") from None
         command = meta.get("command")
         if command is None and py_file.is_file():
-            return PlayerSpec(path.name, path, "python", display_name=_opt_str(meta, "name", toml_file),
-                              authors=_authors(meta, toml_file))
+            return PlayerSpec(
+                path.name,
+                path,
+                "python",
+                display_name=_opt_str(meta, "name", toml_file),
+                authors=_authors(meta, toml_file),
+            )
         if not (isinstance(command, list) and command and all(isinstance(a, str) and a for a in command)):
             raise PlayerLoadError(
-                f"{toml_file}: 'command' must be a non-empty list of strings, e.g. command = [\"node\", \"bot.js\"]"
+                f"{toml_file}: 'command' must be a non-empty list of strings, "
+                'e.g. command = ["node", "bot.js"]'
             )
-        return PlayerSpec(path.name, path, "command", tuple(command), _opt_str(meta, "name", toml_file),
-                          _authors(meta, toml_file))
+        return PlayerSpec(
+            path.name,
+            path,
+            "command",
+            tuple(command),
+            _opt_str(meta, "name", toml_file),
+            _authors(meta, toml_file),
+        )
     if py_file.is_file():
         return PlayerSpec(path.name, path, "python")
     raise PlayerLoadError(f"{path}: no player.py or player.toml in this folder")
@@ -109,9 +121,14 @@ def load_player_class(folder: str | Path) -> type[Player]:
         if not (inspect.isclass(chosen) and issubclass(chosen, Player)):
             raise PlayerLoadError(f"{file}: player_class is not a subclass of arena.sdk.Player")
         return chosen
-    found = [obj for obj in vars(module).values()
-             if inspect.isclass(obj) and issubclass(obj, Player) and obj is not Player
-             and obj.__module__ == module_name]
+    found = [
+        obj
+        for obj in vars(module).values()
+        if inspect.isclass(obj)
+        and issubclass(obj, Player)
+        and obj is not Player
+        and obj.__module__ == module_name
+    ]
     if not found:
         raise PlayerLoadError(f"{file}: no player class (a subclass of arena.sdk.Player) defined here")
     if len(found) > 1:

@@ -34,8 +34,20 @@ def view(event: Message, seat: int) -> Message:
         hands = event["hands"]
         return {
             "type": "mano_start",
-            **{k: event[k] for k in ("mano", "dealer", "mano_seat", "sitting_out", "active", "porotos",
-                                     "trump", "shown", "out_of_play")},
+            **{
+                k: event[k]
+                for k in (
+                    "mano",
+                    "dealer",
+                    "mano_seat",
+                    "sitting_out",
+                    "active",
+                    "porotos",
+                    "trump",
+                    "shown",
+                    "out_of_play",
+                )
+            },
             "swaps": [
                 {**sw, "took": None} if first and sw["seat"] != seat else dict(sw) for sw in event["swaps"]
             ],

@@ -152,8 +152,10 @@ class Referee:
             "seed": p.seed,
             "arena_version": __version__,
             "rules": p.rules.to_dict(),
-            "players": [{"seat": s, "name": n, "source": src}
-                        for s, (n, src) in enumerate(zip(self.names, self.sources, strict=True))],
+            "players": [
+                {"seat": s, "name": n, "source": src}
+                for s, (n, src) in enumerate(zip(self.names, self.sources, strict=True))
+            ],
             "limits": self.limits.to_dict(),
         }
 
@@ -161,10 +163,16 @@ class Referee:
         p = self.partido
         self._record(self.header())
         for seat in range(p.n):
-            self._send(seat, {
-                "type": "partido_start", "partido": self.partido_id, "seat": seat,
-                "players": self.names, "rules": p.rules.to_dict(),
-            })
+            self._send(
+                seat,
+                {
+                    "type": "partido_start",
+                    "partido": self.partido_id,
+                    "seat": seat,
+                    "players": self.names,
+                    "rules": p.rules.to_dict(),
+                },
+            )
         self._flush()
         while not p.over:
             seat = p.to_move
@@ -175,9 +183,16 @@ class Referee:
             if self.alive[seat]:
                 self.connections[seat].close()
         return PartidoResult(
-            partido=self.partido_id, seed=p.seed, rules=p.rules.to_dict(), players=self.names,
-            winners=p.winners, ranking=p.ranking(), manos=p.mano_number, porotos=p.porotos[:],
-            faults=self.faults, move_ms=self.move_ms,
+            partido=self.partido_id,
+            seed=p.seed,
+            rules=p.rules.to_dict(),
+            players=self.names,
+            winners=p.winners,
+            ranking=p.ranking(),
+            manos=p.mano_number,
+            porotos=p.porotos[:],
+            faults=self.faults,
+            move_ms=self.move_ms,
         )
 
     def _turn(self, seat: int) -> None:
@@ -266,8 +281,14 @@ def play_partido(
     connections = [InProcessConnection(p, n) for p, n in zip(players, names, strict=True)]
     writer = ReplayWriter(replay) if replay else None
     try:
-        referee = Referee(connections, names, seed, ruleset, partido_id=partido_id,
-                          sinks=[*sinks, *([writer] if writer else [])])
+        referee = Referee(
+            connections,
+            names,
+            seed,
+            ruleset,
+            partido_id=partido_id,
+            sinks=[*sinks, *([writer] if writer else [])],
+        )
         return referee.run()
     finally:
         if writer:

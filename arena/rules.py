@@ -69,8 +69,11 @@ class RuleSet:
         variants = d.get("variants") or ()
         if not isinstance(variants, (list, tuple)):
             raise RulesError(f"rules.variants must be a list, got {variants!r}")
-        return cls(str(d.get("ruleset", "cabrero-2002")), frozenset(map(str, variants)),
-                   str(d.get("renuncio", "disqualify")))
+        return cls(
+            str(d.get("ruleset", "cabrero-2002")),
+            frozenset(map(str, variants)),
+            str(d.get("renuncio", "disqualify")),
+        )
 
 
 def check_table_size(n: int) -> None:
@@ -79,6 +82,7 @@ def check_table_size(n: int) -> None:
 
 
 # ---------------------------------------------------------------- dealing [2, 19-21]
+
 
 def cards_per_player(active: int) -> int:
     """Cards dealt to each dealt-in player when ``active`` players are at the table."""
@@ -159,6 +163,7 @@ def cambio(hands: list[int], leftover: int) -> tuple[list[Swap], int]:
 
 
 # ---------------------------------------------------------------- a trick [3-6]
+
 
 def beats(c: int, winning: int, trump: int) -> bool:
     """Whether card ``c`` beats the card ``winning`` the trick so far."""
@@ -258,6 +263,7 @@ def is_valid_canto(canto: str, hand: int, trump: int, sung_suits: int) -> bool:
 
 # ---------------------------------------------------------------- who loses [7-10, 22]
 
+
 def trick_points(cards: Iterable[int]) -> int:
     return sum(POINTS[c] for c in cards)
 
@@ -301,4 +307,3 @@ def mano_losers(
     if rioplatense and hi != lo:
         return sorted(s for s in in_baza if value[s] < hi)
     return sorted(in_baza)  # nobody in the middle: all who took cards lose [22]
-

@@ -69,8 +69,18 @@ class TableView:
             self.players = list(event["players"])
             self.rules = dict(event["rules"])
         elif kind == "mano_start":
-            for key in ("mano", "dealer", "mano_seat", "sitting_out", "active", "porotos", "trump",
-                        "shown", "out_of_play", "swaps"):
+            for key in (
+                "mano",
+                "dealer",
+                "mano_seat",
+                "sitting_out",
+                "active",
+                "porotos",
+                "trump",
+                "shown",
+                "out_of_play",
+                "swaps",
+            ):
                 setattr(self, key, event[key])
             self.hand = list(event["hand"] or [])
             self.played, self.sung, self.tricks, self.trick_cards = [], [], {}, []

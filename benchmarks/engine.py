@@ -55,8 +55,10 @@ def main() -> None:
         manos += play_partido(args.players, partidos, rng, ruleset, args.record)
         partidos += 1
     elapsed = time.perf_counter() - start
-    print(f"players: {args.players}  partidos: {partidos}  manos: {manos}  seconds: {elapsed:.2f}"
-          f"  events: {'recorded' if args.record else 'off'}")
+    print(
+        f"players: {args.players}  partidos: {partidos}  manos: {manos}  seconds: {elapsed:.2f}"
+        f"  events: {'recorded' if args.record else 'off'}"
+    )
     print(f"manos/s: {manos / elapsed:.0f}")
 
 
