@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime as dt
-import sys
 from pathlib import Path
 
 import click
@@ -50,40 +49,98 @@ def main() -> None:
 @click.argument("players", nargs=-1, type=click.Path(file_okay=False, path_type=Path))
 @click.option("--seed", type=int, default=2002, show_default=True, help="The partido's seed (deals).")
 @rules_options
+@click.option("--move-ms", type=click.IntRange(1), default=1000, show_default=True, help="Time per play.")
+@click.option("--init-ms", type=click.IntRange(1), default=10000, show_default=True, help="Time for hello.")
 @click.option("--replay", type=click.Path(dir_okay=False, path_type=Path), help="Where to write the replay.")
 @click.option("--quiet", is_flag=True, help="Only the summary.")
+@click.option("--in-process", is_flag=True, help="Run Python players in this process (for debugging).")
 def play(
     players: tuple[Path, ...],
     seed: int,
     ruleset: str,
     variants: tuple[str, ...],
     renuncio: str,
+    move_ms: int,
+    init_ms: int,
     replay: Path | None,
     quiet: bool,
+    in_process: bool,
 ) -> None:
-    """Play one partido of 3-6 Python PLAYERS (folders) in this process."""
+    """Play one partido of 3-6 PLAYERS (folders), each in its own process."""
+    from arena.connection import Limits
     from arena.narrate import narrate
-    from arena.players import PlayerLoadError, load_player_class
-    from arena.referee import play_partido
+    from arena.players import PlayerLoadError, find_player, load_player_class
+    from arena.referee import play_folders, play_partido
 
     rules = _ruleset(ruleset, variants, renuncio)
     if not 3 <= len(players) <= 6:
         raise click.UsageError(f"a partido needs 3 to 6 players, got {len(players)}")
+    replay = replay or Path("results") / "partidos" / f"{dt.datetime.now():%Y%m%d-%H%M%S}-seed{seed}.jsonl"
+    events: list[dict] = []
+    sink = events.append if not quiet else _summary_sink(events)
     try:
-        objects = [load_player_class(p)() for p in players]
+        specs = [find_player(p) for p in players]
+        names = _unique([s.name for s in specs])
+        if in_process:
+            if any(s.kind != "python" for s in specs):
+                raise click.UsageError("--in-process runs Python players (player.py) only")
+            objects = [load_player_class(s.folder)() for s in specs]
+            play_partido(objects, seed, rules, names=names, replay=str(replay), sinks=[sink])
+        else:
+            specs = [s if s.name == n else _renamed(s, n) for s, n in zip(specs, names, strict=True)]
+            _, incidents = play_folders(specs, seed, rules, Limits(init_ms, move_ms), replay, sinks=[sink])
+            for seat, path in sorted(incidents.items()):
+                click.echo(f"Incidente del asiento {seat}: {path}", err=True)
     except PlayerLoadError as exc:
         raise click.ClickException(str(exc)) from None
-    names = [p.resolve().name for p in players]
-    events: list[dict] = []
-    result = play_partido(
-        objects, seed, rules, names=names, replay=str(replay) if replay else None, sinks=[events.append]
-    )
     lines = list(narrate(events))
     for line in lines[-2:] if quiet else lines:
         click.echo(line)
-    if replay:
-        click.echo(f"Replay: {replay}")
-    sys.exit(0 if result.winners is not None else 1)
+    click.echo(f"Replay: {replay}")
+
+
+def _summary_sink(events: list[dict]):  # type: ignore[no-untyped-def]
+    def keep(event: dict) -> None:
+        if event["type"] in ("partido_start", "partido_end"):
+            events.append(event)
+
+    return keep
+
+
+def _unique(names: list[str]) -> list[str]:
+    """Seat names, with a suffix where one folder name repeats (``ana``, ``ana#2``)."""
+    seen: dict[str, int] = {}
+    out = []
+    for n in names:
+        seen[n] = seen.get(n, 0) + 1
+        out.append(n if seen[n] == 1 else f"{n}#{seen[n]}")
+    return out
+
+
+def _renamed(spec, name: str):  # type: ignore[no-untyped-def]
+    from dataclasses import replace
+
+    return replace(spec, name=name)
+
+
+@main.command("replay")
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--mano", type=click.IntRange(1), default=None, help="Show only this mano.")
+def replay_cmd(file: Path, mano: int | None) -> None:
+    """Show a replay FILE readably, every hand included."""
+    from arena.narrate import narrate
+    from arena.replay import ReplayError, read_replay
+
+    try:
+        events = read_replay(file)
+    except ReplayError as exc:
+        raise click.ClickException(str(exc)) from None
+    if mano is not None and not any(e["type"] == "mano_start" and e["mano"] == mano for e in events):
+        raise click.ClickException(f"{file}: no mano {mano} in this replay")
+    for line in narrate(events, hands=True, only_mano=mano):
+        click.echo(line)
+    if events[-1]["type"] != "partido_end":
+        click.echo("(partido cortado: no tiene partido_end y no cuenta)")
 
 
 @main.command()

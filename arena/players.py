@@ -6,18 +6,13 @@ A player is a folder named after it holding ``player.py`` (a class on
 
 from __future__ import annotations
 
-import importlib.util
-import inspect
-import sys
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from arena.sdk import Player
+from arena.loader import PlayerLoadError, load_player_class
 
-
-class PlayerLoadError(ValueError):
-    """A player folder that cannot be used; the message is one line naming the folder."""
+__all__ = ["PlayerLoadError", "PlayerSpec", "collect_players", "find_player", "load_player_class"]
 
 
 @dataclass(frozen=True)
@@ -91,55 +86,6 @@ def _authors(meta: dict[str, object], where: Path) -> tuple[str, ...]:
     if not (isinstance(value, list) and all(isinstance(a, str) for a in value)):
         raise PlayerLoadError(f"{where}: 'authors' must be a list of strings")
     return tuple(value)
-
-
-def load_player_class(folder: str | Path) -> type[Player]:
-    """Import ``player.py`` from ``folder`` and return its player class.
-
-    The class is the one subclass of :class:`Player` defined in that file (or the
-    one named ``player_class`` there). Any failure is a one-line PlayerLoadError.
-    """
-    path = Path(folder).resolve()
-    file = path / "player.py"
-    if not file.is_file():
-        raise PlayerLoadError(f"{path}: no player.py in this folder")
-    module_name = f"arena_player_{abs(hash(str(path)))}"
-    spec = importlib.util.spec_from_file_location(module_name, file)
-    if spec is None or spec.loader is None:
-        raise PlayerLoadError(f"{file}: cannot be imported")
-    module = importlib.util.module_from_spec(spec)
-    sys.path.insert(0, str(path))
-    try:
-        spec.loader.exec_module(module)
-    except Exception as exc:
-        raise PlayerLoadError(f"{file}: import failed: {type(exc).__name__}: {_first_line(exc)}") from None
-    finally:
-        if sys.path and sys.path[0] == str(path):
-            sys.path.pop(0)
-    chosen = getattr(module, "player_class", None)
-    if chosen is not None:
-        if not (inspect.isclass(chosen) and issubclass(chosen, Player)):
-            raise PlayerLoadError(f"{file}: player_class is not a subclass of arena.sdk.Player")
-        return chosen
-    found = [
-        obj
-        for obj in vars(module).values()
-        if inspect.isclass(obj)
-        and issubclass(obj, Player)
-        and obj is not Player
-        and obj.__module__ == module_name
-    ]
-    if not found:
-        raise PlayerLoadError(f"{file}: no player class (a subclass of arena.sdk.Player) defined here")
-    if len(found) > 1:
-        names = ", ".join(c.__name__ for c in found)
-        raise PlayerLoadError(f"{file}: several player classes ({names}); set player_class = <the one>")
-    return found[0]
-
-
-def _first_line(exc: BaseException) -> str:
-    text = str(exc).strip()
-    return text.splitlines()[0] if text else "(no message)"
 
 
 def collect_players(paths: list[str | Path]) -> list[PlayerSpec]:

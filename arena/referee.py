@@ -11,78 +11,26 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from pathlib import Path
+from typing import Any
 
 from arena import protocol
+from arena.connection import Connection, InProcessConnection, Limits, PlayerFault
 from arena.engine import IllegalMove, Partido
+from arena.players import PlayerSpec
 from arena.protocol import Message, ProtocolError
 from arena.rules import RuleSet
 from arena.sdk import Player
 
-
-class PlayerFault(Exception):
-    """A connection-level fault: ``reason`` is a fault type, ``evidence`` its replay fields."""
-
-    def __init__(self, reason: str, detail: str, **evidence: Any) -> None:
-        super().__init__(detail)
-        self.reason = reason
-        self.detail = detail
-        self.evidence = evidence
-
-
-class Connection(Protocol):
-    """The referee's side of one player."""
-
-    def send(self, event: Message) -> None:
-        """Deliver an event; raise :class:`PlayerFault` if the player is gone."""
-
-    def ask(self, request: Message, timeout_ms: int) -> Message:
-        """Send a request and return the reply object; raise :class:`PlayerFault`."""
-
-    def close(self) -> None:
-        """Done with this player (``bye``, then make sure it is gone)."""
-
-
-@dataclass
-class Limits:
-    init_ms: int = 10_000
-    move_ms: int = 1_000
-
-    def to_dict(self) -> dict[str, int]:
-        return {"init_ms": self.init_ms, "move_ms": self.move_ms}
-
-
-class InProcessConnection:
-    """A :class:`Player` object called directly: for debugging and fast tests.
-
-    Time limits are measured, not enforced (a breakpoint must not disqualify);
-    exceptions raised by the player are ``crash`` faults.
-    """
-
-    def __init__(self, player: Player, name: str, limits: Limits | None = None) -> None:
-        self.player = player
-        self.name = name
-        self.closed = False
-        limits = limits or Limits()
-        try:
-            self.display_name = player.handle_hello(protocol.hello(0, name, limits.init_ms, limits.move_ms))
-        except Exception as exc:
-            raise PlayerFault("crash", f"hello raised {type(exc).__name__}: {exc}") from exc
-
-    def send(self, event: Message) -> None:
-        try:
-            self.player.handle_event(event)
-        except Exception as exc:
-            raise PlayerFault("crash", f"{event['type']} event raised {type(exc).__name__}: {exc}") from exc
-
-    def ask(self, request: Message, timeout_ms: int) -> Message:
-        try:
-            return self.player.handle_play(request)
-        except Exception as exc:
-            raise PlayerFault("crash", f"play raised {type(exc).__name__}: {exc}") from exc
-
-    def close(self) -> None:
-        self.closed = True
+__all__ = [
+    "Connection",
+    "Fault",
+    "InProcessConnection",
+    "Limits",
+    "PartidoResult",
+    "Referee",
+    "play_partido",
+]
 
 
 @dataclass
@@ -127,8 +75,11 @@ class Referee:
         partido_id: str = "partido",
         sources: Sequence[str] | None = None,
         sinks: Sequence[EventSink] = (),
+        incident_prefix: Path | None = None,
     ) -> None:
         self.connections = list(connections)
+        self.incident_prefix = incident_prefix
+        self.incidents: dict[int, Path] = {}
         self.names = list(names)
         self.limits = limits or Limits()
         self.partido = Partido(len(self.connections), seed, ruleset)
@@ -139,7 +90,6 @@ class Referee:
         self.move_ms: list[list[float]] = [[] for _ in self.connections]
         self.faults: list[Fault] = []
         self._sent = 0
-        self._next_id = 1
 
     def header(self) -> Message:
         """The replay's first line."""
@@ -159,9 +109,16 @@ class Referee:
             "limits": self.limits.to_dict(),
         }
 
-    def run(self) -> PartidoResult:
+    def run(self, close: bool = True) -> PartidoResult:
+        """Play the partido to its end; ``close`` the connections still alive afterwards.
+
+        (``close=False`` keeps them open to give a process several partidos.)
+        """
         p = self.partido
         self._record(self.header())
+        for seat, conn in enumerate(self.connections):
+            if conn.failed is not None:  # the hello went wrong: judged as the partido starts
+                self._fault(seat, conn.failed.reason, conn.failed.detail, conn.failed.evidence)
         for seat in range(p.n):
             self._send(
                 seat,
@@ -179,9 +136,10 @@ class Referee:
             assert seat is not None
             self._turn(seat)
             self._flush()
-        for seat in range(p.n):
-            if self.alive[seat]:
-                self.connections[seat].close()
+        if close:
+            for seat in range(p.n):
+                if self.alive[seat]:
+                    self.connections[seat].close()
         return PartidoResult(
             partido=self.partido_id,
             seed=p.seed,
@@ -198,8 +156,6 @@ class Referee:
     def _turn(self, seat: int) -> None:
         p = self.partido
         request = p.request()
-        request["id"] = self._next_id
-        self._next_id += 1
         start = time.perf_counter()
         try:
             reply = self.connections[seat].ask(request, self.limits.move_ms)
@@ -210,7 +166,8 @@ class Referee:
         except PlayerFault as f:
             self._fault(seat, f.reason, f.detail, f.evidence)
         except ProtocolError as e:
-            evidence = {"line": e.line} if e.line is not None else {"line": _line_of(reply)}
+            line = e.line or getattr(self.connections[seat], "last_line", None) or _line_of(reply)
+            evidence = {"line": line}
             self._fault(seat, "protocol", e.detail, evidence)
         except IllegalMove as e:
             self._fault(seat, e.reason, e.detail, e.evidence)
@@ -227,9 +184,17 @@ class Referee:
             return
         penalized = seat not in p.disqualified
         self.faults.append(Fault(mano, seat, reason, detail, penalized))
+        conn = self.connections[seat]
+        if self.incident_prefix is not None:
+            path = Path(f"{self.incident_prefix}.incident-{seat}-{conn.name}.txt")
+            head = (
+                f"Incident in {self.partido_id}, mano {mano}, seat {seat} ({conn.name}): {reason}: {detail}"
+            )
+            path.write_text(f"{head}: {detail}\n\n{conn.incident()}", encoding="utf-8")
+            self.incidents[seat] = path
         if not penalized:
             self.alive[seat] = False
-            self.connections[seat].close()
+            conn.close()
 
     def _record(self, event: Message) -> None:
         for sink in self.sinks:
@@ -293,3 +258,51 @@ def play_partido(
     finally:
         if writer:
             writer.close()
+
+
+def play_folders(
+    specs: Sequence[PlayerSpec],
+    seed: int,
+    ruleset: RuleSet | None = None,
+    limits: Limits | None = None,
+    replay: Path | None = None,
+    sinks: Sequence[EventSink] = (),
+    partido_id: str = "partido",
+) -> tuple[PartidoResult, dict[int, Path]]:
+    """Play one partido between player folders, each in its own process.
+
+    Every process is started and greeted first: a folder that cannot run raises
+    :class:`PlayerLoadError` (one line naming it) before anything is played, and
+    no process is left behind. Returns the result and the incident files by seat.
+    Standard error logs go beside the replay (``<replay>.logs/``).
+    """
+    from arena.connection import SubprocessConnection
+    from arena.replay import ReplayWriter
+
+    limits = limits or Limits()
+    log_dir = Path(f"{replay}.logs") if replay else None
+    connections: list[SubprocessConnection] = []
+    try:
+        for spec in specs:
+            connections.append(SubprocessConnection(spec, limits, log_dir))
+        writer = ReplayWriter(replay) if replay else None
+        try:
+            referee = Referee(
+                connections,
+                [spec.name for spec in specs],
+                seed,
+                ruleset,
+                limits,
+                partido_id=partido_id,
+                sources=[spec.source for spec in specs],
+                sinks=[*sinks, *([writer] if writer else [])],
+                incident_prefix=replay.with_suffix("") if replay else None,
+            )
+            result = referee.run()
+        finally:
+            if writer:
+                writer.close()
+    finally:
+        for conn in connections:
+            conn.close()
+    return result, referee.incidents

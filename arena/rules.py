@@ -8,7 +8,6 @@ into the course's rulebook). Cards are ints and card sets are bit masks, as in
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
 
 from arena.cards import ABOVE, POINTS, RANK, SUIT_MASK, SUITS, card
 
@@ -37,25 +36,48 @@ class RulesError(ValueError):
     """A ruleset, variant, policy or table size that does not exist."""
 
 
-@dataclass(frozen=True)
 class RuleSet:
-    """Everything that names how a partido is played; recorded with every result."""
+    """Everything that names how a partido is played; recorded with every result.
 
-    ruleset: str = "cabrero-2002"
-    variants: frozenset[str] = field(default_factory=frozenset)
-    renuncio: str = "disqualify"
+    Immutable and hashable. (A hand-written class rather than a dataclass keeps
+    player processes quick to start.)
+    """
 
-    def __post_init__(self) -> None:
-        if self.ruleset not in RULESETS:
-            raise RulesError(f"unknown ruleset {self.ruleset!r}; known: {', '.join(RULESETS)}")
-        object.__setattr__(self, "variants", frozenset(self.variants))
-        for v in self.variants:
+    __slots__ = ("renuncio", "ruleset", "variants")
+    ruleset: str
+    variants: frozenset[str]
+    renuncio: str
+
+    def __init__(
+        self, ruleset: str = "cabrero-2002", variants: Iterable[str] = (), renuncio: str = "disqualify"
+    ) -> None:
+        if ruleset not in RULESETS:
+            raise RulesError(f"unknown ruleset {ruleset!r}; known: {', '.join(RULESETS)}")
+        if isinstance(variants, str):
+            variants = (variants,)
+        for v in variants:
             if v not in VARIANTS:
                 raise RulesError(f"unknown variant {v!r}; known: {', '.join(VARIANTS)}")
-        if self.renuncio not in RENUNCIO_POLICIES:
-            raise RulesError(
-                f"unknown renuncio policy {self.renuncio!r}; known: {', '.join(RENUNCIO_POLICIES)}"
-            )
+        if renuncio not in RENUNCIO_POLICIES:
+            raise RulesError(f"unknown renuncio policy {renuncio!r}; known: {', '.join(RENUNCIO_POLICIES)}")
+        object.__setattr__(self, "ruleset", ruleset)
+        object.__setattr__(self, "variants", frozenset(variants))
+        object.__setattr__(self, "renuncio", renuncio)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("RuleSet is immutable")
+
+    def _key(self) -> tuple[str, frozenset[str], str]:
+        return (self.ruleset, self.variants, self.renuncio)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, RuleSet) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return f"RuleSet({self.ruleset!r}, {sorted(self.variants)!r}, {self.renuncio!r})"
 
     def has(self, variant: str) -> bool:
         return variant in self.variants

@@ -16,16 +16,14 @@ Example::
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from arena import cards, rules
 
 Message = dict[str, Any]
 
 
-@dataclass(frozen=True)
-class Move:
+class Move(NamedTuple):
     """A reply to a play request: a card, optionally a canto sung before it.
 
     ``Move(sing="tute")`` sings tute with no card (the mano ends at once).
@@ -35,32 +33,32 @@ class Move:
     sing: str | None = None
 
 
-@dataclass
 class TableView:
-    """What a player legitimately knows, kept up to date from the events."""
+    """What a player legitimately knows, kept up to date from the events.
 
-    seat: int = -1
-    players: list[str] = field(default_factory=list)
-    rules: dict[str, Any] = field(default_factory=dict)
-    mano: int = 0
-    dealer: int = -1
-    mano_seat: int = -1
-    sitting_out: int | None = None
-    active: list[int] = field(default_factory=list)
-    porotos: list[int] = field(default_factory=list)
-    trump: str = "oro"
-    shown: str | None = None
-    out_of_play: str | None = None
-    swaps: list[dict[str, Any]] = field(default_factory=list)
-    hand: list[str] = field(default_factory=list)
-    played: list[tuple[int, str]] = field(default_factory=list)
-    """Every card played in this mano, by whom, in order."""
-    sung: list[tuple[int, str]] = field(default_factory=list)
-    """Every canto sung in this mano, by whom."""
-    tricks: dict[int, int] = field(default_factory=dict)
-    """Tricks taken in this mano, by seat."""
-    trick_cards: list[tuple[int, str]] = field(default_factory=list)
-    """The cards on the table in the current trick."""
+    ``played`` is every card played in this mano by whom, in order; ``sung`` every
+    canto; ``tricks`` the tricks taken by seat; ``trick_cards`` the current trick.
+    """
+
+    def __init__(self) -> None:
+        self.seat = -1
+        self.players: list[str] = []
+        self.rules: dict[str, Any] = {}
+        self.mano = 0
+        self.dealer = -1
+        self.mano_seat = -1
+        self.sitting_out: int | None = None
+        self.active: list[int] = []
+        self.porotos: list[int] = []
+        self.trump = "oro"
+        self.shown: str | None = None
+        self.out_of_play: str | None = None
+        self.swaps: list[dict[str, Any]] = []
+        self.hand: list[str] = []
+        self.played: list[tuple[int, str]] = []
+        self.sung: list[tuple[int, str]] = []
+        self.tricks: dict[int, int] = {}
+        self.trick_cards: list[tuple[int, str]] = []
 
     def update(self, event: Message) -> None:
         kind = event.get("type")
@@ -111,8 +109,7 @@ class TableView:
         return out
 
 
-@dataclass(frozen=True)
-class PlayRequest:
+class PlayRequest(NamedTuple):
     """A request to play, with the rules helpers a player needs to answer it."""
 
     mano: int

@@ -1,0 +1,289 @@
+"""The referee's side of a player: in this process, or a program in a subprocess.
+
+Every connection-level problem becomes a :class:`PlayerFault` with a fault type
+of ``protocol.md`` (``timeout``, ``protocol``, ``crash``) and its evidence.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import sys
+import time
+from collections import deque
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+from arena import protocol
+from arena.loader import PlayerLoadError
+from arena.players import PlayerSpec
+from arena.process import LineClosed, LineTimeout, LineTooLong, PlayerProcess
+from arena.protocol import Message, ProtocolError
+from arena.runner import LOAD_ERROR
+from arena.sdk import Player
+
+BYE_GRACE_S = 0.2
+TRANSCRIPT_LINES = 30
+_ARENA_ROOT = str(Path(__file__).resolve().parent.parent)
+
+
+class PlayerFault(Exception):
+    """A connection-level fault: ``reason`` is a fault type, ``evidence`` its replay fields."""
+
+    def __init__(self, reason: str, detail: str, **evidence: Any) -> None:
+        super().__init__(detail)
+        self.reason = reason
+        self.detail = detail
+        self.evidence = evidence
+
+
+@dataclass
+class Limits:
+    """Time limits of the protocol, in milliseconds."""
+
+    init_ms: int = 10_000
+    move_ms: int = 1_000
+
+    def to_dict(self) -> dict[str, int]:
+        return {"init_ms": self.init_ms, "move_ms": self.move_ms}
+
+
+class Connection(Protocol):
+    """What the referee needs of a player."""
+
+    name: str
+    display_name: str
+    failed: PlayerFault | None
+    """A fault found before the partido (at hello), judged when the partido starts."""
+
+    def send(self, event: Message) -> None:
+        """Deliver an event; raise :class:`PlayerFault` if the player is gone."""
+
+    def ask(self, request: Message, timeout_ms: int) -> Message:
+        """Send a request (setting its ``id``) and return the reply; raise :class:`PlayerFault`."""
+
+    def incident(self) -> str:
+        """The last protocol lines exchanged and the tail of standard error."""
+
+    def close(self) -> None:
+        """Done with this player: ``bye``, a short grace, then it is gone."""
+
+
+class _Transcript:
+    def __init__(self) -> None:
+        self.lines: deque[str] = deque(maxlen=TRANSCRIPT_LINES)
+        self.start = time.monotonic()
+
+    def add(self, arrow: str, text: str) -> None:
+        at = (time.monotonic() - self.start) * 1000
+        self.lines.append(f"{at:9.1f} ms {arrow} {text[:600]}")
+
+    def render(self, stderr_tail: str) -> str:
+        out = ["Last protocol lines (→ referee to player, ← player to referee):", *self.lines, ""]
+        out += ["Tail of standard error:", stderr_tail.rstrip() or "(empty)", ""]
+        return "\n".join(out)
+
+
+class InProcessConnection:
+    """A :class:`Player` object called directly: for debugging and fast tests.
+
+    Time limits are measured, not enforced (a breakpoint must not disqualify);
+    an exception raised by the player is a ``crash`` fault.
+    """
+
+    def __init__(self, player: Player, name: str, limits: Limits | None = None) -> None:
+        self.player = player
+        self.name = name
+        self.failed: PlayerFault | None = None
+        self.transcript = _Transcript()
+        self.error_tail = ""
+        self._next_id = 0
+        limits = limits or Limits()
+        hello = protocol.hello(0, name, limits.init_ms, limits.move_ms)
+        self.display_name = name
+        try:
+            self.display_name = player.handle_hello(hello)
+        except Exception as exc:
+            self.failed = self._crash("hello", exc)
+
+    def _crash(self, what: str, exc: Exception) -> PlayerFault:
+        import traceback
+
+        self.error_tail = "".join(traceback.format_exception(exc))[-4096:]
+        return PlayerFault("crash", f"{what} raised {type(exc).__name__}: {exc}")
+
+    def send(self, event: Message) -> None:
+        self.transcript.add("→", protocol.encode(event).decode().rstrip())
+        try:
+            self.player.handle_event(event)
+        except Exception as exc:
+            raise self._crash(f"the {event['type']} event", exc) from exc
+
+    def ask(self, request: Message, timeout_ms: int) -> Message:
+        self._next_id += 1
+        request["id"] = self._next_id
+        self.transcript.add("→", protocol.encode(request).decode().rstrip())
+        try:
+            reply = self.player.handle_play(request)
+        except Exception as exc:
+            raise self._crash("play", exc) from exc
+        self.transcript.add("←", repr(reply))
+        return reply
+
+    def incident(self) -> str:
+        return self.transcript.render(self.error_tail)
+
+    def close(self) -> None:
+        """Nothing to stop in this process."""
+
+
+class SubprocessConnection:
+    """A player program in its own process, spoken to over protocol v1.
+
+    Starts the program and does the hello handshake. A folder that cannot run at
+    all (no interpreter or command, a ``player.py`` that does not load) raises
+    :class:`PlayerLoadError`; a late or wrong ``ready`` is kept in :attr:`failed`.
+    """
+
+    def __init__(
+        self,
+        spec: PlayerSpec,
+        limits: Limits | None = None,
+        log_dir: Path | None = None,
+        env: dict[str, str] | None = None,
+    ) -> None:
+        self.spec = spec
+        self.name = spec.name
+        self.display_name = spec.display_name or spec.name
+        self.limits = limits or Limits()
+        self.failed: PlayerFault | None = None
+        self.transcript = _Transcript()
+        self.last_line: str | None = None
+        self._next_id = 0
+        if spec.kind == "python":
+            argv = [sys.executable, "-m", "arena.runner", str(spec.folder)]
+        else:
+            argv = list(spec.command)
+        child_env = dict(os.environ if env is None else env)
+        child_env["PYTHONPATH"] = os.pathsep.join(
+            p for p in (_ARENA_ROOT, child_env.get("PYTHONPATH", "")) if p
+        )
+        log = None
+        if log_dir is not None:
+            log_dir.mkdir(parents=True, exist_ok=True)
+            log = log_dir / f"{spec.name}.stderr.log"
+        try:
+            self.process = PlayerProcess(argv, spec.folder, child_env, log)
+        except OSError as exc:
+            raise PlayerLoadError(f"{spec.folder}: cannot start {argv[0]!r}: {exc.strerror}") from None
+        self.closed = False
+        try:
+            self._hello()
+        except PlayerFault as fault:
+            self.failed = fault
+
+    def _hello(self) -> None:
+        request = protocol.hello(self._new_id(), self.name, self.limits.init_ms, self.limits.move_ms)
+        try:
+            obj = self._round_trip(request, self.limits.init_ms)
+        except PlayerFault as fault:
+            if fault.reason == "crash":
+                tail = self.process.stderr.tail()
+                for line in tail.splitlines():
+                    if line.startswith(LOAD_ERROR):
+                        self.close()
+                        raise PlayerLoadError(line[len(LOAD_ERROR) :].strip()) from None
+            raise
+        try:
+            name = protocol.check_ready(obj, request["id"])
+        except ProtocolError as exc:
+            raise PlayerFault("protocol", exc.detail, line=self.last_line) from None
+        self.display_name = self.spec.display_name or name or self.name
+
+    def _new_id(self) -> int:
+        self._next_id += 1
+        return self._next_id
+
+    def _crash(self, what: str) -> PlayerFault:
+        status = self.process.exit_status(0.2)
+        if status is None:
+            return PlayerFault("crash", f"{what} (standard output closed)", exit=None)
+        if status < 0:
+            try:
+                sig = signal.Signals(-status).name
+            except ValueError:
+                sig = str(-status)
+            return PlayerFault("crash", f"{what}: killed by {sig}", exit=sig)
+        return PlayerFault("crash", f"{what}: exited with status {status}", exit=status)
+
+    def _write(self, message: Message, timeout_s: float) -> bool:
+        data = protocol.encode(message)
+        self.transcript.add("→", data.decode().rstrip())
+        try:
+            return self.process.write(data, timeout_s)
+        except (BrokenPipeError, ConnectionResetError):
+            raise self._crash("the player process is gone") from None
+
+    def _round_trip(self, request: Message, timeout_ms: int) -> Message:
+        if self.process.pending():
+            try:
+                line = self.process.read_line(0)
+            except (LineTimeout, LineClosed, LineTooLong):
+                line = b""
+            text = line.decode("utf-8", errors="replace")
+            self.transcript.add("←", text)
+            raise PlayerFault("protocol", "a line was written when no request was waiting", line=text[:200])
+        start = time.monotonic()
+        deadline = start + timeout_ms / 1000
+        if not self._write(request, timeout_ms / 1000):
+            raise PlayerFault(
+                "timeout",
+                f"did not read its input within {timeout_ms} ms",
+                elapsed_ms=round((time.monotonic() - start) * 1000),
+            )
+        try:
+            line = self.process.read_line(max(0.0, deadline - time.monotonic()))
+        except LineTimeout:
+            elapsed = round((time.monotonic() - start) * 1000)
+            self.transcript.add("←", f"(nothing within {timeout_ms} ms)")
+            raise PlayerFault("timeout", f"no reply within {timeout_ms} ms", elapsed_ms=elapsed) from None
+        except LineClosed:
+            self.transcript.add("←", "(standard output closed)")
+            raise self._crash("closed its output before replying") from None
+        except LineTooLong as exc:
+            text = exc.head.decode("utf-8", errors="replace")
+            self.transcript.add("←", text + "…")
+            raise PlayerFault(
+                "protocol", f"reply line over {protocol.MAX_LINE_BYTES} bytes", line=text[:200]
+            ) from None
+        text = line.decode("utf-8", errors="replace")
+        self.last_line = text[:200]
+        self.transcript.add("←", text)
+        try:
+            return protocol.decode(line)
+        except ProtocolError as exc:
+            raise PlayerFault("protocol", exc.detail, line=text[:200]) from None
+
+    def send(self, event: Message) -> None:
+        if self.closed:
+            return
+        self._write(event, 0.0)
+
+    def ask(self, request: Message, timeout_ms: int) -> Message:
+        if self.failed is not None:
+            raise self.failed
+        request["id"] = self._new_id()
+        return self._round_trip(request, timeout_ms)
+
+    def incident(self) -> str:
+        return self.transcript.render(self.process.stderr.tail())
+
+    def close(self) -> None:
+        if self.closed:
+            return
+        self.closed = True
+        with contextlib.suppress(PlayerFault):
+            self._write({"type": "bye"}, 0.0)
+        self.process.kill_tree(BYE_GRACE_S)

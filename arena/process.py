@@ -1,0 +1,304 @@
+"""Player processes: start with pipes, read a line with a deadline, kill the whole tree.
+
+Knows nothing of the rules or of the protocol's messages; only lines and bytes.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import os
+import select
+import signal
+import subprocess
+import threading
+import time
+from collections import deque
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+
+class LineTimeout(Exception):
+    """No complete line before the deadline."""
+
+
+class LineClosed(Exception):
+    """The process closed its standard output (or exited) before a complete line."""
+
+
+class LineTooLong(Exception):
+    """A line longer than the cap; ``head`` holds its first bytes."""
+
+    def __init__(self, head: bytes) -> None:
+        super().__init__("line too long")
+        self.head = head
+
+
+_PR_SET_CHILD_SUBREAPER = 36
+_subreaper = False
+
+
+def become_subreaper() -> bool:
+    """Make this process adopt orphaned descendants (Linux), so none can escape a kill."""
+    global _subreaper
+    if _subreaper:
+        return True
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        _subreaper = libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
+    except (OSError, AttributeError):
+        _subreaper = False
+    return _subreaper
+
+
+def _children_map() -> dict[int, list[int]]:
+    """Parent pid -> child pids, read from /proc."""
+    out: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as f:
+                stat = f.read()
+        except OSError:
+            continue
+        ppid = int(stat[stat.rindex(b")") + 2 :].split()[1])
+        out.setdefault(ppid, []).append(int(entry))
+    return out
+
+
+def descendants(pid: int) -> list[int]:
+    """Every live descendant of ``pid`` (children, grandchildren, ...)."""
+    tree = _children_map()
+    found: list[int] = []
+    stack = [pid]
+    while stack:
+        for child in tree.get(stack.pop(), []):
+            found.append(child)
+            stack.append(child)
+    return found
+
+
+def _signal_all(pids: Sequence[int], sig: int) -> None:
+    for p in pids:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.kill(p, sig)
+
+
+_live: set[int] = set()
+"""Pids of player processes this process started and has not yet reaped."""
+
+
+def reap_orphans() -> None:
+    """Kill and reap adopted orphans: children of ours that are no tracked player."""
+    if not _subreaper:
+        return
+    me = os.getpid()
+    for child in _children_map().get(me, []):
+        if child in _live:
+            continue
+        try:
+            with open(f"/proc/{child}/environ", "rb") as f:
+                mine = b"ARENA_PLAYER=1" in f.read()
+        except OSError:
+            mine = True  # an adopted zombie has no readable environment: reap it
+        if mine:
+            _signal_all([child], signal.SIGKILL)
+            with contextlib.suppress(ChildProcessError):
+                os.waitpid(child, 0)
+
+
+class StderrLog:
+    """Drains a pipe into a log file capped at ``cap`` bytes, keeping the last ``tail`` bytes."""
+
+    def __init__(self, pipe: int, path: Path | None, cap: int = 1 << 20, tail: int = 4096) -> None:
+        self.cap = cap
+        self.written = 0
+        self.dropped = 0
+        self._tail: deque[bytes] = deque()
+        self._tail_size = tail
+        self._file = path.open("ab") if path else None
+        self._thread = threading.Thread(target=self._drain, args=(pipe,), daemon=True)
+        self._thread.start()
+
+    def _drain(self, fd: int) -> None:
+        try:
+            while chunk := os.read(fd, 65536):
+                self._tail.append(chunk)
+                while sum(map(len, self._tail)) > self._tail_size and len(self._tail) > 1:
+                    self._tail.popleft()
+                room = self.cap - self.written
+                if self._file and room > 0:
+                    self._file.write(chunk[:room])
+                    self._file.flush()
+                    self.written += min(room, len(chunk))
+                self.dropped += max(0, len(chunk) - max(room, 0))
+        except OSError:
+            pass
+        finally:
+            os.close(fd)
+            if self._file:
+                if self.dropped:
+                    self._file.write(f"\n[arena: {self.dropped} more bytes of stderr dropped]\n".encode())
+                self._file.close()
+
+    def tail(self) -> str:
+        data = b"".join(self._tail)[-self._tail_size :]
+        return data.decode("utf-8", errors="replace")
+
+    def join(self, timeout: float) -> None:
+        self._thread.join(timeout)
+
+
+class PlayerProcess:
+    """One player program: stdin/stdout pipes, stderr to a capped log, its own session."""
+
+    def __init__(
+        self,
+        argv: Sequence[str],
+        cwd: str | Path,
+        env: Mapping[str, str] | None = None,
+        stderr_log: Path | None = None,
+        line_cap: int = 4096,
+    ) -> None:
+        self.argv = list(argv)
+        self.line_cap = line_cap
+        become_subreaper()
+        child_env = dict(env if env is not None else os.environ)
+        child_env["ARENA_PLAYER"] = "1"
+        err_r, err_w = os.pipe()
+        try:
+            self.popen = subprocess.Popen(
+                self.argv,
+                cwd=cwd,
+                env=child_env,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=err_w,
+                start_new_session=True,
+                bufsize=0,
+            )
+        except BaseException:
+            os.close(err_r)
+            raise
+        finally:
+            os.close(err_w)
+        _live.add(self.popen.pid)
+        self.pid = self.popen.pid
+        self.stderr = StderrLog(err_r, stderr_log)
+        assert self.popen.stdin is not None and self.popen.stdout is not None
+        self._in = self.popen.stdin
+        self._in_fd = self._in.fileno()
+        os.set_blocking(self._in_fd, False)
+        self._outgoing = b""
+        self._out_fd = self.popen.stdout.fileno()
+        os.set_blocking(self._out_fd, False)
+        self._buf = b""
+        self._eof = False
+        self.killed = False
+
+    def write(self, data: bytes, timeout: float = 0.0) -> bool:
+        """Queue ``data`` for stdin and write what the pipe takes within ``timeout`` seconds.
+
+        Never blocks longer: a player that does not read its input cannot hang the
+        referee. Returns whether everything queued was written; BrokenPipeError if
+        the process is gone.
+        """
+        self._outgoing += data
+        deadline = time.monotonic() + timeout
+        while self._outgoing:
+            try:
+                n = os.write(self._in_fd, self._outgoing)
+                self._outgoing = self._outgoing[n:]
+                continue
+            except BlockingIOError:
+                pass
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return False
+            poller = select.poll()
+            poller.register(self._in_fd, select.POLLOUT)
+            poller.poll(max(1, int(left * 1000)))
+        return True
+
+    def pending(self) -> bool:
+        """Whether the process has written anything not yet read (without waiting)."""
+        self._fill(0.0)
+        return bool(self._buf)
+
+    def read_line(self, timeout: float) -> bytes:
+        """The next line (without ``\\n``) within ``timeout`` seconds.
+
+        Raises LineTimeout, LineClosed or LineTooLong (after ``line_cap`` bytes,
+        without waiting for the rest).
+        """
+        deadline = time.monotonic() + timeout
+        while True:
+            nl = self._buf.find(b"\n", 0, self.line_cap + 1)
+            if nl >= 0:
+                line, self._buf = self._buf[:nl], self._buf[nl + 1 :]
+                return line
+            if len(self._buf) > self.line_cap:
+                raise LineTooLong(self._buf[:200])
+            if self._eof:
+                raise LineClosed()
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise LineTimeout()
+            self._fill(left)
+
+    def _fill(self, timeout: float) -> None:
+        if self._eof:
+            return
+        poller = select.poll()
+        poller.register(self._out_fd, select.POLLIN | select.POLLHUP | select.POLLERR)
+        if not poller.poll(max(0, int(timeout * 1000 + 0.999))):
+            return
+        try:
+            chunk = os.read(self._out_fd, 65536)
+        except BlockingIOError:
+            return
+        except OSError:
+            chunk = b""
+        if chunk:
+            self._buf += chunk
+        else:
+            self._eof = True
+
+    def exit_status(self, wait: float = 0.0) -> int | None:
+        """The exit status (negative: killed by that signal), or None while running."""
+        try:
+            return self.popen.wait(wait) if wait > 0 else self.popen.poll()
+        except subprocess.TimeoutExpired:
+            return None
+
+    def kill_tree(self, grace: float = 0.0) -> int | None:
+        """Wait up to ``grace`` seconds for an exit, then kill the process and all it started.
+
+        Freezes the whole tree first (so nothing forks while being killed), kills
+        it, reaps the player and any adopted orphan. Returns the exit status.
+        """
+        status = self.exit_status(grace) if grace > 0 else self.exit_status()
+        for _ in range(3):
+            tree = [self.pid, *descendants(self.pid)] if status is None else descendants(self.pid)
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(self.pid, signal.SIGSTOP)
+            _signal_all(tree, signal.SIGSTOP)
+            tree = list(dict.fromkeys([*tree, *descendants(self.pid)]))
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(self.pid, signal.SIGKILL)
+            _signal_all(tree, signal.SIGKILL)
+            if not tree:
+                break
+            status = self.exit_status(1.0) if status is None else status
+        if status is None:
+            status = self.exit_status(1.0)
+        if status is not None:
+            self.killed = True
+            _live.discard(self.pid)
+        for stream in (self._in, self.popen.stdout):
+            with contextlib.suppress(OSError):
+                stream.close()  # type: ignore[union-attr]
+        self.stderr.join(1.0)
+        reap_orphans()
+        return status

@@ -1,0 +1,78 @@
+"""Runs a Python player folder as a protocol-v1 process: ``python -m arena.runner FOLDER``.
+
+The referee starts this for every folder with a ``player.py``. The protocol goes
+over the real standard output; file descriptor 1 is then pointed at standard
+error, so ``print()`` (or a C library writing to stdout) in a bot only reaches
+its log and never breaks the protocol.
+
+Exit status: 0 after ``bye`` or end of input; 2 when the folder cannot be
+loaded (one line on stderr starting ``arena-load-error:``); 1 when the player
+raised (its traceback goes to stderr).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import traceback
+
+LOAD_ERROR = "arena-load-error:"
+
+
+def serve(player: object, lines: object, out: object) -> None:
+    """Answer requests and deliver events read from ``lines`` until ``bye``."""
+    from arena.sdk import Player
+
+    assert isinstance(player, Player)
+    write = out.write  # type: ignore[attr-defined]
+    dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+    for raw in lines:  # type: ignore[attr-defined]
+        msg = json.loads(raw)
+        kind = msg.get("type")
+        if kind == "play":
+            write((dumps(player.handle_play(msg)) + "\n").encode())
+        elif kind == "hello":
+            name = player.handle_hello(msg)
+            write((dumps({"type": "ready", "id": msg["id"], "name": name}) + "\n").encode())
+        elif kind == "bye":
+            return
+        else:
+            player.handle_event(msg)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    if len(args) != 1:
+        print("usage: python -m arena.runner PLAYER_FOLDER", file=sys.stderr)
+        return 2
+    protocol_out = os.fdopen(os.dup(1), "wb", buffering=0)
+    os.dup2(2, 1)  # anything written to stdout now lands in the player's log
+    sys.stdout = sys.stderr
+    from arena.loader import PlayerLoadError, load_player_class
+
+    try:
+        cls = load_player_class(args[0])
+        player = cls()
+    except PlayerLoadError as exc:
+        print(f"{LOAD_ERROR} {exc}", file=sys.stderr, flush=True)
+        return 2
+    except Exception as exc:
+        print(
+            f"{LOAD_ERROR} {args[0]}: the player class failed to start: {type(exc).__name__}: {exc}",
+            file=sys.stderr,
+            flush=True,
+        )
+        return 2
+    try:
+        serve(player, sys.stdin.buffer, protocol_out)
+    except BrokenPipeError:
+        return 0
+    except Exception:
+        traceback.print_exc()
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
