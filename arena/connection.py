@@ -59,7 +59,10 @@ class Connection(Protocol):
     """A fault found before the partido (at hello), judged when the partido starts."""
 
     def send(self, event: Message) -> None:
-        """Deliver an event; raise :class:`PlayerFault` if the player is gone."""
+        """Deliver (or queue) an event; raise :class:`PlayerFault` if the player is gone."""
+
+    def flush(self) -> None:
+        """Push queued events out without waiting; raise :class:`PlayerFault` if gone."""
 
     def ask(self, request: Message, timeout_ms: int) -> Message:
         """Send a request (setting its ``id``) and return the reply; raise :class:`PlayerFault`."""
@@ -72,16 +75,22 @@ class Connection(Protocol):
 
 
 class _Transcript:
+    """The last lines exchanged, kept raw and formatted only for an incident report."""
+
     def __init__(self) -> None:
-        self.lines: deque[str] = deque(maxlen=TRANSCRIPT_LINES)
+        self.lines: deque[tuple[float, str, str | bytes]] = deque(maxlen=TRANSCRIPT_LINES)
         self.start = time.monotonic()
 
-    def add(self, arrow: str, text: str) -> None:
-        at = (time.monotonic() - self.start) * 1000
-        self.lines.append(f"{at:9.1f} ms {arrow} {text[:600]}")
+    def add(self, arrow: str, text: str | bytes) -> None:
+        self.lines.append((time.monotonic(), arrow, text))
 
     def render(self, stderr_tail: str) -> str:
-        out = ["Last protocol lines (→ referee to player, ← player to referee):", *self.lines, ""]
+        out = ["Last protocol lines (→ referee to player, ← player to referee):"]
+        for at, arrow, text in self.lines:
+            if isinstance(text, bytes):
+                text = text.decode("utf-8", errors="replace").rstrip("\n")
+            out.append(f"{(at - self.start) * 1000:9.1f} ms {arrow} {text[:600]}")
+        out.append("")
         out += ["Tail of standard error:", stderr_tail.rstrip() or "(empty)", ""]
         return "\n".join(out)
 
@@ -115,7 +124,7 @@ class InProcessConnection:
         return PlayerFault("crash", f"{what} raised {type(exc).__name__}: {exc}")
 
     def send(self, event: Message) -> None:
-        self.transcript.add("→", protocol.encode(event).decode().rstrip())
+        self.transcript.add("→", repr(event))
         try:
             self.player.handle_event(event)
         except Exception as exc:
@@ -124,13 +133,16 @@ class InProcessConnection:
     def ask(self, request: Message, timeout_ms: int) -> Message:
         self._next_id += 1
         request["id"] = self._next_id
-        self.transcript.add("→", protocol.encode(request).decode().rstrip())
+        self.transcript.add("→", repr(request))
         try:
             reply = self.player.handle_play(request)
         except Exception as exc:
             raise self._crash("play", exc) from exc
         self.transcript.add("←", repr(reply))
         return reply
+
+    def flush(self) -> None:
+        """Events are delivered at once in this process."""
 
     def incident(self) -> str:
         return self.transcript.render(self.error_tail)
@@ -160,8 +172,9 @@ class SubprocessConnection:
         self.limits = limits or Limits()
         self.failed: PlayerFault | None = None
         self.transcript = _Transcript()
-        self.last_line: str | None = None
+        self.last_line: bytes | None = None
         self._next_id = 0
+        self._answered: set[int] = set()
         if spec.kind == "python":
             argv = [sys.executable, "-m", "arena.runner", str(spec.folder)]
         else:
@@ -199,7 +212,7 @@ class SubprocessConnection:
         try:
             name = protocol.check_ready(obj, request["id"])
         except ProtocolError as exc:
-            raise PlayerFault("protocol", exc.detail, line=self.last_line) from None
+            raise PlayerFault("protocol", exc.detail, line=_text(self.last_line)) from None
         self.display_name = self.spec.display_name or name or self.name
 
     def _new_id(self) -> int:
@@ -220,21 +233,15 @@ class SubprocessConnection:
 
     def _write(self, message: Message, timeout_s: float) -> bool:
         data = protocol.encode(message)
-        self.transcript.add("→", data.decode().rstrip())
+        self.transcript.add("→", data)
         try:
             return self.process.write(data, timeout_s)
         except (BrokenPipeError, ConnectionResetError):
             raise self._crash("the player process is gone") from None
 
     def _round_trip(self, request: Message, timeout_ms: int) -> Message:
-        if self.process.pending():
-            try:
-                line = self.process.read_line(0)
-            except (LineTimeout, LineClosed, LineTooLong):
-                line = b""
-            text = line.decode("utf-8", errors="replace")
-            self.transcript.add("←", text)
-            raise PlayerFault("protocol", "a line was written when no request was waiting", line=text[:200])
+        if self.process.pending(wait=False):  # a line came while no request was waiting
+            self._unsolicited(self.process.read_line(0))
         start = time.monotonic()
         deadline = start + timeout_ms / 1000
         if not self._write(request, timeout_ms / 1000):
@@ -258,18 +265,38 @@ class SubprocessConnection:
             raise PlayerFault(
                 "protocol", f"reply line over {protocol.MAX_LINE_BYTES} bytes", line=text[:200]
             ) from None
-        text = line.decode("utf-8", errors="replace")
-        self.last_line = text[:200]
-        self.transcript.add("←", text)
+        self.transcript.add("←", line)
         try:
-            return protocol.decode(line)
+            obj = protocol.decode(line)
         except ProtocolError as exc:
-            raise PlayerFault("protocol", exc.detail, line=text[:200]) from None
+            raise PlayerFault("protocol", exc.detail, line=exc.line) from None
+        if obj.get("id") != request["id"] and obj.get("id") in self._answered:
+            self._unsolicited(line)  # a second reply to an earlier request
+        self._answered.add(request["id"])
+        self.last_line = line
+        return obj
+
+    def _unsolicited(self, line: bytes) -> None:
+        self.transcript.add("←", line)
+        raise PlayerFault(
+            "protocol", "a line was written when no request was waiting", line=_text(line)
+        )
 
     def send(self, event: Message) -> None:
+        """Queue an event; it goes out at the next :meth:`flush` or request."""
         if self.closed:
             return
-        self._write(event, 0.0)
+        data = protocol.encode(event)
+        self.transcript.add("→", data)
+        self.process.queue(data)
+
+    def flush(self) -> None:
+        if self.closed:
+            return
+        try:
+            self.process.write(b"", 0.0)
+        except (BrokenPipeError, ConnectionResetError):
+            raise self._crash("the player process is gone") from None
 
     def ask(self, request: Message, timeout_ms: int) -> Message:
         if self.failed is not None:
@@ -287,3 +314,8 @@ class SubprocessConnection:
         with contextlib.suppress(PlayerFault):
             self._write({"type": "bye"}, 0.0)
         self.process.kill_tree(BYE_GRACE_S)
+
+
+def _text(line: bytes | None) -> str | None:
+    """The first 200 characters of a raw line, for the replay's evidence."""
+    return None if line is None else line.decode("utf-8", errors="replace")[:200]

@@ -193,11 +193,19 @@ class PlayerProcess:
         self._outgoing = b""
         self._out_fd = self.popen.stdout.fileno()
         os.set_blocking(self._out_fd, False)
+        self._poll_out = select.poll()
+        self._poll_out.register(self._out_fd, select.POLLIN | select.POLLHUP | select.POLLERR)
+        self._poll_in = select.poll()
+        self._poll_in.register(self._in_fd, select.POLLOUT)
         self._buf = b""
         self._eof = False
         self.killed = False
 
-    def write(self, data: bytes, timeout: float = 0.0) -> bool:
+    def queue(self, data: bytes) -> None:
+        """Queue ``data`` for stdin, to go out with the next :meth:`write`."""
+        self._outgoing += data
+
+    def write(self, data: bytes = b"", timeout: float = 0.0) -> bool:
         """Queue ``data`` for stdin and write what the pipe takes within ``timeout`` seconds.
 
         Never blocks longer: a player that does not read its input cannot hang the
@@ -216,14 +224,13 @@ class PlayerProcess:
             left = deadline - time.monotonic()
             if left <= 0:
                 return False
-            poller = select.poll()
-            poller.register(self._in_fd, select.POLLOUT)
-            poller.poll(max(1, int(left * 1000)))
+            self._poll_in.poll(max(1, int(left * 1000)))
         return True
 
-    def pending(self) -> bool:
-        """Whether the process has written anything not yet read (without waiting)."""
-        self._fill(0.0)
+    def pending(self, wait: bool = True) -> bool:
+        """Whether output is waiting to be read: in the buffer, or (``wait``) in the pipe now."""
+        if wait and not self._buf:
+            self._fill(0.0)
         return bool(self._buf)
 
     def read_line(self, timeout: float) -> bytes:
@@ -250,9 +257,7 @@ class PlayerProcess:
     def _fill(self, timeout: float) -> None:
         if self._eof:
             return
-        poller = select.poll()
-        poller.register(self._out_fd, select.POLLIN | select.POLLHUP | select.POLLERR)
-        if not poller.poll(max(0, int(timeout * 1000 + 0.999))):
+        if not self._poll_out.poll(max(0, int(timeout * 1000 + 0.999))):
             return
         try:
             chunk = os.read(self._out_fd, 65536)

@@ -79,18 +79,21 @@ def encode(message: Message) -> bytes:
 
 def decode(line: bytes) -> Message:
     """Parse a reply line into an object with a string ``type``; ProtocolError otherwise."""
-    text = line.decode("utf-8", errors="replace")
     if len(line) > MAX_LINE_BYTES:
-        raise ProtocolError(f"reply line over {MAX_LINE_BYTES} bytes", text[:200])
+        raise ProtocolError(f"reply line over {MAX_LINE_BYTES} bytes", _head(line))
     try:
-        obj = json.loads(text)
+        obj = json.loads(line)
     except ValueError:
-        raise ProtocolError("reply is not valid JSON", text[:200]) from None
+        raise ProtocolError("reply is not valid UTF-8 JSON", _head(line)) from None
     if not isinstance(obj, dict):
-        raise ProtocolError("reply is not a JSON object", text[:200])
+        raise ProtocolError("reply is not a JSON object", _head(line))
     if not isinstance(obj.get("type"), str):
-        raise ProtocolError("reply has no string field 'type'", text[:200])
+        raise ProtocolError("reply has no string field 'type'", _head(line))
     return obj
+
+
+def _head(line: bytes) -> str:
+    return line.decode("utf-8", errors="replace")[:200]
 
 
 def _check_head(obj: Message, kind: str, request_id: int) -> None:

@@ -166,7 +166,8 @@ class Referee:
         except PlayerFault as f:
             self._fault(seat, f.reason, f.detail, f.evidence)
         except ProtocolError as e:
-            line = e.line or getattr(self.connections[seat], "last_line", None) or _line_of(reply)
+            raw = getattr(self.connections[seat], "last_line", None)
+            line = e.line or (raw.decode("utf-8", "replace")[:200] if raw else _line_of(reply))
             evidence = {"line": line}
             self._fault(seat, "protocol", e.detail, evidence)
         except IllegalMove as e:
@@ -217,6 +218,13 @@ class Referee:
             self._record(event)
             for seat in range(len(self.connections)):
                 self._send(seat, protocol.view(event, seat))
+        # One write per player per flush: players digest events while others think.
+        for seat, conn in enumerate(self.connections):
+            if self.alive[seat]:
+                try:
+                    conn.flush()
+                except PlayerFault as f:
+                    self._fault(seat, f.reason, f.detail, f.evidence)
 
 
 def _line_of(reply: Any) -> str:

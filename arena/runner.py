@@ -27,8 +27,9 @@ def serve(player: object, lines: object, out: object) -> None:
     assert isinstance(player, Player)
     write = out.write  # type: ignore[attr-defined]
     dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+    loads = json.JSONDecoder().decode
     for raw in lines:  # type: ignore[attr-defined]
-        msg = json.loads(raw)
+        msg = loads(raw.decode())
         kind = msg.get("type")
         if kind == "play":
             write((dumps(player.handle_play(msg)) + "\n").encode())

@@ -179,7 +179,11 @@ class Player:
 
     def handle_event(self, event: Message) -> None:
         self.view.update(event)
-        hook = getattr(self, "on_" + str(event.get("type")), None)
+        kind = event.get("type")
+        hooks = self.__dict__.setdefault("_hooks", {})
+        if kind not in hooks:
+            hooks[kind] = getattr(self, f"on_{kind}", None)
+        hook = hooks[kind]
         if hook is not None:
             hook(event)
 

@@ -1,0 +1,115 @@
+"""Protocol cost: the referee's round trip per decision against a raw JSON-lines ping-pong.
+
+Measured in one run, on the same machine:
+
+* **referee**: partidos of the trivial player (``benchmarks/trivial_player``) in a
+  subprocess, run through the SDK's runner, against three in-process copies (so two
+  processes are busy, as in the raw case); for each of the subprocess player's
+  decisions, the time from sending the ``play`` request to holding the reply
+  (the replay's ``ms``), with every event it receives on the way;
+* **raw**: two Python processes exchanging the same request lines and a reply over
+  pipes, with nothing else (json.loads / json.dumps on each side).
+
+Also shown (not in the ratio): the same with all four players in subprocesses,
+where five processes share the machine's cores.
+
+Prints the medians and, as its last line, ``overhead ratio: <referee/raw>``.
+
+    python benchmarks/protocol.py --partidos 20
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+RAW_CHILD = r"""
+import json, sys
+out = sys.stdout
+for line in sys.stdin:
+    msg = json.loads(line)
+    out.write(json.dumps({"type": "play", "id": msg["id"], "card": msg["hand"][0]}) + "\n")
+    out.flush()
+"""
+
+
+def referee_round_trips(partidos: int, subprocesses: int) -> tuple[list[float], list[dict]]:
+    """Reply times (ms) of the subprocess players' decisions, and sample play requests."""
+    from arena.connection import InProcessConnection, Limits, SubprocessConnection
+    from arena.loader import load_player_class
+    from arena.players import find_player
+    from arena.referee import Referee
+
+    spec = find_player(HERE / "trivial_player")
+    cls = load_player_class(spec.folder)
+    limits = Limits(10_000, 5_000)
+    times: list[float] = []
+    requests: list[dict] = []
+    for seed in range(partidos):
+        conns = [SubprocessConnection(spec, limits) for _ in range(subprocesses)]
+        conns += [InProcessConnection(cls(), f"t{i}") for i in range(4 - subprocesses)]
+        result = Referee(conns, [f"t{i}" for i in range(4)], seed, limits=limits).run()
+        for seat_times in result.move_ms[:subprocesses]:
+            times.extend(seat_times)
+    # Representative request lines for the raw exchange (same sizes as the referee's).
+    from arena.engine import Partido
+
+    p = Partido(4, 0)
+    while not p.over and len(requests) < 200:
+        req = p.request()
+        req["id"] = len(requests) + 1
+        requests.append(req)
+        p.play(p.mano.legal().bit_length() - 1)  # type: ignore[union-attr]
+    return times, requests
+
+
+def raw_round_trips(requests: list[dict], rounds: int) -> list[float]:
+    child = subprocess.Popen(
+        [sys.executable, "-c", RAW_CHILD], stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0
+    )
+    assert child.stdin and child.stdout
+    reader = child.stdout
+    times = []
+    for i in range(rounds):
+        line = (json.dumps(requests[i % len(requests)]) + "\n").encode()
+        start = time.perf_counter()
+        child.stdin.write(line)
+        reply = json.loads(reader.readline())
+        times.append((time.perf_counter() - start) * 1000)
+        assert reply["type"] == "play"
+    child.stdin.close()
+    child.wait()
+    return times
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--partidos", type=int, default=20)
+    args = ap.parse_args()
+    four, requests = referee_round_trips(args.partidos, 4)
+    ref, _ = referee_round_trips(args.partidos * 2, 1)
+    raw = raw_round_trips(requests, len(ref))
+    ref_med, raw_med = statistics.median(ref), statistics.median(raw)
+
+    def show(label: str, times: list[float]) -> None:
+        p95 = statistics.quantiles(times, n=20)[-1]
+        print(
+            f"{label:<38} decisions: {len(times):6d}  median: {statistics.median(times) * 1000:6.1f} µs"
+            f"  p95: {p95 * 1000:6.1f} µs"
+        )
+
+    show("raw JSON-lines ping-pong", raw)
+    show("referee, 1 subprocess player", ref)
+    show("referee, 4 subprocess players", four)
+    print(f"ratio with 4 subprocess players: {statistics.median(four) / raw_med:.2f}")
+    print(f"overhead ratio: {ref_med / raw_med:.2f}")
+
+
+if __name__ == "__main__":
+    main()
