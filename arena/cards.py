@@ -39,10 +39,17 @@ SUIT_MASK: tuple[int, ...] = tuple(((1 << 10) - 1) << (10 * s) for s in range(4)
 ABOVE: tuple[int, ...] = tuple(SUIT_MASK[c // 10] & ~((1 << (c + 1)) - 1) for c in range(DECK_SIZE))
 """For each card, the set of cards of its suit that are stronger."""
 
+
+def _subsets(base: int) -> tuple[tuple[int, ...], ...]:
+    """For each 10-bit mask m, the tuple of ``base + i`` for the bits i of m (built by doubling)."""
+    table: list[tuple[int, ...]] = [()]
+    for i in range(10):
+        table += [(*t, base + i) for t in table]
+    return tuple(table)
+
+
 # For each suit, each 10-bit chunk of a card set as the tuple of its card ids.
-_O, _C, _E, _B = (
-    tuple(tuple(10 * s + i for i in range(10) if m >> i & 1) for m in range(1 << 10)) for s in range(4)
-)
+_O, _C, _E, _B = (_subsets(10 * s) for s in range(4))
 
 
 class CardError(ValueError):

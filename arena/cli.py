@@ -69,7 +69,7 @@ def play(
     """Play one partido of 3-6 PLAYERS (folders), each in its own process."""
     from arena.connection import Limits
     from arena.narrate import narrate
-    from arena.players import PlayerLoadError, find_player, load_player_class
+    from arena.players import PlayerLoadError, find_player, load_player_class, unique_names
     from arena.referee import play_folders, play_partido
 
     rules = _ruleset(ruleset, variants, renuncio)
@@ -79,15 +79,14 @@ def play(
     events: list[dict] = []
     sink = events.append if not quiet else _summary_sink(events)
     try:
-        specs = [find_player(p) for p in players]
-        names = _unique([s.name for s in specs])
+        specs = unique_names([find_player(p) for p in players])
+        names = [s.name for s in specs]
         if in_process:
             if any(s.kind != "python" for s in specs):
                 raise click.UsageError("--in-process runs Python players (player.py) only")
             objects = [load_player_class(s.folder)() for s in specs]
             play_partido(objects, seed, rules, names=names, replay=str(replay), sinks=[sink])
         else:
-            specs = [s if s.name == n else _renamed(s, n) for s, n in zip(specs, names, strict=True)]
             _, incidents = play_folders(specs, seed, rules, Limits(init_ms, move_ms), replay, sinks=[sink])
             for seat, path in sorted(incidents.items()):
                 click.echo(f"Incidente del asiento {seat}: {path}", err=True)
@@ -105,22 +104,6 @@ def _summary_sink(events: list[dict]):  # type: ignore[no-untyped-def]
             events.append(event)
 
     return keep
-
-
-def _unique(names: list[str]) -> list[str]:
-    """Seat names, with a suffix where one folder name repeats (``ana``, ``ana#2``)."""
-    seen: dict[str, int] = {}
-    out = []
-    for n in names:
-        seen[n] = seen.get(n, 0) + 1
-        out.append(n if seen[n] == 1 else f"{n}#{seen[n]}")
-    return out
-
-
-def _renamed(spec, name: str):  # type: ignore[no-untyped-def]
-    from dataclasses import replace
-
-    return replace(spec, name=name)
 
 
 @main.command("replay")

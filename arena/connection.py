@@ -203,6 +203,7 @@ class SubprocessConnection:
             obj = self._round_trip(request, self.limits.init_ms)
         except PlayerFault as fault:
             if fault.reason == "crash":
+                self.process.stderr.join(1.0)  # the process is gone: let its last words arrive
                 tail = self.process.stderr.tail()
                 for line in tail.splitlines():
                     if line.startswith(LOAD_ERROR):
@@ -278,9 +279,7 @@ class SubprocessConnection:
 
     def _unsolicited(self, line: bytes) -> None:
         self.transcript.add("←", line)
-        raise PlayerFault(
-            "protocol", "a line was written when no request was waiting", line=_text(line)
-        )
+        raise PlayerFault("protocol", "a line was written when no request was waiting", line=_text(line))
 
     def send(self, event: Message) -> None:
         """Queue an event; it goes out at the next :meth:`flush` or request."""
@@ -305,6 +304,8 @@ class SubprocessConnection:
         return self._round_trip(request, timeout_ms)
 
     def incident(self) -> str:
+        if self.process.exit_status() is not None:
+            self.process.stderr.join(0.5)  # the process is gone: let its last words arrive
         return self.transcript.render(self.process.stderr.tail())
 
     def close(self) -> None:

@@ -7,7 +7,8 @@ A player is a folder named after it holding ``player.py`` (a class on
 from __future__ import annotations
 
 import tomllib
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from arena.loader import PlayerLoadError, load_player_class
@@ -98,4 +99,14 @@ def collect_players(paths: list[str | Path]) -> list[PlayerSpec]:
             out.extend(find_player(sub) for sub in sorted(p.iterdir()) if is_player_folder(sub))
         else:
             raise PlayerLoadError(f"{p}: not a folder")
+    return out
+
+
+def unique_names(specs: Sequence[PlayerSpec]) -> list[PlayerSpec]:
+    """The specs, renamed ``ana#2``, ``ana#3`` where one folder name repeats at a table."""
+    seen: dict[str, int] = {}
+    out = []
+    for spec in specs:
+        seen[spec.name] = seen.get(spec.name, 0) + 1
+        out.append(spec if seen[spec.name] == 1 else replace(spec, name=f"{spec.name}#{seen[spec.name]}"))
     return out

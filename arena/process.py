@@ -89,20 +89,31 @@ _live: set[int] = set()
 """Pids of player processes this process started and has not yet reaped."""
 
 
+def _is_player_orphan(pid: int, my_session: int) -> bool:
+    """Whether an untracked child of ours comes from a player (adopted as an orphan).
+
+    Players start in sessions of their own, so any of their descendants is in
+    another session than ours (or carries the player mark in its environment);
+    children this process started itself in the ordinary way share our session.
+    """
+    try:
+        if os.getsid(pid) != my_session:
+            return True
+        with open(f"/proc/{pid}/environ", "rb") as f:
+            return b"ARENA_PLAYER=1" in f.read()
+    except OSError:
+        return True  # an adopted zombie: reap it
+
+
 def reap_orphans() -> None:
     """Kill and reap adopted orphans: children of ours that are no tracked player."""
     if not _subreaper:
         return
-    me = os.getpid()
+    me, session = os.getpid(), os.getsid(0)
     for child in _children_map().get(me, []):
         if child in _live:
             continue
-        try:
-            with open(f"/proc/{child}/environ", "rb") as f:
-                mine = b"ARENA_PLAYER=1" in f.read()
-        except OSError:
-            mine = True  # an adopted zombie has no readable environment: reap it
-        if mine:
+        if _is_player_orphan(child, session):
             _signal_all([child], signal.SIGKILL)
             with contextlib.suppress(ChildProcessError):
                 os.waitpid(child, 0)
@@ -195,6 +206,10 @@ class PlayerProcess:
         os.set_blocking(self._out_fd, False)
         self._poll_out = select.poll()
         self._poll_out.register(self._out_fd, select.POLLIN | select.POLLHUP | select.POLLERR)
+        self._pidfd = -1
+        with contextlib.suppress(OSError, AttributeError):  # Linux 5.3+: readable at exit
+            self._pidfd = os.pidfd_open(self.pid)
+            self._poll_out.register(self._pidfd, select.POLLIN)
         self._poll_in = select.poll()
         self._poll_in.register(self._in_fd, select.POLLOUT)
         self._buf = b""
@@ -257,14 +272,20 @@ class PlayerProcess:
     def _fill(self, timeout: float) -> None:
         if self._eof:
             return
-        if not self._poll_out.poll(max(0, int(timeout * 1000 + 0.999))):
+        ready = self._poll_out.poll(max(0, int(timeout * 1000 + 0.999)))
+        if not ready:
             return
+        exited = any(fd == self._pidfd for fd, _ in ready)
         try:
             chunk = os.read(self._out_fd, 65536)
         except BlockingIOError:
-            return
+            chunk = None
         except OSError:
             chunk = b""
+        if chunk is None:
+            if exited:  # the player is gone; whatever holds its stdout is not the player
+                self._eof = True
+            return
         if chunk:
             self._buf += chunk
         else:
@@ -304,6 +325,10 @@ class PlayerProcess:
         for stream in (self._in, self.popen.stdout):
             with contextlib.suppress(OSError):
                 stream.close()  # type: ignore[union-attr]
-        self.stderr.join(1.0)
+        if self._pidfd >= 0:
+            with contextlib.suppress(OSError):
+                os.close(self._pidfd)
+            self._pidfd = -1
         reap_orphans()
+        self.stderr.join(1.0)
         return status

@@ -17,7 +17,7 @@ from typing import Any
 from arena import protocol
 from arena.connection import Connection, InProcessConnection, Limits, PlayerFault
 from arena.engine import IllegalMove, Partido
-from arena.players import PlayerSpec
+from arena.players import PlayerSpec, unique_names
 from arena.protocol import Message, ProtocolError
 from arena.rules import RuleSet
 from arena.sdk import Player
@@ -188,10 +188,9 @@ class Referee:
         conn = self.connections[seat]
         if self.incident_prefix is not None:
             path = Path(f"{self.incident_prefix}.incident-{seat}-{conn.name}.txt")
-            head = (
-                f"Incident in {self.partido_id}, mano {mano}, seat {seat} ({conn.name}): {reason}: {detail}"
-            )
-            path.write_text(f"{head}: {detail}\n\n{conn.incident()}", encoding="utf-8")
+            head = f"Incident in {self.partido_id}, mano {mano}, seat {seat} ({conn.name}): {reason}"
+            with path.open("a", encoding="utf-8") as f:  # several penalties append
+                f.write(f"{head}: {detail}\n\n{conn.incident()}\n")
             self.incidents[seat] = path
         if not penalized:
             self.alive[seat] = False
@@ -289,6 +288,7 @@ def play_folders(
 
     limits = limits or Limits()
     log_dir = Path(f"{replay}.logs") if replay else None
+    specs = unique_names(specs)
     connections: list[SubprocessConnection] = []
     try:
         for spec in specs:

@@ -63,9 +63,7 @@ def play_first_legal(partido: Partido, sing: str | None = None) -> int:
     return c
 
 
-def fill_hands(
-    specs: Sequence[Sequence[str]], size: int, leftover: str | None = None
-) -> list[list[str]]:
+def fill_hands(specs: Sequence[Sequence[str]], size: int, leftover: str | None = None) -> list[list[str]]:
     """Complete each partial hand to ``size`` cards with the unused cards, lowest id first.
 
     Hands are in dealing order (the first hand goes to the first seat dealt).

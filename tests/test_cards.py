@@ -74,8 +74,20 @@ def test_card_constructor_by_rank_and_suit():
 
 @pytest.mark.parametrize(
     "bad",
-    ["13-oro", "8-copa", "9-espada", "0-basto", "1-oros", "1-Oro", "1 oro", "oro", "1-", "-oro", "",
-     "1-oro "],
+    [
+        "13-oro",
+        "8-copa",
+        "9-espada",
+        "0-basto",
+        "1-oros",
+        "1-Oro",
+        "1 oro",
+        "oro",
+        "1-",
+        "-oro",
+        "",
+        "1-oro ",
+    ],
 )
 def test_parse_rejects_unknown_names(bad):
     with pytest.raises(cards.CardError):

@@ -43,8 +43,19 @@ def stacked_first(n: int, specs: list[list[str]], first: int = 0, leftover: str 
 
 def snapshot(p: Partido):
     m = p.mano
-    return (len(p.events), p.to_move, m.hands[:], m.table[:], m.trick, m.may_sing, p.porotos[:],
-            p.active[:], m.tricks[:], m.canto_points[:], m.sung_suits)
+    return (
+        len(p.events),
+        p.to_move,
+        m.hands[:],
+        m.table[:],
+        m.trick,
+        m.may_sing,
+        p.porotos[:],
+        p.active[:],
+        m.tricks[:],
+        m.canto_points[:],
+        m.sung_suits,
+    )
 
 
 def expect_illegal(p: Partido, reason: str, card, sing=None) -> IllegalMove:
@@ -76,8 +87,9 @@ def set_of(hand: list[str] | None) -> set[str]:
 
 def test_first_mano_three_players_two_oro_holder_takes_face_down_leftover():
     # dealing starts at seat 1: seat 1, seat 2, seat 0; 2-oro goes to seat 2
-    stacked, hands = stacked_first(3, [["1-copa"], ["2-oro", "3-oro"], ["4-oro"]], first=1,
-                                   leftover="1-basto")
+    stacked, hands = stacked_first(
+        3, [["1-copa"], ["2-oro", "3-oro"], ["4-oro"]], first=1, leftover="1-basto"
+    )
     p = Partido(3, 11, stacked=stacked)
     ev = mano_start(p, 1)
     dealt = {1: hands[0], 2: hands[1], 0: hands[2]}
@@ -176,16 +188,19 @@ def test_first_mano_six_players_mano_drawn_from_the_seed():
         assert mano_start(Partido(6, seed), 1) == ev  # same seed, same draw and deal
         manos.add(ev["mano_seat"])
     assert len(manos) > 1  # drawn, not fixed
-    holders = [next(s for s in range(6) if ev["dealt"][s] and "2-oro" in ev["dealt"][s])
-               for ev in (mano_start(Partido(6, seed), 1) for seed in range(30))]
+    holders = [
+        next(s for s in range(6) if ev["dealt"][s] and "2-oro" in ev["dealt"][s])
+        for ev in (mano_start(Partido(6, seed), 1) for seed in range(30))
+    ]
     assert any(h != mano_start(Partido(6, seed), 1)["mano_seat"] for seed, h in enumerate(holders))
 
 
 # ===================================================================== later manos
 
 
-def _stack_later(n: int, specs: list[list[str]], last_card: str | None = None, leftover: str | None = None,
-                 first: int = 0):
+def _stack_later(
+    n: int, specs: list[list[str]], last_card: str | None = None, leftover: str | None = None, first: int = 0
+):
     """A later mano's deal: specs in dealing order from the new mano; ``last_card`` dealt last."""
     hands = fill_hands(specs, HAND_SIZE[n], leftover)
     if last_card is not None:
@@ -245,14 +260,30 @@ CAMBIO_CASES = {
     "five": ("5-copa", [["2-copa"], ["7-copa"], []], [(0, "2-copa", "5-copa")], "2-copa"),
     "six": ("6-copa", [["2-copa"], ["7-copa"], []], [(0, "2-copa", "6-copa")], "2-copa"),
     "seven": ("7-copa", [[], [], ["2-copa"]], [(2, "2-copa", "7-copa")], "2-copa"),
-    "sota": ("10-copa", [["2-copa"], ["7-copa"], []],
-             [(1, "7-copa", "10-copa"), (0, "2-copa", "7-copa")], "2-copa"),
-    "as": ("1-copa", [["7-copa"], [], ["2-copa"]],
-           [(0, "7-copa", "1-copa"), (2, "2-copa", "7-copa")], "2-copa"),
-    "rey-one-seat-both": ("12-copa", [[], [], ["2-copa", "7-copa"]],
-                          [(2, "7-copa", "12-copa"), (2, "2-copa", "7-copa")], "2-copa"),
-    "tres-one-seat-both": ("3-copa", [["7-copa", "2-copa"], [], []],
-                           [(0, "7-copa", "3-copa"), (0, "2-copa", "7-copa")], "2-copa"),
+    "sota": (
+        "10-copa",
+        [["2-copa"], ["7-copa"], []],
+        [(1, "7-copa", "10-copa"), (0, "2-copa", "7-copa")],
+        "2-copa",
+    ),
+    "as": (
+        "1-copa",
+        [["7-copa"], [], ["2-copa"]],
+        [(0, "7-copa", "1-copa"), (2, "2-copa", "7-copa")],
+        "2-copa",
+    ),
+    "rey-one-seat-both": (
+        "12-copa",
+        [[], [], ["2-copa", "7-copa"]],
+        [(2, "7-copa", "12-copa"), (2, "2-copa", "7-copa")],
+        "2-copa",
+    ),
+    "tres-one-seat-both": (
+        "3-copa",
+        [["7-copa", "2-copa"], [], []],
+        [(0, "7-copa", "3-copa"), (0, "2-copa", "7-copa")],
+        "2-copa",
+    ),
 }
 
 
@@ -402,8 +433,12 @@ def test_pair_canto_without_a_card_is_protocol():
 def test_cuarenta_and_veinte_one_per_trick_count_in_the_score():
     # seat 0 keeps the as and 3 of oro to win two tricks, sings cuarenta then veinte-copa;
     # seat 1 holds the other oros and takes the third trick, so the mano is decided by points
-    specs = [["2-oro", "1-oro", "3-oro", "12-oro", "11-oro", "12-copa", "11-copa", "2-copa", "4-copa",
-              "5-copa"], [], [], []]
+    specs = [
+        ["2-oro", "1-oro", "3-oro", "12-oro", "11-oro", "12-copa", "11-copa", "2-copa", "4-copa", "5-copa"],
+        [],
+        [],
+        [],
+    ]
     stacked, hands = stacked_first(4, specs)
     assert sum(1 for c in hands[1] if c.endswith("-oro")) == 5
     p = Partido(4, 20, stacked=stacked)
@@ -554,8 +589,21 @@ def test_three_players_cuarenta_and_veinte_then_capote_singer_alone_loses():
     p = Partido(3, 25, stacked=stacked)
     assert p.mano_seat == 0
     assert {"11-copa", "12-copa"} <= set(cards.names_of(p.mano.hands[0]))
-    leads = ["1-oro", "3-oro", "12-oro", "11-oro", "10-oro", "7-oro", "6-oro", "5-oro", "4-oro",
-             "1-copa", "3-copa", "12-copa", "11-copa"]
+    leads = [
+        "1-oro",
+        "3-oro",
+        "12-oro",
+        "11-oro",
+        "10-oro",
+        "7-oro",
+        "6-oro",
+        "5-oro",
+        "4-oro",
+        "1-copa",
+        "3-copa",
+        "12-copa",
+        "11-copa",
+    ]
     cantos = {"3-oro": "cuarenta", "12-oro": "veinte-copa"}
     for c in leads:
         lead_then_follow(p, c, sing=cantos.get(c))
@@ -619,8 +667,7 @@ def test_renuncio_must_beat_when_following():
 
 def test_renuncio_must_trump_without_the_suit():
     # seat 1 has no copa but holds oro (trump): it must trump the 10-copa
-    specs = [["2-oro", "10-copa"], ["4-oro", *[f"{r}-espada" for r in (1, 2, 3, 4, 5, 6, 7, 10, 11)]],
-             [], []]
+    specs = [["2-oro", "10-copa"], ["4-oro", *[f"{r}-espada" for r in (1, 2, 3, 4, 5, 6, 7, 10, 11)]], [], []]
     stacked, _ = stacked_first(4, specs)
     p = Partido(4, 29, stacked=stacked)
     p.play("10-copa")
@@ -693,8 +740,10 @@ def test_disqualify_voids_the_mano_and_costs_nobody_a_poroto():
     assert ev["active"] == [0, 2, 3]
     assert ev["mano_seat"] == 2 and ev["dealer"] == 0
     assert ev["leftover"] == "11-copa" and ev["trump"] == "copa" and ev["shown"] is None
-    assert ev["swaps"] == [{"seat": 2, "gave": "7-copa", "took": "11-copa"},
-                           {"seat": 0, "gave": "2-copa", "took": "7-copa"}]
+    assert ev["swaps"] == [
+        {"seat": 2, "gave": "7-copa", "took": "11-copa"},
+        {"seat": 0, "gave": "2-copa", "took": "7-copa"},
+    ]
     assert ev["out_of_play"] == "2-copa"
     assert "2-oro" in ev["hands"][3]
     assert ev["dealt"][1] is None
@@ -726,8 +775,13 @@ def test_renuncio_fault_disqualifies_by_default():
     seat = p.to_move
     assert p.fault(seat, "renuncio", "played 1-copa", card="1-copa") is True
     dq = last(p, "disqualified")
-    assert dq == {"type": "disqualified", "seat": seat, "reason": "renuncio", "detail": "played 1-copa",
-                  "card": "1-copa"}
+    assert dq == {
+        "type": "disqualified",
+        "seat": seat,
+        "reason": "renuncio",
+        "detail": "played 1-copa",
+        "card": "1-copa",
+    }
     assert not p.active[seat] and p.porotos == [4, 4, 4, 4]
     assert mano_start(p, 2)["mano_seat"] == rules.seat_right(mano_start(p, 1)["mano_seat"], p.active)
 
@@ -1043,8 +1097,10 @@ def _check_deal(ev: dict, prev: dict | None, n: int) -> None:
             assert ev["swaps"] == [{"seat": holder[two], "gave": two, "took": x}]
             assert ev["out_of_play"] == two
         else:
-            assert ev["swaps"] == [{"seat": holder[seven], "gave": seven, "took": x},
-                                   {"seat": holder[two], "gave": two, "took": seven}]
+            assert ev["swaps"] == [
+                {"seat": holder[seven], "gave": seven, "took": x},
+                {"seat": holder[two], "gave": two, "took": seven},
+            ]
             assert ev["out_of_play"] == two
     else:
         shown_to = ev["dealer"] if a < 6 else seats_from(m, act, skip=ev["dealer"])[-1]
@@ -1107,8 +1163,11 @@ def test_rotating_trump_does_not_apply_with_three_players():
 
 
 def test_rotating_trump_with_four_then_three_players():
-    p = _find(4, lambda p: any(len(e["active"]) == 3 for e in events(p, "mano_start")),
-              RuleSet(variants=frozenset({"rotating-trump"})))
+    p = _find(
+        4,
+        lambda p: any(len(e["active"]) == 3 for e in events(p, "mano_start")),
+        RuleSet(variants=frozenset({"rotating-trump"})),
+    )
     for ev in events(p, "mano_start"):
         if len(ev["active"]) >= 4:
             assert ev["trump"] == SUITS[(ev["mano"] - 1) % 4] and ev["shown"] is None
@@ -1146,8 +1205,12 @@ def test_same_seed_and_players_reproduce_the_partido_with_or_without_record():
     c = play_randomly(Partido(5, 47, record=False), random.Random(7))
     assert a.events == b.events
     assert c.events == []
-    assert (a.winners, a.porotos, a.ranking(), a.mano_number) == (c.winners, c.porotos, c.ranking(),
-                                                                  c.mano_number)
+    assert (a.winners, a.porotos, a.ranking(), a.mano_number) == (
+        c.winners,
+        c.porotos,
+        c.ranking(),
+        c.mano_number,
+    )
 
 
 def test_scores_of_a_mano_played_out_without_cantos_add_up_to_130():

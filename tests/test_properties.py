@@ -73,8 +73,12 @@ def spec_legal(hand: set[str], table: list[str], trump: str) -> set[str]:
 
 
 def spec_losers(
-    ruleset: RuleSet, dealt: list[int], tricks: dict[int, int], scores: dict[int, int],
-    card_points: dict[int, int], sang_pair: set[int],
+    ruleset: RuleSet,
+    dealt: list[int],
+    tricks: dict[int, int],
+    scores: dict[int, int],
+    card_points: dict[int, int],
+    sang_pair: set[int],
 ) -> set[int]:
     """Who loses a mano played to its last trick, per "Who loses a mano" and the named options."""
     total = sum(tricks.values())
@@ -164,8 +168,12 @@ def drive(p: Partido, d: Driver, max_steps: int = 20_000) -> None:
 
 
 EVIDENCE = {  # what a referee attaches to each kind of fault (replay.md)
-    "renuncio": {"card": "1-oro"}, "not_in_hand": {"card": "1-oro"}, "false_canto": {"canto": "cuarenta"},
-    "timeout": {"elapsed_ms": 1234}, "protocol": {"line": "{oops"}, "crash": {"exit": 1},
+    "renuncio": {"card": "1-oro"},
+    "not_in_hand": {"card": "1-oro"},
+    "false_canto": {"canto": "cuarenta"},
+    "timeout": {"elapsed_ms": 1234},
+    "protocol": {"line": "{oops"},
+    "crash": {"exit": 1},
 }
 
 
@@ -201,9 +209,15 @@ def _attempt_illegal(p: Partido, rng: random.Random, seat: int, legal: list[int]
         p.play(*move)
     except IllegalMove as e:
         assert (len(p.events), m.hands, m.table, m.turn) == before, "a refused move changes nothing"
-        assert e.reason == ("false_canto" if move[1] and m.may_sing else
-                            "protocol" if move[1] else
-                            "renuncio" if kind == 0 else "not_in_hand"), (move, e.reason)
+        assert e.reason == (
+            "false_canto"
+            if move[1] and m.may_sing
+            else "protocol"
+            if move[1]
+            else "renuncio"
+            if kind == 0
+            else "not_in_hand"
+        ), (move, e.reason)
         assert p.fault(seat, e.reason, e.detail, **e.evidence)
         if p.record:  # the fault line names the seat, the reason and the offending card or canto
             fault = p.events[before[0]]
@@ -439,7 +453,7 @@ def trick_states(draw: st.DrawFn) -> tuple[set[str], list[str], str]:
     """A hand of 1..13 cards, a trick of 0..5 other cards on the table, a trump suit."""
     deck = draw(DECKS)
     k = draw(st.integers(0, 5))
-    hand = set(deck[k:k + draw(st.integers(1, 13))])
+    hand = set(deck[k : k + draw(st.integers(1, 13))])
     return hand, deck[:k], draw(st.sampled_from(SUITS))
 
 
@@ -479,16 +493,21 @@ def finished_manos(draw: st.DrawFn):
     out = draw(st.sampled_from([s for s in range(n) if s != mano_seat])) if n == 6 else None
     order = [s for i in range(n) if (s := (mano_seat + i) % n) != out]
     ntricks = CARDS_PER_PLAYER[n]
-    winners = draw(st.one_of(
-        st.lists(st.sampled_from(order), min_size=ntricks, max_size=ntricks),
-        st.sampled_from(order).map(lambda s: [s] * ntricks),  # capote
-        st.lists(st.sampled_from(order[:2]), min_size=ntricks, max_size=ntricks),  # |P| <= 2
-    ))
+    winners = draw(
+        st.one_of(
+            st.lists(st.sampled_from(order), min_size=ntricks, max_size=ntricks),
+            st.sampled_from(order).map(lambda s: [s] * ntricks),  # capote
+            st.lists(st.sampled_from(order[:2]), min_size=ntricks, max_size=ntricks),  # |P| <= 2
+        )
+    )
     tricks = [winners.count(s) for s in range(n)]
     in_baza = [s for s in order if tricks[s]]
     # Split the 120 card points among those who took tricks, coarsely so that ties happen.
-    cuts = sorted(draw(st.lists(st.sampled_from(range(0, 121, 5)), min_size=len(in_baza) - 1,
-                                max_size=len(in_baza) - 1)))
+    cuts = sorted(
+        draw(
+            st.lists(st.sampled_from(range(0, 121, 5)), min_size=len(in_baza) - 1, max_size=len(in_baza) - 1)
+        )
+    )
     bounds = [0, *cuts, 120]
     card_points = [0] * n
     for i, s in enumerate(draw(st.permutations(in_baza))):
@@ -507,8 +526,14 @@ def test_mano_losers_follow_the_spec(mano, ruleset):
     losers = rules.mano_losers(ruleset, order, tricks, scores, card_points, sang)
     assert losers and set(losers) <= set(order) and out not in losers
     assert len(set(losers)) == len(losers)
-    expected = spec_losers(ruleset, order, {s: tricks[s] for s in order}, {s: scores[s] for s in order},
-                           {s: card_points[s] for s in order}, {s for s in order if sang[s]})
+    expected = spec_losers(
+        ruleset,
+        order,
+        {s: tricks[s] for s in order},
+        {s: scores[s] for s in order},
+        {s: card_points[s] for s in order},
+        {s for s in order if sang[s]},
+    )
     assert set(losers) == expected
 
 
@@ -640,8 +665,10 @@ def test_losers_eliminations_and_ranking(n, seed, ruleset, d):
                     elim_at[s] = e["mano"]
                 active -= set(e["eliminated"])
                 if e["outcome"] == "tute":
-                    tute_end = (e["mano"], next(x["seat"] for x in mano if x["type"] == "sang"
-                                                and x["canto"] == "tute"))
+                    tute_end = (
+                        e["mano"],
+                        next(x["seat"] for x in mano if x["type"] == "sang" and x["canto"] == "tute"),
+                    )
     end = ev[-1]
     assert end["type"] == "partido_end"
     if tute_end and "tute-wins-partido" in ruleset.variants:
@@ -658,7 +685,7 @@ def test_losers_eliminations_and_ranking(n, seed, ruleset, d):
     if end["winners"]:
         assert sorted(ranking[0]) == sorted(end["winners"])
     if dq:
-        assert ranking[-len(dq):] == [[s] for s in reversed(dq)]
+        assert ranking[-len(dq) :] == [[s] for s in reversed(dq)]
     place = {s: i for i, g in enumerate(ranking) for s in g}
     for s, k in elim_at.items():
         for t, j in elim_at.items():
@@ -714,8 +741,10 @@ def test_drivers_cover_every_outcome_kind(n):
     """A smoke check that the random driver does reach faults, penalties, cantos and eliminations."""
     kinds: set[str] = set()
     for seed in range(12):
-        rs = RuleSet(variants=frozenset({"tute-wins-partido"} if seed % 3 == 0 else ()),
-                     renuncio="penalize" if seed % 2 else "disqualify")
+        rs = RuleSet(
+            variants=frozenset({"tute-wins-partido"} if seed % 3 == 0 else ()),
+            renuncio="penalize" if seed % 2 else "disqualify",
+        )
         p = played_partido(n, seed, rs, Driver(seed, sing="always", p_fault=0.01, p_illegal=0.01))
         kinds |= {e["outcome"] for e in p.events if e["type"] == "mano_end"}
         kinds |= {e["type"] for e in p.events}

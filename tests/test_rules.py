@@ -493,8 +493,11 @@ def test_default_ruleset():
 def test_ruleset_to_and_from_dict():
     r = RuleSet("rioplatense", frozenset({"mano-tiebreak", "rotating-trump"}), "penalize")
     d = r.to_dict()
-    assert d == {"ruleset": "rioplatense", "renuncio": "penalize",
-                 "variants": ["mano-tiebreak", "rotating-trump"]}
+    assert d == {
+        "ruleset": "rioplatense",
+        "renuncio": "penalize",
+        "variants": ["mano-tiebreak", "rotating-trump"],
+    }
     assert RuleSet.from_dict(d) == r
     assert r.has("mano-tiebreak") and not r.has("tute-wins-partido")
 

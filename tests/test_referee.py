@@ -1,0 +1,650 @@
+"""The subprocess referee against misbehaving player programs (``tests/bots/``).
+
+Every test plays real partidos with player processes and checks, from the
+replay alone, that each fault is recorded with its evidence and provable, that
+the partido still ends, that the offender ranks last, that an incident file is
+written, and that no player process (nor anything it started) is left behind.
+
+Processes are told apart by their environment: the referee gives every player
+``ARENA_PLAYER=1``, and an autouse fixture adds a token unique to the test, so
+the leak checks never see another run's processes.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+import signal
+import time
+import uuid
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from arena import cards, process, rules
+from arena.connection import Limits
+from arena.players import PlayerLoadError, find_player
+from arena.referee import PartidoResult, play_folders
+from arena.replay import read_replay
+from arena.rules import RuleSet
+
+ROOT = Path(__file__).resolve().parent.parent
+BOTS = Path(__file__).resolve().parent / "bots"
+SAMPLES = ROOT / "sample_players"
+GOOD = ("random_legal", "a_mas", "a_menos")
+SEED = 7
+FAST = Limits(init_ms=3000, move_ms=300)
+"""For the tests that wait out a deadline."""
+LIMITS = Limits(init_ms=3000, move_ms=1000)
+"""For the others: no fault here waits for move_ms, and good players never come near it."""
+TOKEN_VAR = "TUTE_ARENA_TEST_RUN"
+
+Event = dict[str, Any]
+
+
+# ---------------------------------------------------------------- processes
+
+
+def _read(path: str) -> bytes | None:
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except OSError:
+        return None
+
+
+def _state(pid: int) -> str | None:
+    """The process state letter (``R``, ``S``, ``Z``...), or None when there is no such process."""
+    stat = _read(f"/proc/{pid}/stat")
+    if stat is None:
+        return None
+    return stat[stat.rindex(b")") + 2 :].split()[0].decode()
+
+
+def alive(pid: int) -> bool:
+    """Whether ``pid`` is a live process (zombies are dead)."""
+    state = _state(pid)
+    return state is not None and state not in ("Z", "X")
+
+
+def player_processes(token: str | None = None) -> dict[int, str]:
+    """Live processes with ``ARENA_PLAYER=1`` and this test's token in their environment: pid -> argv."""
+    token = token or os.environ[TOKEN_VAR]
+    wanted = {b"ARENA_PLAYER=1", f"{TOKEN_VAR}={token}".encode()}
+    found: dict[int, str] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        env = _read(f"/proc/{entry}/environ")
+        if not env or not wanted <= set(env.split(b"\0")) or not alive(int(entry)):
+            continue
+        argv = (_read(f"/proc/{entry}/cmdline") or b"").replace(b"\0", b" ").decode(errors="replace")
+        found[int(entry)] = argv.strip()
+    return found
+
+
+def leftover_players(token: str | None = None, grace: float = 1.0) -> dict[int, str]:
+    """The player processes still alive after ``grace`` seconds (SIGKILL is not instantaneous)."""
+    deadline = time.monotonic() + grace
+    while True:
+        left = player_processes(token)
+        if not left or time.monotonic() > deadline:
+            return left
+        time.sleep(0.02)
+
+
+def kill_and_reap(pid: int) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.kill(pid, signal.SIGKILL)
+    for _ in range(100):  # the referee made this process a subreaper: orphans may be ours
+        try:
+            if os.waitpid(pid, os.WNOHANG)[0]:
+                return
+        except ChildProcessError:
+            return
+        time.sleep(0.01)
+
+
+@pytest.fixture(autouse=True)
+def run_token(monkeypatch: pytest.MonkeyPatch) -> Any:
+    """Mark this test's player processes; afterwards none may be alive (they are killed if so)."""
+    token = uuid.uuid4().hex
+    monkeypatch.setenv(TOKEN_VAR, token)
+    yield token
+    left = leftover_players(token)
+    for pid in left:
+        kill_and_reap(pid)
+    assert not left, f"player processes left behind: {left}"
+
+
+class PidCollector:
+    """A sink noting the player processes alive at the start and at every mano."""
+
+    def __init__(self) -> None:
+        self.pids: set[int] = set()
+
+    def __call__(self, event: Event) -> None:
+        if event["type"] in ("partido_start", "mano_start"):
+            self.pids |= set(player_processes())
+
+
+class Clock:
+    """A sink stamping each recorded event with the monotonic time."""
+
+    def __init__(self) -> None:
+        self.stamps: list[tuple[float, Event]] = []
+
+    def __call__(self, event: Event) -> None:
+        self.stamps.append((time.monotonic(), event))
+
+
+# ---------------------------------------------------------------- partidos
+
+
+def folder(name: str) -> Path:
+    return SAMPLES / name if (SAMPLES / name).is_dir() else BOTS / name
+
+
+@dataclass
+class Game:
+    names: list[str]
+    result: PartidoResult
+    incidents: dict[int, Path]
+    replay: Path
+    events: list[Event]
+    pids: set[int]
+    seconds: float
+    stamps: list[tuple[float, Event]] = field(default_factory=list)
+
+    def seat(self, name: str) -> int:
+        return self.names.index(name)
+
+    def faults(self, seat: int) -> list[Event]:
+        return [e for e in self.events if e["type"] in ("disqualified", "penalized") and e["seat"] == seat]
+
+    def stderr_log(self, name: str) -> str:
+        return Path(f"{self.replay}.logs/{name}.stderr.log").read_text(encoding="utf-8", errors="replace")
+
+
+def play(
+    tmp_path: Path,
+    names: Sequence[str],
+    limits: Limits = LIMITS,
+    ruleset: RuleSet | None = None,
+    seed: int = SEED,
+) -> Game:
+    """Play one partido between the named folders (bots or sample players); check nothing is left."""
+    specs = [find_player(folder(n)) for n in names]
+    replay = tmp_path / "p.jsonl"
+    pids, clock = PidCollector(), Clock()
+    start = time.monotonic()
+    result, incidents = play_folders(specs, seed, ruleset, limits, replay=replay, sinks=[pids, clock])
+    seconds = time.monotonic() - start
+    assert pids.pids, "no player process was seen during the partido"
+    assert not leftover_players(), "player processes left behind after the partido"
+    assert not [p for p in pids.pids if alive(p)]
+    return Game(list(names), result, incidents, replay, read_replay(replay), pids.pids, seconds, clock.stamps)
+
+
+# ---------------------------------------------------------------- the replay alone proves every fault
+
+
+def _legal(hand: int, table: list[tuple[int, int]], trump: int) -> int:
+    if not table:
+        return hand
+    winning = table[0][1]
+    for _, c in table[1:]:
+        if rules.beats(c, winning, trump):
+            winning = c
+    return rules.legal_mask(hand, table[0][1] // 10, winning, trump)
+
+
+@dataclass
+class ManoState:
+    """What the replay says about the mano in progress: hands, trump, the trick, cantos sung."""
+
+    hands: dict[int, int]
+    trump: int
+    table: list[tuple[int, int]] = field(default_factory=list)
+    sung: int = 0
+    last_winner: int | None = None
+    scored: bool = False
+
+    def may_sing(self, seat: int) -> bool:
+        return not self.table and self.last_winner == seat
+
+
+def prove(fault: Event, m: ManoState, limits: dict[str, int]) -> None:
+    """Check that the evidence on a ``disqualified`` / ``penalized`` line proves its fault."""
+    seat, reason = fault["seat"], fault["reason"]
+    assert isinstance(fault["detail"], str) and fault["detail"]
+    if reason == "renuncio":
+        c = cards.parse(fault["card"])
+        hand = m.hands[seat]
+        assert hand >> c & 1, "a renuncio is a card the player holds"
+        legal = _legal(hand, m.table, m.trump)
+        assert not legal >> c & 1, f"{fault['card']} was legal"
+        assert legal & ~(1 << c), "the player had a legal alternative"
+    elif reason == "not_in_hand":
+        card = fault["card"]
+        assert card not in cards.NAMES or not m.hands.get(seat, 0) >> cards.parse(card) & 1
+    elif reason == "false_canto":
+        canto = fault["canto"]
+        assert m.may_sing(seat), "a false canto is judged only when the player may sing"
+        assert not rules.is_valid_canto(canto, m.hands[seat], m.trump, m.sung)
+    elif reason == "timeout":
+        assert fault["elapsed_ms"] >= limits["move_ms"]
+    elif reason == "protocol":
+        assert isinstance(fault["line"], str) and len(fault["line"]) <= 200
+    elif reason == "crash":
+        assert "exit" in fault
+    else:
+        raise AssertionError(f"unknown fault reason {reason!r}")
+
+
+def audit(events: list[Event]) -> list[Event]:
+    """Re-check a whole replay from its lines alone; returns its fault lines.
+
+    Every card accepted was held and legal, every canto valid, every trick won by
+    the right seat; every fault line proves its fault, and the mano of a fault
+    ends at once (void for a disqualified dealt-in player, a penalty otherwise).
+    """
+    assert events[0]["type"] == "partido_start"
+    limits = events[0]["limits"]
+    m: ManoState | None = None
+    out: set[int] = set()
+    faults: list[Event] = []
+    for i, e in enumerate(events):
+        kind = e["type"]
+        if kind == "mano_start":
+            m = ManoState(
+                {s: cards.parse_mask(h) for s, h in enumerate(e["hands"]) if h is not None},
+                cards.SUITS.index(e["trump"]),
+            )
+            assert not set(e["active"]) & out, "a disqualified seat was dealt in again"
+        elif kind == "sang":
+            assert m is not None and m.may_sing(e["seat"])
+            assert rules.is_valid_canto(e["canto"], m.hands[e["seat"]], m.trump, m.sung)
+            if e["canto"] != rules.TUTE:
+                m.sung |= 1 << rules.canto_suit(e["canto"], m.trump)
+        elif kind == "played":
+            assert m is not None
+            seat, c = e["seat"], cards.parse(e["card"])
+            assert seat not in out
+            assert m.hands[seat] >> c & 1, f"seat {seat} played {e['card']} it did not hold"
+            assert _legal(m.hands[seat], m.table, m.trump) >> c & 1, f"{e['card']} was accepted but illegal"
+            m.hands[seat] &= ~(1 << c)
+            m.table.append((seat, c))
+        elif kind == "trick_end":
+            assert m is not None
+            assert e["winner"] == rules.trick_winner(m.table, m.trump)
+            m.last_winner, m.table = e["winner"], []
+        elif kind in ("disqualified", "penalized"):
+            assert m is not None
+            prove(e, m, limits)
+            faults.append(e)
+            seat = e["seat"]
+            after = events[i + 1]
+            if kind == "penalized":
+                assert after["type"] == "mano_end" and after["outcome"] == "penalty"
+                assert after["losers"] == [seat]
+            else:
+                out.add(seat)
+                if seat in m.hands and not m.scored:
+                    assert after["type"] == "mano_end" and after["outcome"] == "void"
+                    assert after["losers"] == []
+        elif kind == "mano_end":
+            assert m is not None
+            m.scored = True
+    end = events[-1]
+    assert end["type"] == "partido_end", "the partido did not finish"
+    disqualified = [e["seat"] for e in faults if e["type"] == "disqualified"]
+    if disqualified:
+        tail = end["ranking"][-len(disqualified) :]
+        assert tail == [[s] for s in reversed(disqualified)], "the disqualified must rank last"
+    assert not set(end["winners"]) & set(disqualified)
+    return faults
+
+
+def check_disqualified(game: Game, name: str, reason: str, evidence: str) -> Event:
+    """The usual checks on a partido where bot ``name`` is disqualified; returns its line."""
+    seat = game.seat(name)
+    faults = audit(game.events)
+    mine = game.faults(seat)
+    assert len(mine) == 1, mine
+    line = mine[0]
+    assert line["type"] == "disqualified"
+    assert line["reason"] == reason, line
+    assert evidence in line, f"no {evidence!r} evidence in {line}"
+    assert [f["seat"] for f in faults] == [seat], "only the bot faulted"
+    assert game.events[-1]["type"] == "partido_end"
+    assert game.result.ranking[-1] == [seat]
+    assert game.events[-1]["ranking"][-1] == [seat]
+    assert seat not in game.result.winners
+    assert [f.seat for f in game.result.faults] == [seat]
+    incident = game.replay.parent / f"p.incident-{seat}-{name}.txt"
+    assert game.incidents == {seat: incident}
+    text = incident.read_text(encoding="utf-8")
+    assert f"seat {seat} ({name}): {reason}" in text.splitlines()[0]
+    assert "Last protocol lines" in text
+    assert '→ {"type":"play"' in text or '→ {"type":"hello"' in text
+    assert "Tail of standard error:" in text
+    assert f"{name} bot:" in text.split("Tail of standard error:")[1], "the stderr tail is missing"
+    return line
+
+
+def seat_played(game: Game, seat: int, before: Event | None = None) -> list[str]:
+    """The cards ``seat`` had accepted (before the event ``before``, if given)."""
+    end = game.events.index(before) if before is not None else len(game.events)
+    return [e["card"] for e in game.events[:end] if e["type"] == "played" and e["seat"] == seat]
+
+
+# ---------------------------------------------------------------- one misbehaving bot, three good players
+
+GARBAGE = "this is not JSON {{{"
+EXTRA = '{"type":"note","text":"an extra line nobody asked for"}'
+
+
+def _slow(game: Game, line: Event) -> None:
+    assert 300 <= line["elapsed_ms"] < 2000
+    assert line["detail"]
+
+
+def _slow_hello(game: Game, line: Event) -> None:
+    assert line["elapsed_ms"] >= 1000
+    # judged as the partido starts: right after the first deal, before any card
+    i = game.events.index(line)
+    assert [e["type"] for e in game.events[1:i]] == ["mano_start"]
+
+
+def _crash(game: Game, line: Event) -> None:
+    assert line["exit"] == 3
+    assert "3" in line["detail"]
+
+
+def _garbage(game: Game, line: Event) -> None:
+    assert line["line"] == GARBAGE
+
+
+def _extra_line(game: Game, line: Event) -> None:
+    assert line["line"] == EXTRA
+    # the first reply was accepted; the extra line is found at the next request
+    assert len(seat_played(game, game.seat("extra_line"), before=line)) == 1
+
+
+def _wrong_id(game: Game, line: Event) -> None:
+    reply = json.loads(line["line"])
+    assert reply["type"] == "play" and reply["id"] > 1000
+    assert "id" in line["detail"]
+
+
+def _closed_stdout(game: Game, line: Event) -> None:
+    assert line["exit"] is None  # still running when its output closed
+    assert "closed" in line["detail"]
+
+
+def _renuncio(game: Game, line: Event) -> None:
+    assert line["card"] in cards.NAMES
+
+
+def _false_canto(game: Game, line: Event) -> None:
+    assert line["canto"] == "cuarenta" or line["canto"].startswith("veinte-")
+
+
+def _not_in_hand(game: Game, line: Event) -> None:
+    assert line["card"] in cards.NAMES
+
+
+def _sing_not_allowed(game: Game, line: Event) -> None:
+    reply = json.loads(line["line"])
+    assert reply["sing"] == "cuarenta" and "card" in reply
+    assert "sing" in line["detail"]
+    assert not seat_played(game, game.seat("sing_not_allowed"), before=line)
+
+
+def _child_crash(game: Game, line: Event) -> None:
+    assert line["exit"] == 3
+    assert_escapees_dead(game, "child_crash")
+
+
+def assert_escapees_dead(game: Game, name: str) -> None:
+    log = game.stderr_log(name)
+    pids = [int(p) for p in re.findall(r"(?:grand)?child pid (\d+)", log)]
+    assert len(pids) == 2, log
+    assert not [p for p in pids if alive(p)], f"processes started by {name} are still alive"
+
+
+CASES: list[tuple[str, int, str, str, Limits, Callable[[Game, Event], None]]] = [
+    ("slow", 1, "timeout", "elapsed_ms", FAST, _slow),
+    ("slow_hello", 2, "timeout", "elapsed_ms", Limits(init_ms=1000, move_ms=300), _slow_hello),
+    ("crash", 0, "crash", "exit", LIMITS, _crash),
+    ("garbage", 3, "protocol", "line", LIMITS, _garbage),
+    ("extra_line", 1, "protocol", "line", LIMITS, _extra_line),
+    ("wrong_id", 2, "protocol", "line", LIMITS, _wrong_id),
+    ("closed_stdout", 0, "crash", "exit", LIMITS, _closed_stdout),
+    ("renuncio", 1, "renuncio", "card", LIMITS, _renuncio),
+    ("false_canto", 0, "false_canto", "canto", LIMITS, _false_canto),
+    ("not_in_hand", 3, "not_in_hand", "card", LIMITS, _not_in_hand),
+    ("sing_not_allowed", 2, "protocol", "line", LIMITS, _sing_not_allowed),
+    ("child_crash", 1, "crash", "exit", LIMITS, _child_crash),
+]
+
+
+@pytest.mark.parametrize(
+    ("bot", "seat", "reason", "evidence", "limits", "extra"), CASES, ids=[c[0] for c in CASES]
+)
+def test_misbehaving_bot_is_disqualified(
+    tmp_path: Path,
+    bot: str,
+    seat: int,
+    reason: str,
+    evidence: str,
+    limits: Limits,
+    extra: Callable[[Game, Event], None],
+) -> None:
+    names = list(GOOD)
+    names.insert(seat, bot)
+    game = play(tmp_path, names, limits)
+    line = check_disqualified(game, bot, reason, evidence)
+    extra(game, line)
+    # three players remain: the partido goes on after the void mano
+    assert game.result.manos > line_mano(game, line)
+    assert len(game.result.winners) == 2
+
+
+def line_mano(game: Game, line: Event) -> int:
+    i = game.events.index(line)
+    return next(e["mano"] for e in reversed(game.events[:i]) if e["type"] == "mano_start")
+
+
+def test_long_line_is_cut_at_the_cap_without_waiting(tmp_path: Path) -> None:
+    """Exactly 4096 bytes is a valid reply; 4097 and more is a protocol fault at once."""
+    move_ms = 2000
+    game = play(tmp_path, ["a_mas", "long_line", "random_legal", "a_menos"], Limits(3000, move_ms))
+    line = check_disqualified(game, "long_line", "protocol", "line")
+    assert line["line"].startswith('{"type":"play","pad":"xxxx')
+    assert len(line["line"]) == 200
+    # its first reply, padded to exactly 4096 bytes, was accepted
+    assert len(seat_played(game, 1, before=line)) == 1
+    # judged as soon as byte 4097 arrived, not at the deadline
+    at = next(i for i, (_, e) in enumerate(game.stamps) if e == line)
+    waited = game.stamps[at][0] - game.stamps[at - 1][0]
+    assert waited < move_ms / 1000 / 2, f"the referee waited {waited:.3f} s for the rest of the line"
+
+
+def test_child_left_processes_are_killed_after_a_normal_partido(tmp_path: Path) -> None:
+    game = play(tmp_path, ["child_left", "random_legal", "a_mas", "a_menos"])
+    assert audit(game.events) == []
+    assert not game.incidents
+    assert_escapees_dead(game, "child_left")
+
+
+def test_printer_is_not_disqualified(tmp_path: Path) -> None:
+    game = play(tmp_path, ["random_legal", "printer", "a_mas", "a_menos"])
+    assert audit(game.events) == []
+    assert not game.result.faults and not game.incidents
+    assert not list(tmp_path.glob("p.incident-*"))
+    assert game.events[0]["players"][1]["name"] == "printer"
+    assert seat_played(game, 1), "the printer played"
+    log = game.stderr_log("printer")
+    assert log.startswith("printer: imported")
+    # over a megabyte was printed at hello alone: the log is capped (1 MiB) and says so
+    size = Path(f"{game.replay}.logs/printer.stderr.log").stat().st_size
+    assert size <= (1 << 20) + 100
+    assert re.search(r"\[arena: \d+ more bytes of stderr dropped\]", log)
+
+
+# ---------------------------------------------------------------- folders that cannot run
+
+
+@pytest.mark.parametrize("bot", ["no_player", "bad_toml", "no_command"])
+def test_unusable_folder_is_refused_on_sight(bot: str) -> None:
+    with pytest.raises(PlayerLoadError) as info:
+        find_player(BOTS / bot)
+    message = str(info.value)
+    assert "\n" not in message
+    assert str(BOTS / bot) in message
+    assert not player_processes()
+
+
+@pytest.mark.parametrize("bot", ["import_error", "no_class"])
+def test_python_folder_that_does_not_load_stops_everything_before_the_partido(
+    tmp_path: Path, bot: str
+) -> None:
+    spec = find_player(BOTS / bot)  # it looks like a player: the runner finds out
+    replay = tmp_path / "p.jsonl"
+    good = [find_player(SAMPLES / n) for n in GOOD[:2]]
+    start = time.monotonic()
+    with pytest.raises(PlayerLoadError) as info:
+        play_folders([*good, spec], SEED, None, LIMITS, replay=replay)
+    assert time.monotonic() - start < 2.5, "a load error must not wait for init_ms"
+    message = str(info.value)
+    assert "\n" not in message
+    assert str(BOTS / bot) in message
+    expected = {"import_error": "import_error bot refuses to load", "no_class": "no player class"}[bot]
+    assert expected in message
+    assert not replay.exists(), "no partido was started"
+    assert not leftover_players()
+
+
+# ---------------------------------------------------------------- policies and several faults
+
+
+def test_penalize_policy_keeps_the_renuncio_bot_playing(tmp_path: Path) -> None:
+    game = play(
+        tmp_path, ["random_legal", "a_mas", "renuncio", "a_menos"], ruleset=RuleSet(renuncio="penalize")
+    )
+    seat = 2
+    faults = audit(game.events)
+    assert faults and all(f["type"] == "penalized" and f["seat"] == seat for f in faults)
+    assert all(f["reason"] == "renuncio" and f["card"] in cards.NAMES for f in faults)
+    assert not [e for e in game.events if e["type"] == "disqualified"]
+    first = game.events.index(faults[0])
+    end = game.events[first + 1]
+    assert end["porotos"][seat] == rules.STARTING_POROTOS - 2
+    assert end["scores"] is None
+    # still in the partido: asked again after the first penalty (played or penalized again)
+    later = [
+        e for e in game.events[first + 2 :] if e["type"] in ("played", "penalized") and e["seat"] == seat
+    ]
+    assert later
+    nxt = next(e for e in game.events[first + 1 :] if e["type"] == "mano_start")
+    assert seat in nxt["active"]
+    assert all(f.penalized for f in game.result.faults)
+    assert (tmp_path / f"p.incident-{seat}-renuncio.txt").is_file()
+    assert game.events[-1]["type"] == "partido_end" and seat not in game.result.winners
+
+
+def test_two_players_fault_in_one_partido(tmp_path: Path) -> None:
+    names = ["random_legal", "crash", "a_mas", "garbage", "a_menos"]
+    game = play(tmp_path, names)
+    faults = audit(game.events)
+    assert {(f["seat"], f["reason"]) for f in faults} == {(1, "crash"), (3, "protocol")}
+    assert all(f["type"] == "disqualified" for f in faults)
+    order = [f["seat"] for f in faults]
+    assert game.result.ranking[-2:] == [[order[1]], [order[0]]], "a later disqualification ranks higher"
+    assert set(game.result.winners) <= {0, 2, 4} and len(game.result.winners) == 2
+    assert set(game.incidents) == {1, 3}
+    for seat in (1, 3):
+        assert game.incidents[seat] == tmp_path / f"p.incident-{seat}-{names[seat]}.txt"
+
+
+@pytest.mark.parametrize(
+    ("bot", "reason", "evidence"), [("crash", "crash", "exit"), ("renuncio", "renuncio", "card")]
+)
+def test_three_player_partido_with_a_fault_ends_with_the_other_two_winning(
+    tmp_path: Path, bot: str, reason: str, evidence: str
+) -> None:
+    game = play(tmp_path, ["a_mas", bot, "a_menos"])
+    line = check_disqualified(game, bot, reason, evidence)
+    assert game.result.winners == [0, 2]
+    assert game.result.ranking == [[0, 2], [1]]
+    assert game.events[-1]["winners"] == [0, 2]
+    # nothing more was dealt once fewer than three players were left
+    assert game.events.index(line) + 2 == len(game.events) - 1
+
+
+# ---------------------------------------------------------------- regressions of bugs found and fixed
+
+
+def test_incident_header_names_the_detail_once(tmp_path: Path) -> None:
+    game = play(tmp_path, ["garbage", *GOOD])
+    line = game.faults(0)[0]
+    head = game.incidents[0].read_text(encoding="utf-8").splitlines()[0]
+    assert head.count(line["detail"]) == 1, head
+
+
+def test_exit_is_a_crash_even_if_a_child_keeps_stdout_open(tmp_path: Path) -> None:
+    game = play(tmp_path, ["fork_exit", *GOOD], FAST)
+    line = game.faults(0)[0]
+    assert (line["reason"], line.get("exit")) == ("crash", 3), line
+
+
+def test_grandchild_without_arena_environment_is_killed(tmp_path: Path) -> None:
+    names = ["env_escape", *GOOD]
+    specs = [find_player(folder(n)) for n in names]
+    replay = tmp_path / "p.jsonl"
+    pids: list[int] = []
+    try:
+        play_folders(specs, SEED, None, LIMITS, replay=replay)
+        log = Path(f"{replay}.logs/env_escape.stderr.log").read_text(encoding="utf-8")
+        pids = [int(p) for p in re.findall(r"grandchild pid (\d+)", log)]
+        assert len(pids) == 1, log
+        time.sleep(0.2)
+        assert not alive(pids[0]), "the grandchild (sleep 301) is still running"
+    finally:
+        for pid in pids:
+            if alive(pid) and (_read(f"/proc/{pid}/cmdline") or b"").startswith(b"sleep\x00301"):
+                kill_and_reap(pid)
+
+
+def _slow_drain(monkeypatch: pytest.MonkeyPatch, delay: float = 0.5) -> None:
+    """Delay the referee's stderr-draining thread, as a busy machine does (seen ~1 in 3 under load)."""
+    original = process.StderrLog._drain
+
+    def drain(self: process.StderrLog, fd: int) -> None:
+        time.sleep(delay)
+        original(self, fd)
+
+    monkeypatch.setattr(process.StderrLog, "_drain", drain)
+
+
+def test_load_error_is_found_even_when_stderr_drains_late(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _slow_drain(monkeypatch)
+    specs = [find_player(BOTS / "import_error"), *(find_player(SAMPLES / n) for n in GOOD[:2])]
+    with pytest.raises(PlayerLoadError):
+        play_folders(specs, SEED, None, LIMITS, replay=tmp_path / "p.jsonl")
+
+
+def test_crash_incident_holds_the_last_words(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _slow_drain(monkeypatch)
+    game = play(tmp_path, ["crash", *GOOD])
+    text = game.incidents[0].read_text(encoding="utf-8")
+    assert "crash bot: exiting with status 3" in text.split("Tail of standard error:")[1]
