@@ -13,6 +13,10 @@ Measured in one run, on the same machine:
 Also shown (not in the ratio): the same with all four players in subprocesses,
 where five processes share the machine's cores.
 
+Everything runs pinned to one core by default (``--all-cores`` to lift it): on
+two cores a ping-pong's latency depends on whether the pair lands on one core or
+two, which swings the raw median by 2x from run to run.
+
 Prints the medians and, as its last line, ``overhead ratio: <referee/raw>``.
 
     python benchmarks/protocol.py --partidos 20
@@ -22,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -91,7 +96,10 @@ def raw_round_trips(requests: list[dict], rounds: int) -> list[float]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--partidos", type=int, default=20)
+    ap.add_argument("--all-cores", action="store_true", help="do not pin to one core")
     args = ap.parse_args()
+    if not args.all_cores and hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})  # children inherit it
     four, requests = referee_round_trips(args.partidos, 4)
     ref, _ = referee_round_trips(args.partidos * 2, 1)
     raw = raw_round_trips(requests, len(ref))

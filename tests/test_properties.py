@@ -209,21 +209,20 @@ def _attempt_illegal(p: Partido, rng: random.Random, seat: int, legal: list[int]
         p.play(*move)
     except IllegalMove as e:
         assert (len(p.events), m.hands, m.table, m.turn) == before, "a refused move changes nothing"
-        assert e.reason == (
-            "false_canto"
-            if move[1] and m.may_sing
-            else "protocol"
-            if move[1]
-            else "renuncio"
-            if kind == 0
-            else "not_in_hand"
-        ), (move, e.reason)
+        if move[1] is not None:  # a canto is false when singing is allowed, a protocol fault otherwise
+            expected = "false_canto" if m.may_sing else "protocol"
+        else:
+            expected = "renuncio" if kind == 0 and illegal else "not_in_hand"
+        assert e.reason == expected, (move, e.reason)
         assert p.fault(seat, e.reason, e.detail, **e.evidence)
         if p.record:  # the fault line names the seat, the reason and the offending card or canto
             fault = p.events[before[0]]
             assert fault["type"] in ("disqualified", "penalized")
             assert (fault["seat"], fault["reason"]) == (seat, e.reason)
-            assert fault.get("canto") == move[1] if move[1] else fault.get("card") == move[0]
+            if move[1] is not None:
+                assert fault.get("canto") == move[1]
+            else:
+                assert fault.get("card") == move[0]
         return True
     raise AssertionError(f"illegal move {move} accepted from seat {seat}")
 
@@ -610,11 +609,15 @@ def _recheck_mano(mano: list[dict[str, Any]], ruleset: RuleSet, n: int) -> None:
             ended = e
         else:
             assert kind in ("disqualified", "penalized"), kind
-    if ended is None:
-        return  # the partido's last event was a fault outside the mano (not possible) or cut short
+    assert ended is not None, "every mano of a finished partido ends"
     assert ended["tricks"] == [tricks.get(s) for s in range(n)]
     outcome = ended["outcome"]
     losers = set(ended["losers"])
+    # A dealt-in player's disqualification voids the mano; the six-player dealer's does not.
+    dq_in = [
+        e["seat"] for e in mano[: mano.index(ended)] if e["type"] == "disqualified" and e["seat"] in order
+    ]
+    assert (outcome == "void") == bool(dq_in) and len(dq_in) <= 1
     assert len(ended["losers"]) == len(losers) and losers <= set(order)
     assert start["sitting_out"] not in losers
     if outcome in ("points", "capote"):
@@ -630,8 +633,6 @@ def _recheck_mano(mano: list[dict[str, Any]], ruleset: RuleSet, n: int) -> None:
         assert len(pen) == 1 and losers == set(pen)
     else:
         assert outcome == "void" and not losers
-        dq = [e["seat"] for e in mano if e["type"] == "disqualified"]
-        assert set(dq) & set(order)
 
 
 # ----------------------------------------------------------------- 7. losers and ranking
@@ -738,7 +739,7 @@ def test_views_never_reveal_other_hands(n, seed, ruleset, d):
 
 @pytest.mark.parametrize("n", [3, 4, 5, 6])
 def test_drivers_cover_every_outcome_kind(n):
-    """A smoke check that the random driver does reach faults, penalties, cantos and eliminations."""
+    """A smoke check that the random driver does reach faults, penalties and cantos."""
     kinds: set[str] = set()
     for seed in range(12):
         rs = RuleSet(
