@@ -648,3 +648,29 @@ def test_crash_incident_holds_the_last_words(tmp_path: Path, monkeypatch: pytest
     game = play(tmp_path, ["crash", *GOOD])
     text = game.incidents[0].read_text(encoding="utf-8")
     assert "crash bot: exiting with status 3" in text.split("Tail of standard error:")[1]
+
+
+# ---------------------------------------------------------------- one process, several partidos
+
+
+def test_a_process_serves_several_partidos_with_one_hello(tmp_path: Path) -> None:
+    from arena.connection import SubprocessConnection
+    from arena.referee import Referee
+
+    specs = [find_player(SAMPLES / name) for name in GOOD]
+    conns = [SubprocessConnection(spec, LIMITS, tmp_path / "logs") for spec in specs]
+    try:
+        pids = [c.process.pid for c in conns]
+        results = [
+            Referee(conns, list(GOOD), seed, limits=LIMITS, partido_id=f"p{seed}").run(close=False)
+            for seed in (1, 2, 3)
+        ]
+        assert all(not r.faults and r.winners for r in results)
+        assert [c.process.pid for c in conns] == pids and all(alive(pid) for pid in pids)
+        # every partido was played by the same three processes, greeted once each
+        assert all(r.manos >= 1 for r in results) and len({r.partido for r in results}) == 3
+    finally:
+        for c in conns:
+            c.close()
+    assert not leftover_players()
+    assert all(not alive(pid) for pid in pids)
