@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import sys
 from pathlib import Path
 
 import click
@@ -152,3 +153,67 @@ def demo(seed: int, out: Path | None) -> None:
     for line in narrate(events):
         click.echo(line)
     click.echo(f"Replay: {replay}")
+
+
+@main.command()
+@click.argument("player", type=click.Path(file_okay=False, path_type=Path))
+@click.option(
+    "--partidos",
+    type=click.IntRange(1, 50),
+    default=3,
+    show_default=True,
+    help="Partidos to play (3, 4 and 5 players in turn).",
+)
+@rules_options
+@click.option("--move-ms", type=click.IntRange(1), default=1000, show_default=True, help="Time per play.")
+@click.option("--init-ms", type=click.IntRange(1), default=10000, show_default=True, help="Time for hello.")
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Where replays and logs go (default: results/check/<player>-<time>).",
+)
+def check(
+    player: Path,
+    partidos: int,
+    ruleset: str,
+    variants: tuple[str, ...],
+    renuncio: str,
+    move_ms: int,
+    init_ms: int,
+    out: Path | None,
+) -> None:
+    """Check a PLAYER folder against the sample players; exit status 0 only when clean."""
+    from arena.check import check_player
+    from arena.connection import Limits
+    from arena.players import PlayerLoadError
+
+    rules = _ruleset(ruleset, variants, renuncio)
+    try:
+        report = check_player(player, partidos, Limits(init_ms, move_ms), rules, out, say=click.echo)
+    except (PlayerLoadError, FileNotFoundError) as exc:
+        click.echo(f"Resultado: no se puede usar — {exc}", err=True)
+        sys.exit(2)
+    sys.exit(0 if report.clean else 1)
+
+
+@main.command()
+@click.argument("name")
+@click.option(
+    "--dir",
+    "parent",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("players"),
+    show_default=True,
+    help="Where to create the player's folder.",
+)
+def new(name: str, parent: Path) -> None:
+    """Create a working player skeleton NAME (a player.py to fill in)."""
+    from arena.new import NewPlayerError, new_player
+
+    try:
+        folder = new_player(name, parent)
+    except NewPlayerError as exc:
+        raise click.ClickException(str(exc)) from None
+    click.echo(f"Creado {folder / 'player.py'}")
+    click.echo(f"Probalo con: arena check {folder}")

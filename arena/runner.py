@@ -18,6 +18,26 @@ import sys
 import traceback
 
 LOAD_ERROR = "arena-load-error:"
+PRINT_NOTE = "arena-note: the player wrote to stdout; it went to this log, not to the referee"
+
+
+class _StdoutToLog:
+    """Stands in for ``sys.stdout``: text goes to stderr (the log), noted once for ``arena check``."""
+
+    def __init__(self) -> None:
+        self.noted = False
+
+    def write(self, text: str) -> int:
+        if not self.noted and text:
+            self.noted = True
+            sys.stderr.write(PRINT_NOTE + "\n")
+        return sys.stderr.write(text)
+
+    def flush(self) -> None:
+        sys.stderr.flush()
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(sys.stderr, name)
 
 
 def serve(player: object, lines: object, out: object) -> None:
@@ -49,7 +69,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     protocol_out = os.fdopen(os.dup(1), "wb", buffering=0)
     os.dup2(2, 1)  # anything written to stdout now lands in the player's log
-    sys.stdout = sys.stderr
+    sys.stdout = _StdoutToLog()  # type: ignore[assignment]
     from arena.loader import PlayerLoadError, load_player_class
 
     try:

@@ -34,79 +34,220 @@ class Move(NamedTuple):
 
 
 class TableView:
-    """What a player legitimately knows, kept up to date from the events.
+    """A read-only view of everything the player legitimately knows, kept from the events.
 
-    ``played`` is every card played in this mano by whom, in order; ``sung`` every
-    canto; ``tricks`` the tricks taken by seat; ``trick_cards`` the current trick.
+    Everything is a property returning immutable values (tuples, strings, ints);
+    cards are written ``"12-basto"``. Per-mano facts reset at each ``mano_start``.
     """
 
     def __init__(self) -> None:
-        self.seat = -1
-        self.players: list[str] = []
-        self.rules: dict[str, Any] = {}
-        self.mano = 0
-        self.dealer = -1
-        self.mano_seat = -1
-        self.sitting_out: int | None = None
-        self.active: list[int] = []
-        self.porotos: list[int] = []
-        self.trump = "oro"
-        self.shown: str | None = None
-        self.out_of_play: str | None = None
-        self.swaps: list[dict[str, Any]] = []
-        self.hand: list[str] = []
-        self.played: list[tuple[int, str]] = []
-        self.sung: list[tuple[int, str]] = []
-        self.tricks: dict[int, int] = {}
-        self.trick_cards: list[tuple[int, str]] = []
+        self._seat = -1
+        self._players: tuple[str, ...] = ()
+        self._rules = rules.RuleSet()
+        self._start: Message = {}
+        self._hand: list[str] = []
+        self._porotos: tuple[int, ...] = ()
+        self._active: tuple[int, ...] = ()
+        self._played: list[tuple[int, str]] = []
+        self._table: list[tuple[int, str]] = []
+        self._last_trick: tuple[tuple[int, str], ...] = ()
+        self._sung: list[tuple[int, str]] = []
+        self._tricks: list[int] = []
+        self._scores: list[int] = []
+        self._results: list[Message] = []
 
-    def update(self, event: Message) -> None:
-        kind = event.get("type")
-        if kind == "partido_start":
-            self.seat = event["seat"]
-            self.players = list(event["players"])
-            self.rules = dict(event["rules"])
-        elif kind == "mano_start":
-            for key in (
-                "mano",
-                "dealer",
-                "mano_seat",
-                "sitting_out",
-                "active",
-                "porotos",
-                "trump",
-                "shown",
-                "out_of_play",
-                "swaps",
-            ):
-                setattr(self, key, event[key])
-            self.hand = list(event["hand"] or [])
-            self.played, self.sung, self.tricks, self.trick_cards = [], [], {}, []
-        elif kind == "played":
-            self.played.append((event["seat"], event["card"]))
-            self.trick_cards.append((event["seat"], event["card"]))
-            if event["seat"] == self.seat and event["card"] in self.hand:
-                self.hand.remove(event["card"])
-        elif kind == "sang":
-            self.sung.append((event["seat"], event["canto"]))
-        elif kind == "trick_end":
-            self.tricks[event["winner"]] = self.tricks.get(event["winner"], 0) + 1
-            self.trick_cards = []
-        elif kind == "mano_end":
-            self.porotos = list(event["porotos"])
+    # ---- the partido
+    @property
+    def seat(self) -> int:
+        """Your seat (0-based)."""
+        return self._seat
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        """Player names by seat."""
+        return self._players
+
+    @property
+    def ruleset(self) -> rules.RuleSet:
+        """The rules of this partido (ruleset, variants, renuncio policy)."""
+        return self._rules
+
+    @property
+    def porotos(self) -> tuple[int, ...]:
+        """Porotos (lives) left, by seat."""
+        return self._porotos
+
+    @property
+    def active(self) -> tuple[int, ...]:
+        """The seats still playing the partido."""
+        return self._active
+
+    @property
+    def results(self) -> tuple[Message, ...]:
+        """The ``mano_end`` events of the manos played so far."""
+        return tuple(self._results)
+
+    # ---- this mano
+    @property
+    def mano(self) -> int:
+        """The mano's number (1-based)."""
+        return int(self._start.get("mano", 0))
+
+    @property
+    def mano_seat(self) -> int:
+        """The seat that leads the first trick."""
+        return int(self._start.get("mano_seat", -1))
+
+    @property
+    def dealer(self) -> int:
+        return int(self._start.get("dealer", -1))
+
+    @property
+    def sitting_out(self) -> int | None:
+        """The six-player dealer who sits this mano out, or None."""
+        return self._start.get("sitting_out")
+
+    @property
+    def trump(self) -> str:
+        """The trump suit: ``"oro"``, ``"copa"``, ``"espada"`` or ``"basto"``."""
+        return str(self._start.get("trump", "oro"))
 
     @property
     def trump_suit(self) -> int:
+        """The trump suit's index in :data:`arena.cards.SUITS`."""
         return cards.SUITS.index(self.trump)
+
+    @property
+    def shown(self) -> str | None:
+        """The face-up card that set trump, still in the dealer's hand until played."""
+        return self._start.get("shown")
+
+    @property
+    def out_of_play(self) -> str | None:
+        """The face-up card out of play (three players), or None."""
+        return self._start.get("out_of_play")
+
+    @property
+    def swaps(self) -> tuple[tuple[int, str, str | None], ...]:
+        """The cambio exchanges as (seat, gave, took); ``took`` is None where hidden."""
+        return tuple((w["seat"], w["gave"], w["took"]) for w in self._start.get("swaps", ()))
+
+    @property
+    def hand(self) -> tuple[str, ...]:
+        """Your cards now."""
+        return tuple(self._hand)
+
+    @property
+    def played(self) -> tuple[tuple[int, str], ...]:
+        """Every card played in this mano, as (seat, card), in order."""
+        return tuple(self._played)
+
+    @property
+    def table(self) -> tuple[tuple[int, str], ...]:
+        """The cards of the trick in progress, as (seat, card), in order."""
+        return tuple(self._table)
+
+    @property
+    def last_trick(self) -> tuple[tuple[int, str], ...]:
+        """The cards of the last finished trick (rule 24 lets you look at it)."""
+        return self._last_trick
+
+    @property
+    def sung(self) -> tuple[tuple[int, str], ...]:
+        """The cantos sung in this mano, as (seat, canto)."""
+        return tuple(self._sung)
+
+    @property
+    def tricks(self) -> tuple[int, ...]:
+        """Tricks taken in this mano, by seat."""
+        return tuple(self._tricks)
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        """Points so far in this mano by seat: cards taken + cantos (the 10 de última come last)."""
+        return tuple(self._scores)
+
+    # ---- helpers
+    def winning(self) -> tuple[int, str] | None:
+        """The (seat, card) winning the trick in progress, or None before the lead."""
+        if not self._table:
+            return None
+        trump = self.trump_suit
+        best = self._table[0]
+        for seat, name in self._table[1:]:
+            if rules.beats(cards.parse(name), cards.parse(best[1]), trump):
+                best = (seat, name)
+        return best
+
+    def legal(self) -> list[str]:
+        """The cards of your hand the rules allow now (all of them when you lead)."""
+        hand = cards.parse_mask(self._hand)
+        win = self.winning()
+        if win is None:
+            return cards.names_of(hand)
+        lead = cards.parse(self._table[0][1]) // 10
+        return cards.names_of(rules.legal_mask(hand, lead, cards.parse(win[1]), self.trump_suit))
 
     @property
     def sung_suits(self) -> int:
         """The pair cantos already sung in this mano, as a set of suit bits."""
         out = 0
-        for _, canto in self.sung:
+        for _, canto in self._sung:
             if canto != rules.TUTE:
                 out |= 1 << rules.canto_suit(canto, self.trump_suit)
         return out
+
+    def cantos(self) -> list[str]:
+        """The cantos your hand could sing (valid only when you may sing: see PlayRequest)."""
+        return rules.valid_cantos(cards.parse_mask(self._hand), self.trump_suit, self.sung_suits)
+
+    def unseen(self) -> list[str]:
+        """Cards whose place you do not know: not yours, not played, not face up."""
+        known = set(self._hand) | {c for _, c in self._played}
+        known |= {c for c in (self.shown, self.out_of_play) if c}
+        known |= {took for _, _, took in self.swaps if took}
+        return [c for c in cards.NAMES if c not in known]
+
+    def update(self, event: Message) -> None:
+        """Fold one protocol event into the view (the SDK calls this for you)."""
+        kind = event.get("type")
+        if kind == "played":
+            seat, card = event["seat"], event["card"]
+            self._played.append((seat, card))
+            self._table.append((seat, card))
+            if seat == self._seat and card in self._hand:
+                self._hand.remove(card)
+        elif kind == "trick_end":
+            winner = event["winner"]
+            self._tricks[winner] += 1
+            self._scores[winner] += sum(cards.POINTS[cards.parse(c["card"])] for c in event["cards"])
+            self._last_trick = tuple(self._table)
+            self._table = []
+        elif kind == "sang":
+            self._sung.append((event["seat"], event["canto"]))
+            if event["canto"] != rules.TUTE:
+                suit = rules.canto_suit(event["canto"], self.trump_suit)
+                self._scores[event["seat"]] += rules.canto_points(suit, self.trump_suit)
+        elif kind == "mano_start":
+            self._start = event
+            self._hand = list(event["hand"] or [])
+            self._porotos = tuple(event["porotos"])
+            self._active = tuple(event["active"])
+            n = len(self._players) or len(event["porotos"])
+            self._played, self._table, self._sung, self._last_trick = [], [], [], ()
+            self._tricks, self._scores = [0] * n, [0] * n
+        elif kind == "mano_end":
+            self._porotos = tuple(event["porotos"])
+            self._active = tuple(s for s in self._active if s not in event["eliminated"])
+            self._results.append(event)
+        elif kind == "disqualified":
+            self._active = tuple(s for s in self._active if s != event["seat"])
+        elif kind == "partido_start":
+            self.__init__()  # type: ignore[misc]
+            self._seat = event["seat"]
+            self._players = tuple(event["players"])
+            r = event["rules"]
+            self._rules = rules.RuleSet(r["ruleset"], r["variants"], r["renuncio"])
 
 
 class PlayRequest(NamedTuple):
@@ -133,9 +274,9 @@ class PlayRequest(NamedTuple):
     def legal(self) -> list[str]:
         """The cards of the hand the rules allow now."""
         hand = cards.parse_mask(self.hand)
-        trump = self.view.trump_suit
         if not self.table:
             return cards.names_of(hand)
+        trump = self.view.trump_suit
         first = cards.parse(self.table[0][1])
         winning = first
         for _, name in self.table[1:]:
@@ -149,6 +290,10 @@ class PlayRequest(NamedTuple):
         if not self.may_sing:
             return []
         return rules.valid_cantos(cards.parse_mask(self.hand), self.view.trump_suit, self.view.sung_suits)
+
+    def winning(self) -> tuple[int, str] | None:
+        """The (seat, card) winning the trick so far, or None when you lead."""
+        return self.view.winning()
 
 
 class Player:
