@@ -14,13 +14,14 @@ import time
 from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Protocol
 
 from arena import protocol
 from arena.loader import PlayerLoadError
 from arena.players import PlayerSpec
 from arena.process import LineClosed, LineTimeout, LineTooLong, PlayerProcess
 from arena.protocol import Message, ProtocolError
+from arena.rules import FaultError
 from arena.runner import LOAD_ERROR
 from arena.sdk import Player
 
@@ -29,14 +30,8 @@ TRANSCRIPT_LINES = 30
 _ARENA_ROOT = str(Path(__file__).resolve().parent.parent)
 
 
-class PlayerFault(Exception):
-    """A connection-level fault: ``reason`` is a fault type, ``evidence`` its replay fields."""
-
-    def __init__(self, reason: str, detail: str, **evidence: Any) -> None:
-        super().__init__(detail)
-        self.reason = reason
-        self.detail = detail
-        self.evidence = evidence
+class PlayerFault(FaultError):
+    """A connection-level fault (``timeout``, ``protocol``, ``crash``) with its evidence."""
 
 
 @dataclass

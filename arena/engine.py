@@ -26,14 +26,8 @@ Event = dict[str, Any]
 TWO_ORO = card(2, "oro")
 
 
-class IllegalMove(ValueError):
+class IllegalMove(rules.FaultError, ValueError):
     """A play or canto the rules (or the protocol) forbid; ``reason`` is its fault type."""
-
-    def __init__(self, reason: str, detail: str, **evidence: Any) -> None:
-        super().__init__(detail)
-        self.reason = reason
-        self.detail = detail
-        self.evidence = evidence
 
 
 def deal_rng(seed: int, mano_number: int) -> random.Random:

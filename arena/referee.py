@@ -16,10 +16,10 @@ from typing import Any
 
 from arena import protocol
 from arena.connection import Connection, InProcessConnection, Limits, PlayerFault
-from arena.engine import IllegalMove, Partido
+from arena.engine import Partido
 from arena.players import PlayerSpec, unique_names
 from arena.protocol import Message, ProtocolError
-from arena.rules import RuleSet
+from arena.rules import FaultError, RuleSet
 from arena.sdk import Player
 
 __all__ = [
@@ -163,15 +163,12 @@ class Referee:
             card, sing = protocol.check_play(reply, request["id"], request["may_sing"])
             before = len(p.events)
             p.play(card, sing)
-        except PlayerFault as f:
+        except FaultError as f:  # from the connection (PlayerFault) or the engine (IllegalMove)
             self._fault(seat, f.reason, f.detail, f.evidence)
         except ProtocolError as e:
             raw = getattr(self.connections[seat], "last_line", None)
             line = e.line or (raw.decode("utf-8", "replace")[:200] if raw else _line_of(reply))
-            evidence = {"line": line}
-            self._fault(seat, "protocol", e.detail, evidence)
-        except IllegalMove as e:
-            self._fault(seat, e.reason, e.detail, e.evidence)
+            self._fault(seat, "protocol", e.detail, {"line": line})
         else:
             self.move_ms[seat].append(ms)
             for event in p.events[before:]:

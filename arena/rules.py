@@ -36,6 +36,16 @@ class RulesError(ValueError):
     """A ruleset, variant, policy or table size that does not exist."""
 
 
+class FaultError(Exception):
+    """A player's fault: ``reason`` is one of FAULT_REASONS, ``evidence`` its replay fields."""
+
+    def __init__(self, reason: str, detail: str, **evidence: object) -> None:
+        super().__init__(detail)
+        self.reason = reason
+        self.detail = detail
+        self.evidence = evidence
+
+
 class RuleSet:
     """Everything that names how a partido is played; recorded with every result.
 

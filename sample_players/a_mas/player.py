@@ -29,10 +29,7 @@ class AMas(Player):
         if not request.table:
             plain = [c for c in legal if parse(c) // 10 != trump] or legal
             return Move(card=max(plain, key=strength), sing=sing)
-        winning = parse(request.table[0][1])
-        for _, name in request.table[1:]:
-            if beats(parse(name), winning, trump):
-                winning = parse(name)
+        winning = parse(request.winning()[1])  # type: ignore[index]  # someone has played
         winners = [c for c in legal if beats(parse(c), winning, trump)]
         if winners:
             return Move(card=min(winners, key=lambda c: (POINTS[parse(c)], strength(c))))

@@ -29,10 +29,7 @@ class AMenos(Player):
         trump = self.view.trump_suit
         if not request.table:
             return Move(card=min(legal, key=lambda c: (parse(c) // 10 == trump, strength(c))), sing=sing)
-        winning = parse(request.table[0][1])
-        for _, name in request.table[1:]:
-            if beats(parse(name), winning, trump):
-                winning = parse(name)
+        winning = parse(request.winning()[1])  # type: ignore[index]  # someone has played
         losing = [c for c in legal if not beats(parse(c), winning, trump)]
         if losing:
             return Move(card=max(losing, key=lambda c: (strength(c), -POINTS[parse(c)])))
