@@ -1,0 +1,81 @@
+"""Per-player figures of one partido, read from its replay events.
+
+The replay is the omniscient record, so everything the standings show can be
+recomputed from it. Pure functions; plain dicts that go into JSON as they are.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+Event = dict[str, Any]
+
+FIELDS = (
+    "manos",
+    "manos_perdidas",
+    "porotos_perdidos",
+    "capotes",
+    "tutes",
+    "cantos",
+)
+"""Counted per seat: manos dealt in (void ones excluded), manos lost, porotos given up,
+capotes made, tutes sung, and cuarenta/veinte sung."""
+
+
+def finishing_places(ranking: Sequence[Sequence[int]]) -> dict[int, float]:
+    """Place by seat (1 = best); tied seats share the average of the places they span."""
+    places: dict[int, float] = {}
+    start = 1
+    for group in ranking:
+        shared = start + (len(group) - 1) / 2
+        for seat in group:
+            places[seat] = shared
+        start += len(group)
+    return places
+
+
+def partido_stats(events: Sequence[Event]) -> list[dict[str, Any]]:
+    """One dict per seat: the FIELDS counts, ``won``, ``place``, ``faults`` (reasons) and ``move_ms``.
+
+    A replay without ``partido_end`` is refused (a partido cut short never counts).
+    """
+    if not events or events[0].get("type") != "partido_start":
+        raise ValueError("a replay starts with partido_start")
+    if events[-1].get("type") != "partido_end":
+        raise ValueError("the partido has no partido_end: it was cut short and does not count")
+    n = len(events[0]["players"])
+    out: list[dict[str, Any]] = [
+        {**dict.fromkeys(FIELDS, 0), "faults": [], "move_ms": [], "won": False, "place": 0.0}
+        for _ in range(n)
+    ]
+    dealt: list[int] = []
+    for e in events:
+        kind = e["type"]
+        if kind == "mano_start":
+            dealt = [s for s, hand in enumerate(e["hands"]) if hand is not None]
+        elif kind == "played" and "ms" in e:
+            out[e["seat"]]["move_ms"].append(e["ms"])
+        elif kind == "sang":
+            out[e["seat"]]["tutes" if e["canto"] == "tute" else "cantos"] += 1
+        elif kind in ("disqualified", "penalized"):
+            out[e["seat"]]["faults"].append(e["reason"])
+        elif kind == "mano_end":
+            if e["outcome"] != "void":
+                for s in dealt:
+                    out[s]["manos"] += 1
+            cost = 2 if e["outcome"] == "penalty" else 1
+            for s in e["losers"]:
+                out[s]["manos_perdidas"] += 1
+                out[s]["porotos_perdidos"] += cost
+            if e["outcome"] == "capote":
+                total = sum(t for t in e["tricks"] if t)
+                for s, t in enumerate(e["tricks"]):
+                    if t == total:
+                        out[s]["capotes"] += 1
+    end = events[-1]
+    places = finishing_places(end["ranking"])
+    for s in range(n):
+        out[s]["won"] = s in end["winners"]
+        out[s]["place"] = places.get(s, float(n))
+    return out

@@ -1,0 +1,222 @@
+"""Standings, head to head, faults and the workbook, against hand-computed values."""
+
+from __future__ import annotations
+
+import csv
+import math
+from pathlib import Path
+from typing import Any
+
+import openpyxl
+import pytest
+
+from arena.export import HEADERS, SHEETS, sheet_frames, write_csvs, write_workbook
+from arena.standings import faults_table, head_to_head, partidos_table, standings, wilson
+from arena.stats import finishing_places, partido_stats
+
+
+def seat_stats(won: bool, place: float, manos: int, lost: int, porotos: int, **extra: Any) -> dict[str, Any]:
+    base = {
+        "manos": manos,
+        "manos_perdidas": lost,
+        "porotos_perdidos": porotos,
+        "capotes": 0,
+        "tutes": 0,
+        "cantos": 0,
+        "faults": [],
+        "move_ms": [],
+        "won": won,
+        "place": place,
+    }
+    return {**base, **extra}
+
+
+# Two partidos among ana, beto, caro, dani (3 a table), outcomes chosen by hand.
+RECORDS = [
+    {  # p1: ana and beto win; caro eliminated
+        "partido": "p1",
+        "seed": 11,
+        "players": ["ana", "beto", "caro"],
+        "winners": [0, 1],
+        "ranking": [[0, 1], [2]],
+        "manos": 6,
+        "faults": [],
+        "replay": "replays/p1.jsonl",
+        "stats": [
+            seat_stats(True, 1.5, 6, 2, 2, cantos=2, move_ms=[1.0, 3.0]),
+            seat_stats(True, 1.5, 6, 1, 1, capotes=1, move_ms=[2.0]),
+            seat_stats(False, 3.0, 6, 4, 4, tutes=1, move_ms=[5.0, 7.0, 9.0]),
+        ],
+    },
+    {  # p2: dani disqualified for a renuncio in mano 2; ana and caro win
+        "partido": "p2",
+        "seed": 12,
+        "players": ["caro", "dani", "ana"],
+        "winners": [0, 2],
+        "ranking": [[0, 2], [1]],
+        "manos": 2,
+        "faults": [
+            {
+                "mano": 2,
+                "seat": 1,
+                "reason": "renuncio",
+                "detail": "played 1-copa",
+                "incident": "replays/p2.incident-1-dani.txt",
+            }
+        ],
+        "replay": "replays/p2.jsonl",
+        "stats": [
+            seat_stats(True, 1.5, 1, 0, 0),
+            seat_stats(False, 3.0, 1, 1, 1, faults=["renuncio"]),
+            seat_stats(True, 1.5, 1, 1, 1, move_ms=[4.0]),
+        ],
+    },
+]
+ENTRANTS = ["ana", "beto", "caro", "dani"]
+
+
+def row(df: Any, name: str) -> dict[str, Any]:
+    return df[df["entrant"] == name].iloc[0].to_dict()
+
+
+def test_wilson_interval_hand_values() -> None:
+    low, high = wilson(1, 2)
+    assert (round(low, 4), round(high, 4)) == (0.0945, 0.9055)
+    low, high = wilson(2, 2)
+    assert (round(low, 4), round(high, 4)) == (0.3424, 1.0)
+    assert wilson(0, 0) == (0.0, 0.0)
+
+
+def test_finishing_places_share_ties() -> None:
+    assert finishing_places([[0, 1], [2], [3, 4]]) == {0: 1.5, 1: 1.5, 2: 3.0, 3: 4.5, 4: 4.5}
+
+
+def test_every_standings_figure() -> None:
+    df = standings(RECORDS, ENTRANTS)
+    ana = row(df, "ana")
+    assert (ana["partidos"], ana["ganados"], ana["pct_ganados"]) == (2, 2, 1.0)
+    assert (round(ana["ic_bajo"], 4), ana["ic_alto"]) == (0.3424, 1.0)
+    assert ana["lugar_medio"] == 1.5
+    assert (ana["manos"], ana["manos_perdidas"]) == (7, 3)
+    assert ana["porotos_100"] == pytest.approx(300 / 7)
+    assert (ana["cantos"], ana["capotes"], ana["tutes"]) == (2, 0, 0)
+    assert ana["ms_mediana"] == 3.0  # 1, 3, 4
+    beto = row(df, "beto")
+    assert (beto["partidos"], beto["ganados"], beto["capotes"], beto["lugar_medio"]) == (1, 1, 1, 1.5)
+    caro = row(df, "caro")
+    assert (caro["partidos"], caro["ganados"], caro["pct_ganados"], caro["tutes"]) == (2, 1, 0.5, 1)
+    assert caro["lugar_medio"] == 2.25 and caro["porotos_100"] == pytest.approx(400 / 7)
+    assert caro["ms_mediana"] == 7.0 and caro["ms_p95"] == pytest.approx(8.8)  # 5, 7, 9 inclusive
+    dani = row(df, "dani")
+    assert (dani["partidos"], dani["ganados"], dani["dq_renuncio"], dani["dq_timeout"]) == (1, 0, 1, 0)
+    assert math.isnan(dani["ms_mediana"])
+    # order: rating (μ−3σ) first; two partidos won of two puts ana on top, dani (last twice... once) last
+    assert list(df["puesto"]) == [1, 2, 3, 4]
+    assert df.iloc[0]["entrant"] == "ana" and df.iloc[-1]["entrant"] == "dani"
+    assert all(df["rating"] == df["mu"] - 3 * df["sigma"])
+    assert list(df["rating"]) == sorted(df["rating"], reverse=True)
+
+
+def test_an_entrant_without_partidos_is_listed() -> None:
+    df = standings(RECORDS[:1], ENTRANTS)
+    dani = row(df, "dani")
+    assert dani["partidos"] == 0 and math.isnan(dani["pct_ganados"])
+
+
+def test_head_to_head_by_hand() -> None:
+    h2h = head_to_head(RECORDS, ENTRANTS)
+    assert h2h.loc["ana", "caro"] == 0.5  # ahead in p1, tied in p2
+    assert h2h.loc["caro", "ana"] == 0.0
+    assert h2h.loc["ana", "beto"] == 0.0  # tied in p1
+    assert h2h.loc["caro", "dani"] == 1.0
+    assert math.isnan(h2h.loc["beto", "dani"])  # never met
+    assert math.isnan(h2h.loc["ana", "ana"])
+
+
+def test_partidos_and_faults_tables() -> None:
+    p = partidos_table(RECORDS)
+    assert list(p["partido"]) == ["p1", "p2"]
+    assert p.iloc[1]["ganadores"] == "caro, ana" and p.iloc[1]["faltas"] == "dani: renuncio"
+    assert p.iloc[0]["posiciones"] == "ana, beto | caro"
+    f = faults_table(RECORDS)
+    assert f.to_dict("records") == [
+        {
+            "partido": "p2",
+            "mano": 2,
+            "entrant": "dani",
+            "motivo": "renuncio",
+            "detalle": "played 1-copa",
+            "incidente": "replays/p2.incident-1-dani.txt",
+        }
+    ]
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_workbook_sheets_headers_values_chart_and_csvs(lang: str, tmp_path: Path) -> None:
+    df = standings(RECORDS, ENTRANTS)
+    config = {"seed": 7, "ruleset": "cabrero-2002", "variants": [], "sandbox": "none"}
+    frames = sheet_frames(
+        df, partidos_table(RECORDS), head_to_head(RECORDS, ENTRANTS), faults_table(RECORDS), config, lang
+    )
+    path = write_workbook(frames, tmp_path / "standings.xlsx", lang)
+    wb = openpyxl.load_workbook(path)
+    assert tuple(wb.sheetnames) == SHEETS
+    ws = wb["Posiciones"]
+    head = [c.value for c in ws[1]]
+    h = HEADERS[lang]
+    assert head[:4] == [h["puesto"], h["entrant"], h["partidos"], h["ganados"]]
+    assert ws.freeze_panes == "B2" and ws.auto_filter.ref
+    assert all(c.font.bold for c in ws[1])
+    col = head.index(h["pct_ganados"]) + 1
+    assert ws.cell(2, col).value == 1.0 and ws.cell(2, col).number_format == "0.0%"
+    assert ws.cell(2, head.index(h["entrant"]) + 1).value == "ana"
+    assert ws.conditional_formatting  # the colour scale on the rate
+    charts = ws._charts
+    assert len(charts) == 1 and charts[0].series[0].errBars is not None
+    assert wb["Descalificaciones"].cell(2, 3).value == "dani"
+    conf = {r[0]: r[1] for r in wb["Configuración"].iter_rows(min_row=2, values_only=True)}
+    assert conf["seed"] == "7" and conf["sandbox"] == "none"
+    # the CSVs hold the same tables
+    paths = write_csvs(frames, tmp_path / "csv")
+    assert [p.name for p in paths] == [
+        "posiciones.csv",
+        "partidos.csv",
+        "enfrentamientos.csv",
+        "descalificaciones.csv",
+        "configuracion.csv",
+    ]
+    with paths[0].open(encoding="utf-8") as f:
+        rows = list(csv.reader(f))
+    assert rows[0] == head
+    assert [r[1] for r in rows[1:]] == list(df["entrant"])
+
+
+def test_partido_stats_from_a_replay() -> None:
+    events = [
+        {"type": "partido_start", "players": [{"seat": s} for s in range(3)]},
+        {"type": "mano_start", "hands": [["1-oro"], ["2-oro"], ["3-oro"]]},
+        {"type": "sang", "seat": 0, "canto": "cuarenta"},
+        {"type": "played", "seat": 0, "card": "1-oro", "ms": 2.5},
+        {"type": "mano_end", "outcome": "capote", "tricks": [13, 0, 0], "losers": [0]},
+        {"type": "mano_start", "hands": [["1-oro"], ["2-oro"], ["3-oro"]]},
+        {"type": "sang", "seat": 1, "canto": "tute"},
+        {"type": "mano_end", "outcome": "tute", "tricks": [1, 1, 0], "losers": [0, 2]},
+        {"type": "mano_start", "hands": [["1-oro"], ["2-oro"], ["3-oro"]]},
+        {"type": "penalized", "seat": 2, "reason": "renuncio"},
+        {"type": "mano_end", "outcome": "penalty", "tricks": [0, 0, 0], "losers": [2]},
+        {"type": "mano_start", "hands": [["1-oro"], ["2-oro"], ["3-oro"]]},
+        {"type": "disqualified", "seat": 0, "reason": "timeout"},
+        {"type": "mano_end", "outcome": "void", "tricks": [0, 0, 0], "losers": []},
+        {"type": "partido_end", "winners": [1, 2], "ranking": [[1, 2], [0]]},
+    ]
+    s = partido_stats(events)
+    assert [x["manos"] for x in s] == [3, 3, 3]  # the void mano does not count
+    assert [x["manos_perdidas"] for x in s] == [2, 0, 2]
+    assert [x["porotos_perdidos"] for x in s] == [2, 0, 3]  # the penalty costs two
+    assert [x["capotes"] for x in s] == [1, 0, 0] and [x["cantos"] for x in s] == [1, 0, 0]
+    assert [x["tutes"] for x in s] == [0, 1, 0]
+    assert [x["faults"] for x in s] == [["timeout"], [], ["renuncio"]]
+    assert [x["won"] for x in s] == [False, True, True] and [x["place"] for x in s] == [3.0, 1.5, 1.5]
+    assert s[0]["move_ms"] == [2.5]
+    with pytest.raises(ValueError, match="cut short"):
+        partido_stats(events[:-1])
