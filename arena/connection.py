@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
-from arena import protocol
+from arena import protocol, sandbox
 from arena.loader import PlayerLoadError
 from arena.players import PlayerSpec
 from arena.process import LineClosed, LineTimeout, LineTooLong, PlayerProcess
@@ -27,7 +27,8 @@ from arena.sdk import Player
 
 BYE_GRACE_S = 0.2
 TRANSCRIPT_LINES = 30
-_ARENA_ROOT = str(Path(__file__).resolve().parent.parent)
+PASS_ENV = "ARENA_PASS_ENV"
+"""Names (comma-separated) of environment variables handed to players' otherwise clean environment."""
 
 
 class PlayerFault(FaultError):
@@ -152,6 +153,8 @@ class SubprocessConnection:
     Starts the program and does the hello handshake. A folder that cannot run at
     all (no interpreter or command, a ``player.py`` that does not load) raises
     :class:`PlayerLoadError`; a late or wrong ``ready`` is kept in :attr:`failed`.
+    ``mechanism`` is the containment (:data:`arena.sandbox.MECHANISMS`; default: the
+    best that works here).
     """
 
     def __init__(
@@ -159,9 +162,11 @@ class SubprocessConnection:
         spec: PlayerSpec,
         limits: Limits | None = None,
         log_dir: Path | None = None,
-        env: dict[str, str] | None = None,
+        mechanism: str | None = None,
+        rlimits: sandbox.Limits | None = None,
     ) -> None:
         self.spec = spec
+        self.mechanism = mechanism = mechanism or sandbox.resolve("auto")
         self.name = spec.name
         self.display_name = spec.display_name or spec.name
         self.limits = limits or Limits()
@@ -174,18 +179,18 @@ class SubprocessConnection:
             argv = [sys.executable, "-m", "arena.runner", str(spec.folder)]
         else:
             argv = list(spec.command)
-        child_env = dict(os.environ if env is None else env)
-        child_env["PYTHONPATH"] = os.pathsep.join(
-            p for p in (_ARENA_ROOT, child_env.get("PYTHONPATH", "")) if p
-        )
+            _check_command(spec.folder, argv[0])
+        passed = {k: os.environ[k] for k in os.environ.get(PASS_ENV, "").split(",") if k in os.environ}
+        how = sandbox.plan(argv, spec.folder, mechanism, rlimits, spec.kind == "python", passed)
         log = None
         if log_dir is not None:
-            log_dir.mkdir(parents=True, exist_ok=True)
+            log_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
             log = log_dir / f"{spec.name}.stderr.log"
         try:
-            self.process = PlayerProcess(argv, spec.folder, child_env, log)
+            wrapper = "bwrap" if mechanism == "bwrap" else None
+            self.process = PlayerProcess(how.argv, how.cwd, how.env, log, wrapper=wrapper)
         except OSError as exc:
-            raise PlayerLoadError(f"{spec.folder}: cannot start {argv[0]!r}: {exc.strerror}") from None
+            raise PlayerLoadError(f"{spec.folder}: cannot start {how.argv[0]!r}: {exc.strerror}") from None
         self.closed = False
         try:
             self._hello()
@@ -203,7 +208,10 @@ class SubprocessConnection:
                 for line in tail.splitlines():
                     if line.startswith(LOAD_ERROR):
                         self.close()
-                        raise PlayerLoadError(line[len(LOAD_ERROR) :].strip()) from None
+                        message = line[len(LOAD_ERROR) :].strip()
+                        if self.mechanism == "bwrap" and message.startswith(sandbox.PLAYER_DIR):
+                            message = str(self.spec.folder) + message[len(sandbox.PLAYER_DIR) :]
+                        raise PlayerLoadError(message) from None
             raise
         try:
             name = protocol.check_ready(obj, request["id"])
@@ -219,13 +227,19 @@ class SubprocessConnection:
         status = self.process.exit_status(0.2)
         if status is None:
             return PlayerFault("crash", f"{what} (standard output closed)", exit=None)
-        if status < 0:
+        signum = -status if status < 0 else status - 128 if self.mechanism == "bwrap" and status > 128 else 0
+        self.process.stderr.join(0.5)
+        sig = None
+        if signum:
             try:
-                sig = signal.Signals(-status).name
+                sig = signal.Signals(signum).name
             except ValueError:
-                sig = str(-status)
-            return PlayerFault("crash", f"{what}: killed by {sig}", exit=sig)
-        return PlayerFault("crash", f"{what}: exited with status {status}", exit=status)
+                sig = str(signum)
+        limit = sandbox.limit_hint(self.process.stderr.tail(), sig)
+        why = f" ({limit})" if limit else ""
+        if sig:
+            return PlayerFault("crash", f"{what}: killed by {sig}{why}", exit=sig)
+        return PlayerFault("crash", f"{what}: exited with status {status}{why}", exit=status)
 
     def _write(self, message: Message, timeout_s: float) -> bool:
         data = protocol.encode(message)
@@ -315,3 +329,15 @@ class SubprocessConnection:
 def _text(line: bytes | None) -> str | None:
     """The first 200 characters of a raw line, for the replay's evidence."""
     return None if line is None else line.decode("utf-8", errors="replace")[:200]
+
+
+def _check_command(folder: Path, program: str) -> None:
+    """A command player's program must exist: a path inside its folder, or a name on PATH."""
+    import shutil
+
+    if "/" in program:
+        target = folder / program if not program.startswith("/") else Path(program)
+        if not target.is_file():
+            raise PlayerLoadError(f"{folder}: command {program!r} not found")
+    elif shutil.which(program, path="/usr/local/bin:/usr/bin:/bin") is None:
+        raise PlayerLoadError(f"{folder}: command {program!r} is not installed (not on /usr/bin or /bin)")

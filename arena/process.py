@@ -17,6 +17,8 @@ from collections import deque
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+WRITER_CHECK_S = 0.05
+
 
 class LineTimeout(Exception):
     """No complete line before the deadline."""
@@ -128,7 +130,9 @@ class StderrLog:
         self.dropped = 0
         self._tail: deque[bytes] = deque()
         self._tail_size = tail
-        self._file = path.open("ab") if path else None
+        self._file = (
+            os.fdopen(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600), "ab") if path else None
+        )
         self._thread = threading.Thread(target=self._drain, args=(pipe,), daemon=True)
         self._thread.start()
 
@@ -171,8 +175,12 @@ class PlayerProcess:
         env: Mapping[str, str] | None = None,
         stderr_log: Path | None = None,
         line_cap: int = 4096,
+        wrapper: str | None = None,
     ) -> None:
         self.argv = list(argv)
+        self.wrapper = wrapper
+        """The name of a wrapper program (``bwrap``) that holds the player's pipes open: a
+        player that closes its stdout is then found by looking at who still holds it."""
         self.line_cap = line_cap
         become_subreaper()
         child_env = dict(env if env is not None else os.environ)
@@ -255,6 +263,7 @@ class PlayerProcess:
         without waiting for the rest).
         """
         deadline = time.monotonic() + timeout
+        next_check = time.monotonic() + WRITER_CHECK_S
         while True:
             nl = self._buf.find(b"\n", 0, self.line_cap + 1)
             if nl >= 0:
@@ -264,10 +273,32 @@ class PlayerProcess:
                 raise LineTooLong(self._buf[:200])
             if self._eof:
                 raise LineClosed()
-            left = deadline - time.monotonic()
+            now = time.monotonic()
+            left = deadline - now
             if left <= 0:
                 raise LineTimeout()
-            self._fill(left)
+            if self.wrapper is not None and now >= next_check:
+                next_check = now + WRITER_CHECK_S
+                if not self._player_writers():
+                    self._eof = True  # only the wrapper holds our pipe: the player closed it
+                    continue
+            self._fill(min(left, WRITER_CHECK_S) if self.wrapper is not None else left)
+
+    def _player_writers(self) -> list[int]:
+        """Descendants other than the wrapper (e.g. bwrap) that still hold our stdout pipe."""
+        pipe = f"pipe:[{os.fstat(self._out_fd).st_ino}]"
+        holders = []
+        for pid in [self.pid, *descendants(self.pid)]:
+            try:
+                with open(f"/proc/{pid}/comm") as f:
+                    if f.read().strip() == self.wrapper:
+                        continue
+                fds = os.listdir(f"/proc/{pid}/fd")
+                if any(os.readlink(f"/proc/{pid}/fd/{fd}") == pipe for fd in fds):
+                    holders.append(pid)
+            except OSError:
+                continue
+        return holders
 
     def _fill(self, timeout: float) -> None:
         if self._eof:

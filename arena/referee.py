@@ -8,13 +8,14 @@ typed fault judged by the engine, with its evidence in the replay.
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from arena import protocol
+from arena import protocol, sandbox
 from arena.connection import Connection, InProcessConnection, Limits, PlayerFault
 from arena.engine import Partido
 from arena.players import PlayerSpec, unique_names
@@ -186,7 +187,8 @@ class Referee:
         if self.incident_prefix is not None:
             path = Path(f"{self.incident_prefix}.incident-{seat}-{conn.name}.txt")
             head = f"Incident in {self.partido_id}, mano {mano}, seat {seat} ({conn.name}): {reason}"
-            with path.open("a", encoding="utf-8") as f:  # several penalties append
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)  # not for players' eyes
+            with os.fdopen(fd, "a", encoding="utf-8") as f:  # several penalties append
                 f.write(f"{head}: {detail}\n\n{conn.incident()}\n")
             self.incidents[seat] = path
         if not penalized:
@@ -272,14 +274,18 @@ def play_folders(
     replay: Path | None = None,
     sinks: Sequence[EventSink] = (),
     partido_id: str = "partido",
+    mechanism: str | None = None,
+    rlimits: sandbox.Limits | None = None,
 ) -> tuple[PartidoResult, dict[int, Path]]:
     """Play one partido between player folders, each in its own process.
 
     Every process is started and greeted first: a folder that cannot run raises
     :class:`PlayerLoadError` (one line naming it) before anything is played, and
     no process is left behind. Returns the result and the incident files by seat.
-    Standard error logs go beside the replay (``<replay>.logs/``).
+    Standard error logs go beside the replay (``<replay>.logs/``). ``mechanism`` is the
+    containment (see :func:`arena.sandbox.resolve`; default: the best that works here).
     """
+    mechanism = mechanism or sandbox.resolve("auto")
     from arena.connection import SubprocessConnection
     from arena.replay import ReplayWriter
 
@@ -289,7 +295,7 @@ def play_folders(
     connections: list[SubprocessConnection] = []
     try:
         for spec in specs:
-            connections.append(SubprocessConnection(spec, limits, log_dir))
+            connections.append(SubprocessConnection(spec, limits, log_dir, mechanism, rlimits))
         writer = ReplayWriter(replay) if replay else None
         try:
             referee = Referee(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import IO, Any
 
@@ -19,7 +20,8 @@ class ReplayWriter:
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._file: IO[str] | None = self.path.open("w", encoding="utf-8")
+        fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)  # never readable by players
+        self._file: IO[str] | None = os.fdopen(fd, "w", encoding="utf-8")
 
     def __call__(self, event: Message) -> None:
         assert self._file is not None, "replay already closed"

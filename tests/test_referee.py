@@ -26,7 +26,7 @@ from typing import Any
 
 import pytest
 
-from arena import cards, process, rules
+from arena import cards, process, rules, sandbox
 from arena.connection import Limits
 from arena.players import PlayerLoadError, find_player
 from arena.referee import PartidoResult, play_folders
@@ -115,6 +115,7 @@ def run_token(monkeypatch: pytest.MonkeyPatch) -> Any:
     """Mark this test's player processes; afterwards none may be alive (they are killed if so)."""
     token = uuid.uuid4().hex
     monkeypatch.setenv(TOKEN_VAR, token)
+    monkeypatch.setenv("ARENA_PASS_ENV", TOKEN_VAR)  # through the players' clean environment
     yield token
     left = leftover_players(token)
     for pid in left:
@@ -127,10 +128,28 @@ class PidCollector:
 
     def __init__(self) -> None:
         self.pids: set[int] = set()
+        self.namespaces: set[str] = set()
 
     def __call__(self, event: Event) -> None:
         if event["type"] in ("partido_start", "mano_start"):
-            self.pids |= set(player_processes())
+            found = set(player_processes())
+            self.pids |= found
+            for pid in found:
+                with contextlib.suppress(OSError):
+                    self.namespaces.add(os.readlink(f"/proc/{pid}/ns/pid"))
+
+
+def in_namespaces(namespaces: set[str]) -> list[int]:
+    """Live processes in any of the given pid namespaces (other than ours)."""
+    mine = os.readlink("/proc/self/ns/pid")
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            with contextlib.suppress(OSError):
+                ns = os.readlink(f"/proc/{entry}/ns/pid")
+                if ns in namespaces and ns != mine and alive(int(entry)):
+                    found.append(int(entry))
+    return found
 
 
 class Clock:
@@ -160,6 +179,8 @@ class Game:
     pids: set[int]
     seconds: float
     stamps: list[tuple[float, Event]] = field(default_factory=list)
+    namespaces: set[str] = field(default_factory=set)
+    """The pid namespaces of sandboxed players (bwrap): every process in them must be gone."""
 
     def seat(self, name: str) -> int:
         return self.names.index(name)
@@ -188,7 +209,10 @@ def play(
     assert pids.pids, "no player process was seen during the partido"
     assert not leftover_players(), "player processes left behind after the partido"
     assert not [p for p in pids.pids if alive(p)]
-    return Game(list(names), result, incidents, replay, read_replay(replay), pids.pids, seconds, clock.stamps)
+    assert not in_namespaces(pids.namespaces), "processes left in a player's pid namespace"
+    game = Game(list(names), result, incidents, replay, read_replay(replay), pids.pids, seconds, clock.stamps)
+    game.namespaces = pids.namespaces - {os.readlink("/proc/self/ns/pid")}
+    return game
 
 
 # ---------------------------------------------------------------- the replay alone proves every fault
@@ -416,7 +440,10 @@ def assert_escapees_dead(game: Game, name: str) -> None:
     log = game.stderr_log(name)
     pids = [int(p) for p in re.findall(r"(?:grand)?child pid (\d+)", log)]
     assert len(pids) == 2, log
-    assert not [p for p in pids if alive(p)], f"processes started by {name} are still alive"
+    if game.namespaces:  # sandboxed: those pids are the namespace's own; the namespace must be empty
+        assert not in_namespaces(game.namespaces), f"processes started by {name} are still alive"
+    else:
+        assert not [p for p in pids if alive(p)], f"processes started by {name} are still alive"
 
 
 CASES: list[tuple[str, int, str, str, Limits, Callable[[Game, Event], None]]] = [
@@ -608,18 +635,32 @@ def test_exit_is_a_crash_even_if_a_child_keeps_stdout_open(tmp_path: Path) -> No
     assert (line["reason"], line.get("exit")) == ("crash", 3), line
 
 
-def test_grandchild_without_arena_environment_is_killed(tmp_path: Path) -> None:
+MECHANISMS = [
+    "rlimits",
+    pytest.param(
+        "bwrap", marks=pytest.mark.skipif(not sandbox.bwrap_works(), reason="bwrap does not work here")
+    ),
+]
+
+
+@pytest.mark.parametrize("mechanism", MECHANISMS)
+def test_grandchild_without_arena_environment_is_killed(tmp_path: Path, mechanism: str) -> None:
     names = ["env_escape", *GOOD]
     specs = [find_player(folder(n)) for n in names]
     replay = tmp_path / "p.jsonl"
     pids: list[int] = []
+    seen = PidCollector()
     try:
-        play_folders(specs, SEED, None, LIMITS, replay=replay)
+        play_folders(specs, SEED, None, LIMITS, replay=replay, sinks=[seen], mechanism=mechanism)
         log = Path(f"{replay}.logs/env_escape.stderr.log").read_text(encoding="utf-8")
         pids = [int(p) for p in re.findall(r"grandchild pid (\d+)", log)]
         assert len(pids) == 1, log
         time.sleep(0.2)
-        assert not alive(pids[0]), "the grandchild (sleep 301) is still running"
+        if mechanism == "bwrap":  # the pid is the namespace's own: the namespace must be empty
+            assert seen.namespaces and not in_namespaces(seen.namespaces)
+            pids = []
+        else:
+            assert not alive(pids[0]), "the grandchild (sleep 301) is still running"
     finally:
         for pid in pids:
             if alive(pid) and (_read(f"/proc/{pid}/cmdline") or b"").startswith(b"sleep\x00301"):
