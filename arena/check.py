@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from arena import protocol
+from arena import protocol, sandbox
 from arena.connection import Limits, SubprocessConnection
 from arena.engine import Partido
 from arena.narrate import REASONS
@@ -69,6 +69,7 @@ def check_player(
     out: Path | None = None,
     say: Say = print,
     samples: Path | None = None,
+    mechanism: str | None = None,
 ) -> CheckReport:
     """Check the player in ``folder``; ``say`` receives the report's lines.
 
@@ -84,7 +85,7 @@ def check_player(
     )
 
     start = time.monotonic()
-    conn = SubprocessConnection(spec, limits, out / "startup.logs")  # PlayerLoadError stops here
+    conn = SubprocessConnection(spec, limits, out / "startup.logs", mechanism)  # PlayerLoadError stops here
     report.startup_ms = (time.monotonic() - start) * 1000
     conn.close()
     ready = "sin ready" if conn.failed is not None else "listo"
@@ -112,7 +113,9 @@ def check_player(
         table.insert(seat, spec)
         names.add(unique_names(table)[seat].name)
         replay = out / f"partido-{i + 1}.jsonl"
-        result, incidents = play_folders(table, seed, ruleset, limits, replay, partido_id=f"check-{i + 1}")
+        result, incidents = play_folders(
+            table, seed, ruleset, limits, replay, partido_id=f"check-{i + 1}", mechanism=mechanism
+        )
         report.partidos += 1
         report.move_ms += result.move_ms[seat]
         mine = [f for f in result.faults if f.seat == seat]
@@ -144,7 +147,7 @@ def check_player(
             "only replies may go to stdout in the protocol; print(..., file=sys.stderr) instead"
         )
     if timed_out or (conn.failed is not None and conn.failed.reason == "timeout"):
-        probe = flush_probe(spec, limits)
+        probe = flush_probe(spec, limits, mechanism or "none")
         if probe:
             report.warnings.append(probe)
     for w in report.warnings:
@@ -207,7 +210,7 @@ def _check_replay(replay: Path, say: Say) -> None:
         say(f"  ✗ the replay {replay} has no partido_end")
 
 
-def flush_probe(spec: PlayerSpec, limits: Limits) -> str | None:
+def flush_probe(spec: PlayerSpec, limits: Limits, mechanism: str = "none") -> str | None:
     """Find out whether a timeout was a reply left in the player's output buffer.
 
     Sends hello and one play request; if no reply comes in time, closes the
@@ -219,7 +222,8 @@ def flush_probe(spec: PlayerSpec, limits: Limits) -> str | None:
     assert seat is not None
     start = next(e for e in p.events if e["type"] == "mano_start")
     argv = [sys.executable, "-m", "arena.runner", str(spec.folder)] if spec.kind == "python" else spec.command
-    proc = PlayerProcess(argv, spec.folder)
+    how = sandbox.plan(argv, spec.folder, mechanism, python_player=spec.kind == "python")
+    proc = PlayerProcess(how.argv, how.cwd, how.env)
     try:
         lines = [
             protocol.hello(1, spec.name, limits.init_ms, limits.move_ms),

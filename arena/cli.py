@@ -21,6 +21,30 @@ def _ruleset(ruleset: str, variants: tuple[str, ...], renuncio: str) -> RuleSet:
         raise click.UsageError(str(exc)) from None
 
 
+def sandbox_option(f):  # type: ignore[no-untyped-def]
+    return click.option(
+        "--sandbox",
+        type=click.Choice(["auto", "bwrap", "none"]),
+        default="auto",
+        show_default=True,
+        help="Containment of player processes: bubblewrap when it works (auto), demanded, or none.",
+    )(f)
+
+
+def containment(mode: str) -> str:
+    """Resolve --sandbox to a mechanism, saying in one line what is not enforced."""
+    from arena.sandbox import SandboxError, resolve, warning
+
+    try:
+        mechanism = resolve(mode)
+    except SandboxError as exc:
+        raise click.UsageError(str(exc)) from None
+    note = warning(mechanism)
+    if note:
+        click.echo(note, err=True)
+    return mechanism
+
+
 def rules_options(f):  # type: ignore[no-untyped-def]
     f = click.option(
         "--renuncio",
@@ -55,6 +79,7 @@ def main() -> None:
 @click.option("--replay", type=click.Path(dir_okay=False, path_type=Path), help="Where to write the replay.")
 @click.option("--quiet", is_flag=True, help="Only the summary.")
 @click.option("--in-process", is_flag=True, help="Run Python players in this process (for debugging).")
+@sandbox_option
 def play(
     players: tuple[Path, ...],
     seed: int,
@@ -66,6 +91,7 @@ def play(
     replay: Path | None,
     quiet: bool,
     in_process: bool,
+    sandbox: str,
 ) -> None:
     """Play one partido of 3-6 PLAYERS (folders), each in its own process."""
     from arena.connection import Limits
@@ -88,7 +114,10 @@ def play(
             objects = [load_player_class(s.folder)() for s in specs]
             play_partido(objects, seed, rules, names=names, replay=str(replay), sinks=[sink])
         else:
-            _, incidents = play_folders(specs, seed, rules, Limits(init_ms, move_ms), replay, sinks=[sink])
+            mechanism = containment(sandbox)
+            _, incidents = play_folders(
+                specs, seed, rules, Limits(init_ms, move_ms), replay, sinks=[sink], mechanism=mechanism
+            )
             for seat, path in sorted(incidents.items()):
                 click.echo(f"Incidente del asiento {seat}: {path}", err=True)
     except PlayerLoadError as exc:
@@ -173,6 +202,7 @@ def demo(seed: int, out: Path | None) -> None:
     default=None,
     help="Where replays and logs go (default: results/check/<player>-<time>).",
 )
+@sandbox_option
 def check(
     player: Path,
     partidos: int,
@@ -182,6 +212,7 @@ def check(
     move_ms: int,
     init_ms: int,
     out: Path | None,
+    sandbox: str,
 ) -> None:
     """Check a PLAYER folder against the sample players; exit status 0 only when clean."""
     from arena.check import check_player
@@ -190,7 +221,10 @@ def check(
 
     rules = _ruleset(ruleset, variants, renuncio)
     try:
-        report = check_player(player, partidos, Limits(init_ms, move_ms), rules, out, say=click.echo)
+        mechanism = containment(sandbox)
+        report = check_player(
+            player, partidos, Limits(init_ms, move_ms), rules, out, say=click.echo, mechanism=mechanism
+        )
     except (PlayerLoadError, FileNotFoundError) as exc:
         click.echo(f"Resultado: no se puede usar — {exc}", err=True)
         sys.exit(2)
@@ -217,3 +251,24 @@ def new(name: str, parent: Path) -> None:
         raise click.ClickException(str(exc)) from None
     click.echo(f"Creado {folder / 'player.py'}")
     click.echo(f"Probalo con: arena check {folder}")
+
+
+@main.command()
+@click.option(
+    "--sandbox",
+    "mode",
+    type=click.Choice(["auto", "bwrap", "none"]),
+    default="auto",
+    show_default=True,
+    help="The containment to examine.",
+)
+def doctor(mode: str) -> None:
+    """Show which protections for player processes work on this machine (each tried for real)."""
+    from arena.doctor import report
+    from arena.sandbox import SandboxError
+
+    try:
+        for line in report(mode):
+            click.echo(line)
+    except (SandboxError, RuntimeError) as exc:
+        raise click.ClickException(str(exc)) from None
