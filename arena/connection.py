@@ -181,7 +181,10 @@ class SubprocessConnection:
             argv = list(spec.command)
             _check_command(spec.folder, argv[0])
         passed = {k: os.environ[k] for k in os.environ.get(PASS_ENV, "").split(",") if k in os.environ}
-        how = sandbox.plan(argv, spec.folder, mechanism, rlimits, spec.kind == "python", passed)
+        try:
+            how = sandbox.plan(argv, spec.folder, mechanism, rlimits, spec.kind == "python", passed)
+        except sandbox.SandboxError as exc:
+            raise PlayerLoadError(str(exc)) from None
         log = None
         if log_dir is not None:
             log_dir.mkdir(parents=True, exist_ok=True, mode=0o700)

@@ -34,14 +34,40 @@ try:
     out["private_tmp_writable"] = True
 except OSError:
     out["private_tmp_writable"] = False
-out["unprivileged_user"] = os.getuid() != 0
+def outside_uid():
+    try:
+        for line in open("/proc/self/uid_map"):
+            inside, outside, count = map(int, line.split())
+            if inside <= os.getuid() < inside + count:
+                return outside + os.getuid() - inside
+    except OSError:
+        pass
+    return os.getuid()
+out["unprivileged_user"] = outside_uid() != 0
 out["clean_environment"] = secret_env not in os.environ
 def hog():
     b = bytearray(3 << 30)
     b[-1] = 1
 attempt("memory_limit", hog)
 out["cpu_limit"] = resource.getrlimit(resource.RLIMIT_CPU)[0] != resource.RLIM_INFINITY
-out["process_limit"] = resource.getrlimit(resource.RLIMIT_NPROC)[0] != resource.RLIM_INFINITY
+def fork_flood():
+    children = []
+    try:
+        for _ in range(64):
+            pid = os.fork()
+            if pid == 0:
+                import time
+                time.sleep(5)
+                os._exit(0)
+            children.append(pid)
+    except OSError:
+        return True
+    finally:
+        for pid in children:
+            os.kill(pid, 9)
+            os.waitpid(pid, 0)
+    return False
+out["process_limit"] = fork_flood()
 out["file_size_limit"] = resource.getrlimit(resource.RLIMIT_FSIZE)[0] != resource.RLIM_INFINITY
 out["own_pid_namespace"] = os.getpid() < 10
 print(json.dumps(out))
@@ -52,11 +78,19 @@ CHECKS = {
     "other_folders_hidden": ("other players' folders and the output folder hidden", "bwrap"),
     "own_folder_read_only": ("its own folder read-only", "bwrap --ro-bind"),
     "private_tmp_writable": ("a private writable /tmp", "bwrap --tmpfs /tmp"),
-    "unprivileged_user": ("an unprivileged user", "run the referee as root (setpriv/bwrap --uid 65534)"),
+    "unprivileged_user": (
+        "an unprivileged user",
+        "a root referee with setpriv, and Python and the player "
+        "folders reachable by uid 65534 (e.g. Python outside /root)",
+    ),
     "clean_environment": ("a clean environment", "bwrap --clearenv / the rlimits fallback"),
     "memory_limit": ("memory limit (1 GiB)", "prlimit --as (util-linux)"),
     "cpu_limit": ("CPU time limit", "prlimit --cpu (util-linux)"),
-    "process_limit": ("process count limit", "prlimit --nproc (util-linux)"),
+    "process_limit": (
+        "process count limit",
+        "prlimit --nproc and a non-root uid outside the sandbox "
+        "(Python and the player folders reachable by uid 65534)",
+    ),
     "file_size_limit": ("file size limit", "prlimit --fsize (util-linux)"),
     "own_pid_namespace": ("own pid namespace (no process escapes the kill)", "bwrap --unshare-pid"),
 }

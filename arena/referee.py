@@ -210,19 +210,20 @@ class Referee:
     def _flush(self) -> None:
         """Record new engine events and deliver each player's view of them."""
         events = self.partido.events
-        while self._sent < len(events):
-            event = events[self._sent]
-            self._sent += 1
-            self._record(event)
-            for seat in range(len(self.connections)):
-                self._send(seat, protocol.view(event, seat))
-        # One write per player per flush: players digest events while others think.
-        for seat, conn in enumerate(self.connections):
-            if self.alive[seat]:
-                try:
-                    conn.flush()
-                except PlayerFault as f:
-                    self._fault(seat, f.reason, f.detail, f.evidence)
+        while self._sent < len(events):  # a fault found on the way adds events: loop until none
+            while self._sent < len(events):
+                event = events[self._sent]
+                self._sent += 1
+                self._record(event)
+                for seat in range(len(self.connections)):
+                    self._send(seat, protocol.view(event, seat))
+            # One write per player per flush: players digest events while others think.
+            for seat, conn in enumerate(self.connections):
+                if self.alive[seat]:
+                    try:
+                        conn.flush()
+                    except PlayerFault as f:
+                        self._fault(seat, f.reason, f.detail, f.evidence)
 
 
 def _line_of(reply: Any) -> str:

@@ -38,6 +38,24 @@ SDK_DIR = "/opt/arena"
 ARENA_PACKAGE = Path(__file__).resolve().parent
 
 
+ETC_FILES = (
+    "alternatives",
+    "ld.so.cache",
+    "ld.so.conf",
+    "ld.so.conf.d",
+    "localtime",
+    "ssl",
+    "ca-certificates",
+    "passwd",
+    "group",
+    "nsswitch.conf",
+    "mime.types",
+    "java-17-openjdk",
+    "timezone",
+)
+"""What of /etc a sandboxed player sees (the rest, /etc/shadow first, stays out)."""
+
+
 class SandboxError(RuntimeError):
     """The requested containment cannot be had on this machine."""
 
@@ -55,7 +73,7 @@ class Limits:
         return [
             "prlimit",
             f"--as={self.memory_mb << 20}",
-            f"--cpu={self.cpu_s}",
+            f"--cpu={self.cpu_s}:{self.cpu_s + 1}",  # soft < hard: SIGXCPU names the limit
             f"--nproc={self.processes}",
             f"--fsize={self.file_mb << 20}",
             "--",
@@ -122,9 +140,13 @@ def warning(mechanism: str) -> str | None:
         return None
     if mechanism == "none":
         return "arena: --sandbox none: player processes run uncontained, as you (debugging only)"
-    missing = ["network", "filesystem isolation (other players' folders, the output folder)"]
+    missing = [
+        "network",
+        "filesystem isolation (other players' folders, the output folder)",
+        "separation between players (they share uid 65534)",
+    ]
     if not can_drop_to_nobody():
-        missing.append("a separate unprivileged user")
+        missing[-1] = "a separate unprivileged user"
     return (
         "arena: without bubblewrap, player processes get resource limits and their own session, "
         f"but not: {', '.join(missing)}; install bubblewrap (apt install bubblewrap) — see `arena doctor`"
@@ -184,6 +206,41 @@ def readable_by_others(folder: Path) -> bool:
 
 
 @functools.cache
+def nobody_reaches_python() -> bool:
+    """Whether uid 65534 can run this interpreter and start bwrap (tried for real, once)."""
+    if shutil.which("setpriv") is None or os.geteuid() != 0:
+        return False
+    try:
+        done = subprocess.run(
+            [
+                "setpriv",
+                f"--reuid={NOBODY}",
+                f"--regid={NOBODY}",
+                "--clear-groups",
+                "bwrap",
+                "--unshare-all",
+                "--ro-bind",
+                "/",
+                "/",
+                "--proc",
+                "/proc",
+                "--dev",
+                "/dev",
+                sys.executable,
+                "-c",
+                "import arena.sandbox",
+            ],
+            capture_output=True,
+            timeout=10,
+            check=False,
+            env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ARENA_PACKAGE.parent)},
+        )
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return done.returncode == 0
+
+
+@functools.cache
 def can_drop_to_nobody() -> bool:
     """Whether the fallback can run players as an unprivileged uid.
 
@@ -220,7 +277,12 @@ def plan(
     if mechanism == "rlimits":
         env = _base_env({"PYTHONPATH": str(ARENA_PACKAGE.parent), **(extra_env or {})})
         head = limits.prlimit() if shutil.which("prlimit") else []
-        if can_drop_to_nobody() and readable_by_others(folder):
+        if can_drop_to_nobody():
+            if not readable_by_others(folder):
+                raise SandboxError(
+                    f"{folder}: not readable by an unprivileged user, so it would run as root; "
+                    "make it world-readable (chmod -R o+rX) or use bubblewrap"
+                )
             head += ["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups", "--"]
         return Plan(head + argv, str(folder), env)
     if python_player:
@@ -233,7 +295,9 @@ def plan(
             box += ["--symlink", os.readlink(target), f"/{link}"]
         elif target.is_dir():
             box += ["--ro-bind", f"/{link}", f"/{link}"]
-    box += ["--ro-bind", "/etc", "/etc"]
+    for name in ETC_FILES:  # not all of /etc: nothing like /etc/shadow
+        if Path("/etc", name).exists():
+            box += ["--ro-bind", f"/etc/{name}", f"/etc/{name}"]
     for root in _python_roots():
         box += ["--ro-bind", root, root]
     box += [
@@ -255,13 +319,22 @@ def plan(
         str(NOBODY),
         "--gid",
         str(NOBODY),
+        "--remount-ro",  # no unbounded in-memory place to write: only the sized /tmp
+        "/",
+        "--remount-ro",
+        "/dev",
         "--chdir",
         PLAYER_DIR,
         "--clearenv",
     ]
     for key, value in env.items():
         box += ["--setenv", key, value]
-    return Plan(limits.prlimit() + box + ["--", *argv], str(folder), env)
+    head = limits.prlimit()
+    if os.geteuid() == 0 and nobody_reaches_python() and readable_by_others(folder):
+        # bwrap started by root maps the sandbox's uid to root outside: drop to nobody first,
+        # so that root-owned files stay closed and the process limit counts.
+        head += ["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups", "--"]
+    return Plan(head + box + ["--", *argv], str(folder), env)
 
 
 SIGNAL_LIMITS = {"SIGXCPU": "CPU time limit", "SIGXFSZ": "file size limit", "SIGKILL": "killed"}

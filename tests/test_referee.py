@@ -32,6 +32,7 @@ from arena.players import PlayerLoadError, find_player
 from arena.referee import PartidoResult, play_folders
 from arena.replay import read_replay
 from arena.rules import RuleSet
+from tests.test_containment import PidCollector
 
 ROOT = Path(__file__).resolve().parent.parent
 BOTS = Path(__file__).resolve().parent / "bots"
@@ -123,22 +124,6 @@ def run_token(monkeypatch: pytest.MonkeyPatch) -> Any:
     assert not left, f"player processes left behind: {left}"
 
 
-class PidCollector:
-    """A sink noting the player processes alive at the start and at every mano."""
-
-    def __init__(self) -> None:
-        self.pids: set[int] = set()
-        self.namespaces: set[str] = set()
-
-    def __call__(self, event: Event) -> None:
-        if event["type"] in ("partido_start", "mano_start"):
-            found = set(player_processes())
-            self.pids |= found
-            for pid in found:
-                with contextlib.suppress(OSError):
-                    self.namespaces.add(os.readlink(f"/proc/{pid}/ns/pid"))
-
-
 def in_namespaces(namespaces: set[str]) -> list[int]:
     """Live processes in any of the given pid namespaces (other than ours)."""
     mine = os.readlink("/proc/self/ns/pid")
@@ -210,6 +195,7 @@ def play(
     assert not leftover_players(), "player processes left behind after the partido"
     assert not [p for p in pids.pids if alive(p)]
     assert not in_namespaces(pids.namespaces), "processes left in a player's pid namespace"
+    pids.close()
     game = Game(list(names), result, incidents, replay, read_replay(replay), pids.pids, seconds, clock.stamps)
     game.namespaces = pids.namespaces - {os.readlink("/proc/self/ns/pid")}
     return game
@@ -658,6 +644,7 @@ def test_grandchild_without_arena_environment_is_killed(tmp_path: Path, mechanis
         time.sleep(0.2)
         if mechanism == "bwrap":  # the pid is the namespace's own: the namespace must be empty
             assert seen.namespaces and not in_namespaces(seen.namespaces)
+            seen.close()
             pids = []
         else:
             assert not alive(pids[0]), "the grandchild (sleep 301) is still running"
