@@ -272,3 +272,38 @@ def doctor(mode: str) -> None:
             click.echo(line)
     except (SandboxError, RuntimeError) as exc:
         raise click.ClickException(str(exc)) from None
+
+
+@main.command("standings")
+@click.argument("folder", type=click.Path(file_okay=False, path_type=Path))
+@click.option(
+    "--lang",
+    type=click.Choice(["es", "en"]),
+    default="es",
+    show_default=True,
+    help="Language of the headers.",
+)
+@click.option("--csv", "csv", is_flag=True, help="Also write one CSV per sheet (in FOLDER/csv/).")
+@click.option("--xls", is_flag=True, help="Also convert to the legacy .xls (needs LibreOffice).")
+def standings_cmd(folder: Path, lang: str, csv: bool, xls: bool) -> None:
+    """Print a torneo's standings and (re)write FOLDER/standings.xlsx from its store."""
+    from arena import report
+    from arena.export import to_xls
+    from arena.store import Store, StoreError
+
+    try:
+        store = Store.open(folder, readonly=True)
+    except StoreError as exc:
+        raise click.ClickException(str(exc)) from None
+    with store:
+        rep = report.build(store, lang)
+    click.echo(report.progress_line(rep, lang))
+    click.echo(report.terminal_table(rep, lang))
+    for path in report.write(rep, folder, lang, csv):
+        click.echo(f"Escrito: {path}" if lang == "es" else f"Written: {path}")
+    if xls:
+        _, message = to_xls(folder / report.WORKBOOK)
+        click.echo(message)
+
+
+import arena.cli_tournament  # noqa: E402, F401  (last: defines and registers `arena tournament`)

@@ -46,19 +46,39 @@ def _p95(values: Sequence[float]) -> float:
     return statistics.quantiles(values, n=20, method="inclusive")[-1]
 
 
+def _strict_orders(ranking: Sequence[Sequence[int]]) -> list[list[int]]:
+    """Strict orders of the seats, each tie group rotated cyclically: every member of a tie
+    takes every place of it once (a group of k gives k orders; groups multiply)."""
+    orders: list[list[int]] = [[]]
+    for group in ranking:
+        rotations = [list(group[i:]) + list(group[:i]) for i in range(len(group))] or [[]]
+        orders = [o + r for o in orders for r in rotations]
+    return orders
+
+
 def ratings(records: Sequence[dict[str, Any]], entrants: Sequence[str]) -> dict[str, tuple[float, float]]:
-    """(μ, σ) by entrant from every partido's ranking, Plackett–Luce, in the given order."""
+    """(μ, σ) by entrant from every partido's ranking, Plackett–Luce, in the given order.
+
+    openskill 6's Plackett–Luce mishandles tied ranks (a tied winner can end below the
+    player it beat: openskill.py issues #155 and #173), so a partido with ties is rated as
+    the average of its strict orders, each tie group rotated (see :func:`_strict_orders`).
+    """
     from openskill.models import PlackettLuce
 
     model = PlackettLuce()
     current = {name: model.rating(name=name) for name in entrants}
     for rec in records:
-        places: dict[int, int] = {s: k for k, group in enumerate(rec["ranking"]) for s in group}
-        seats = sorted(places)
-        teams = [[current[rec["players"][s]]] for s in seats]
-        rated = model.rate(teams, ranks=[places[s] for s in seats])
-        for s, team in zip(seats, rated, strict=True):
-            current[rec["players"][s]] = team[0]
+        names = rec["players"]
+        orders = _strict_orders(rec["ranking"])
+        sums = {s: [0.0, 0.0] for order in orders[:1] for s in order}
+        for order in orders:
+            teams = [[current[names[s]]] for s in order]
+            rated = model.rate(teams, ranks=list(range(len(order))))
+            for s, team in zip(order, rated, strict=True):
+                sums[s][0] += team[0].mu
+                sums[s][1] += team[0].sigma
+        for s, (mu, sigma) in sums.items():
+            current[names[s]] = model.rating(mu=mu / len(orders), sigma=sigma / len(orders), name=names[s])
     return {name: (r.mu, r.sigma) for name, r in current.items()}
 
 

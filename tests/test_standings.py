@@ -220,3 +220,12 @@ def test_partido_stats_from_a_replay() -> None:
     assert s[0]["move_ms"] == [2.5]
     with pytest.raises(ValueError, match="cut short"):
         partido_stats(events[:-1])
+
+
+def test_tied_winners_rate_above_the_players_they_beat() -> None:
+    """openskill's Plackett–Luce alone would put the third above the tied winners (its #155)."""
+    from arena.standings import ratings
+
+    r = ratings([{"players": ["a", "b", "c", "d"], "ranking": [[0, 1], [2], [3]]}], ["a", "b", "c", "d"])
+    ordinal = {k: mu - 3 * sigma for k, (mu, sigma) in r.items()}
+    assert ordinal["a"] == ordinal["b"] > ordinal["c"] > ordinal["d"]

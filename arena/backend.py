@@ -1,0 +1,147 @@
+"""Where partidos run: the execution backend interface and its local implementation.
+
+The runner needs four things of a backend: ``submit`` a picklable function with
+picklable arguments, ``wait`` for some of the submitted tasks, ``close`` when
+done, ``stop`` at once (Ctrl-C). :class:`LocalBackend` runs tasks in a pool of
+worker processes on this machine; a distributed engine (Dask, Ray...) fits the
+same interface, its futures having ``done()`` and ``result()``.
+
+Logging: :class:`LogSink` is the one writer of ``DIR/torneo.log``; workers send
+their records to it through a multiprocessing queue (the standard library's
+``QueueHandler``/``QueueListener``), which works under every start method.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import contextlib
+import logging
+import logging.handlers
+import multiprocessing
+import os
+import signal
+from collections.abc import Callable, Collection
+from pathlib import Path
+from typing import Any, Protocol, TypeVar
+
+T = TypeVar("T")
+
+LOG_FORMAT = "%(asctime)s %(processName)s[%(process)d] %(levelname)s %(name)s: %(message)s"
+
+
+class Handle(Protocol[T]):
+    """A submitted task: a ``concurrent.futures.Future`` or anything shaped like one."""
+
+    def done(self) -> bool: ...
+
+    def result(self, timeout: float | None = None) -> T: ...
+
+
+class Backend(Protocol):
+    """Runs partido tasks somewhere; the runner keeps about ``slots`` of them in flight."""
+
+    slots: int
+
+    def submit(self, fn: Callable[..., T], *args: Any) -> Handle[T]:
+        """Start ``fn(*args)`` (both picklable) and return its handle."""
+
+    def wait(self, handles: Collection[Handle[Any]], timeout: float) -> set[Handle[Any]]:
+        """The handles done within ``timeout`` seconds (returns as soon as one is)."""
+
+    def close(self) -> None:
+        """Wait for the tasks submitted and release the workers."""
+
+    def stop(self) -> None:
+        """Stop now: drop the queued tasks, end the running ones (their players killed)."""
+
+
+def default_context() -> str:
+    """The start method: forkserver where there is one (no fork of a threaded process), else spawn."""
+    return "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
+
+
+class LocalBackend:
+    """``workers`` processes of this machine (``concurrent.futures.ProcessPoolExecutor``).
+
+    Each worker runs :func:`arena.worker.init_worker`: its log records go to
+    ``log_queue``, it ignores SIGINT, and it stops (killing its players) on
+    SIGTERM or when this process is gone.
+    """
+
+    def __init__(self, workers: int, log_queue: Any = None, context: Any = None) -> None:
+        from arena import worker
+
+        self.slots = workers
+        self.context = context or multiprocessing.get_context(default_context())
+        if self.context.get_start_method() == "forkserver":
+            self.context.set_forkserver_preload(["arena.worker", "arena.referee"])
+        self.executor = cf.ProcessPoolExecutor(
+            workers,
+            mp_context=self.context,
+            initializer=worker.init_worker,
+            initargs=(log_queue, os.getpid()),
+        )
+
+    def submit(self, fn: Callable[..., T], *args: Any) -> cf.Future[T]:
+        return self.executor.submit(fn, *args)
+
+    def wait(self, handles: Collection[Handle[Any]], timeout: float) -> set[Handle[Any]]:
+        done, _ = cf.wait(handles, timeout, return_when=cf.FIRST_COMPLETED)  # type: ignore[arg-type]
+        return set(done)
+
+    def close(self) -> None:
+        self.executor.shutdown(wait=True)
+
+    def stop(self) -> None:
+        terminate = getattr(self.executor, "terminate_workers", None)  # Python 3.14+
+        if terminate is not None:
+            terminate()  # SIGTERM to every worker
+        else:  # the pool forgets its processes on shutdown: take them first
+            processes = list((getattr(self.executor, "_processes", None) or {}).values())
+            self.executor.shutdown(wait=False, cancel_futures=True)
+            for p in processes:
+                if p.is_alive() and p.pid is not None:
+                    with contextlib.suppress(ProcessLookupError):
+                        os.kill(p.pid, signal.SIGTERM)
+            for p in processes:
+                p.join(10)
+        self.executor.shutdown(wait=True, cancel_futures=True)
+
+
+class LogSink:
+    """The one writer of the torneo's log file, fed by a queue every process can use.
+
+    ``queue`` goes to the workers; this process's own records under ``arena``
+    go through it too, so lines are never interleaved.
+    """
+
+    def __init__(self, context: Any = None, level: int = logging.INFO) -> None:
+        context = context or multiprocessing.get_context(default_context())
+        self.queue = context.Queue()
+        self.local = logging.handlers.QueueHandler(self.queue)
+        self.logger = logging.getLogger("arena")
+        self.old_level = self.logger.level
+        self.logger.addHandler(self.local)
+        self.logger.setLevel(level)
+        self.handler: logging.Handler | None = None
+        self.listener: logging.handlers.QueueListener | None = None
+
+    def start(self, path: Path) -> None:
+        """Start writing to ``path`` (appending); records queued before are written first."""
+        self.handler = logging.FileHandler(path, encoding="utf-8")
+        self.handler.setFormatter(logging.Formatter(LOG_FORMAT))
+        self.listener = logging.handlers.QueueListener(self.queue, self.handler, respect_handler_level=False)
+        self.listener.start()
+
+    def close(self) -> None:
+        """Write out every record queued so far and close the file (records are dropped if never started)."""
+        self.logger.removeHandler(self.local)
+        self.logger.setLevel(self.old_level)
+        if self.listener is not None:
+            self.listener.stop()
+        if self.handler is not None:
+            self.handler.close()
+        else:
+            self.queue.cancel_join_thread()  # nobody reads the queue: do not wait on it
+        self.queue.close()
+        self.queue.join_thread()

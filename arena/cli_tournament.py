@@ -1,0 +1,235 @@
+"""``arena tournament``: a round-robin torneo of player folders, in parallel, durable and resumable."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import click
+from click.core import ParameterSource
+
+from arena.cli import containment, main, rules_options, sandbox_option
+
+if TYPE_CHECKING:
+    from arena.players import PlayerSpec
+    from arena.schedule import ScheduledPartido
+    from arena.tournament import Config
+
+RESULT_OPTIONS = (
+    "table_size",
+    "rounds",
+    "seed",
+    "duplicate",
+    "partidos",
+    "ruleset",
+    "variants",
+    "renuncio",
+    "move_ms",
+    "init_ms",
+    "max_faults",
+    "sandbox",
+)
+"""Options that decide the results: stored at creation, never changed by --resume."""
+
+
+@click.command()
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path), metavar="[PATH]...")
+@click.option("--out", metavar="DIR", type=click.Path(file_okay=False, path_type=Path), help="Torneo folder.")
+@click.option(
+    "--table-size",
+    metavar="K",
+    type=click.IntRange(3, 6),
+    default=4,
+    show_default=True,
+    help="Jugadores per partido (3-6).",
+)
+@click.option(
+    "--rounds",
+    metavar="R",
+    type=click.IntRange(1),
+    default=1,
+    show_default=True,
+    help="Partidos per set of K jugadores.",
+)
+@click.option("--seed", metavar="N", type=int, default=2002, show_default=True, help="Seed of every deal.")
+@click.option("--workers", metavar="W", type=click.IntRange(1), help="Partidos at once [default: cores].")
+@click.option("--duplicate", is_flag=True, help="Play each deal under every seat rotation.")
+@click.option("--partidos", metavar="M", type=click.IntRange(1), help="A balanced subset of M partidos.")
+@rules_options
+@click.option(
+    "--move-ms", metavar="MS", type=click.IntRange(1), default=1000, show_default=True, help="Time per play."
+)
+@click.option(
+    "--init-ms",
+    metavar="MS",
+    type=click.IntRange(1),
+    default=10000,
+    show_default=True,
+    help="Time for hello.",
+)
+@click.option(
+    "--max-faults", metavar="F", type=click.IntRange(1), help="Withdraw a jugador disqualified in F partidos."
+)
+@click.option("--resume", is_flag=True, help="Finish the torneo in DIR (--resume DIR, or --out DIR).")
+@sandbox_option
+@click.option(
+    "--lang",
+    type=click.Choice(["es", "en"]),
+    default="es",
+    show_default=True,
+    help="Language of the standings' headers.",
+)
+def tournament(
+    paths: tuple[Path, ...],
+    out: Path | None,
+    table_size: int,
+    rounds: int,
+    seed: int,
+    workers: int | None,
+    duplicate: bool,
+    partidos: int | None,
+    ruleset: str,
+    variants: tuple[str, ...],
+    renuncio: str,
+    move_ms: int,
+    init_ms: int,
+    max_faults: int | None,
+    resume: bool,
+    sandbox: str,
+    lang: str,
+) -> None:
+    """Play a torneo between player folders: every table of K, in parallel, resumable.
+
+    A PATH that is a player folder is one jugador; any other folder gives every
+    player folder in it (default: players/, or sample_players/). Results, replays
+    and the log go to DIR (default: a new folder under results/).
+    """
+    from arena import tournament as t
+    from arena.entrants import collect_entrants
+    from arena.players import PlayerLoadError
+    from arena.rules import RulesError, RuleSet
+
+    ctx = click.get_current_context()
+    workers = workers or t.default_workers()
+    try:
+        if resume:
+            folder = _resume_folder(ctx, paths, out)
+            store, config, specs, warnings = t.open_for_resume(folder)
+            for w in warnings:
+                click.echo(f"Aviso: {w}", err=True)
+            _same_containment(config.sandbox)
+            schedule_size, committed, withdrawn = store.counts()
+            store.close()
+            click.echo(
+                f"Reanudando el torneo de {folder}: {committed + withdrawn} de {schedule_size} "
+                f"partidos ya guardados, faltan {schedule_size - committed - withdrawn}."
+            )
+        else:
+            try:
+                rules = RuleSet(ruleset, frozenset(variants), renuncio)
+            except RulesError as exc:
+                raise click.UsageError(str(exc)) from None
+            if partidos is not None and ctx.get_parameter_source("rounds") is ParameterSource.COMMANDLINE:
+                raise click.UsageError("give either --rounds or --partidos, not both")
+            folder = out or t.default_out()
+            t.check_empty(folder)
+            specs = collect_entrants(paths)
+            config = t.Config(
+                table_size=table_size,
+                rounds=rounds,
+                seed=seed,
+                duplicate=duplicate,
+                partidos=partidos,
+                rules=rules.to_dict(),
+                init_ms=init_ms,
+                move_ms=move_ms,
+                max_faults=max_faults,
+                paths=tuple(str(p) for p in paths),
+                sandbox=containment(sandbox),
+            )
+            schedule = t.plan(config, len(specs))
+            click.echo(
+                f"Torneo de {len(specs)} jugadores, mesas de {table_size}: {len(schedule)} partidos"
+                f"{' (duplicados)' if duplicate else ''}, semilla {seed}."
+            )
+        _play(folder, config, specs, workers, None if resume else schedule, lang)
+    except (t.TournamentError, PlayerLoadError) as exc:
+        raise click.ClickException(str(exc)) from None
+
+
+def _same_containment(mechanism: str | None) -> None:
+    """A resumed torneo runs under the containment it began with (one warning line if weak)."""
+    from arena.sandbox import bwrap_works, warning
+
+    if mechanism == "bwrap" and not bwrap_works():
+        raise click.ClickException("this torneo runs its players under bwrap, which does not work here now")
+    note = warning(mechanism) if mechanism else None
+    if note:
+        click.echo(note, err=True)
+
+
+def _resume_folder(ctx: click.Context, paths: tuple[Path, ...], out: Path | None) -> Path:
+    given = [
+        p.opts[0]
+        for p in ctx.command.params
+        if p.name in RESULT_OPTIONS and ctx.get_parameter_source(p.name) is ParameterSource.COMMANDLINE
+    ]
+    if given:
+        drop = ", ".join(given)
+        raise click.UsageError(f"--resume takes the torneo's options from its folder; drop {drop}")
+    folders = {*paths, *([out] if out else [])}
+    if len(folders) != 1:
+        raise click.UsageError("--resume needs the torneo folder: arena tournament --resume DIR")
+    return folders.pop()
+
+
+def _play(
+    folder: Path,
+    config: Config,
+    specs: list[PlayerSpec],
+    workers: int,
+    schedule: list[ScheduledPartido] | None,
+    lang: str = "es",
+) -> None:
+    """Run the torneo (new when ``schedule`` is given) and print the outcome."""
+    from arena import report
+    from arena import tournament as t
+    from arena.progress import progress_for
+    from arena.store import Store
+
+    def started() -> None:
+        click.echo(f"Resultados en {folder}, {workers} procesos.")
+
+    try:
+        stats = t.execute(folder, specs, config, workers, progress_for(), schedule, started=started)
+    except t.Interrupted as exc:
+        click.echo(f"\nTorneo interrumpido: {exc.committed} de {exc.total} partidos guardados.")
+        click.echo(t.resume_hint(folder))
+        click.get_current_context().exit(130)
+    except KeyboardInterrupt:  # before the first partido: nothing to keep
+        raise click.Abort() from None
+    except t.TournamentError as exc:
+        if (folder / "torneo.sqlite").exists():
+            raise t.TournamentError(f"{exc}\n{t.resume_hint(folder)}") from None
+        raise
+    rate = stats.committed / stats.seconds if stats.seconds else 0.0
+    withdrawn = f", {stats.withdrawn} no jugados por retiro" if stats.withdrawn else ""
+    click.echo(
+        f"Torneo terminado: {stats.committed} partidos jugados en {stats.seconds:.1f} s "
+        f"({rate:.2f} por segundo){withdrawn}.\n"
+    )
+    with Store.open(folder, readonly=True) as store:
+        rep = report.build(store, lang)
+        withdrawn = report.withdrawal_lines(store)
+    click.echo(report.terminal_table(rep, lang))
+    for line in withdrawn:
+        click.echo(line)
+    written = report.write(rep, folder, lang)
+    click.echo(f"\nPlanilla: {written[0]}")
+    click.echo(f"Resultados: {folder} (torneo.sqlite, replays/, torneo.log, csv/)")
+
+
+main.add_command(tournament)  # `arena tournament`, once arena.cli imports this module
+
+if __name__ == "__main__":
+    tournament()

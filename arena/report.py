@@ -1,0 +1,197 @@
+"""A torneo's standings from its store: the tables, the workbook, the CSVs, the terminal table.
+
+Works on a finished torneo, one still running (the store is read, never locked),
+or one interrupted: only committed partidos count.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from arena import export, standings
+from arena.replay import read_replay
+from arena.stats import partido_stats
+from arena.store import PartidoRecord, Store
+
+WORKBOOK = "standings.xlsx"
+CSV_DIR = "csv"
+
+
+@dataclass
+class Report:
+    """Everything the standings show, and how complete they are."""
+
+    posiciones: pd.DataFrame
+    frames: dict[str, pd.DataFrame]
+    scheduled: int
+    committed: int
+    withdrawn: int
+
+    @property
+    def complete(self) -> bool:
+        return self.committed + self.withdrawn >= self.scheduled
+
+
+def _stats(store: Store, rec: PartidoRecord) -> list[dict[str, Any]]:
+    """Per-seat figures: as stored at commit, with the reply times; from the replay if missing."""
+    if not rec.stats:
+        return partido_stats(read_replay(store.dir / rec.replay))
+    return [{**seat, "move_ms": list(rec.move_ms[s])} for s, seat in enumerate(rec.stats)]
+
+
+def records(store: Store) -> list[dict[str, Any]]:
+    """The committed partidos as the standings' records (see :data:`arena.standings.RECORD_KEYS`)."""
+    out = []
+    for rec in store.results():
+        out.append(
+            {
+                "partido": rec.id,
+                "seed": rec.seed,
+                "players": list(rec.players),
+                "winners": list(rec.winners),
+                "ranking": [list(g) for g in rec.ranking],
+                "manos": rec.manos,
+                "faults": [
+                    {
+                        "mano": f.mano,
+                        "seat": f.seat,
+                        "reason": f.reason,
+                        "detail": f.detail,
+                        "incident": f.incident or "",
+                    }
+                    for f in rec.faults
+                ],
+                "replay": rec.replay,
+                "stats": _stats(store, rec),
+            }
+        )
+    return out
+
+
+def configuration(store: Store) -> dict[str, Any]:
+    """The Configuración sheet: every parameter, plus version, dates and counts."""
+    from arena import __version__
+
+    conf = dict(store.config())
+    runs = store.runs()
+    scheduled, committed, withdrawn = store.counts()
+    conf["arena_version (standings)"] = __version__
+    if runs:
+        conf["first run"] = runs[0]["started"]
+        conf["last run"] = runs[-1]["started"]
+        conf["last run ended"] = runs[-1]["ended"] or "(running or interrupted)"
+    conf["partidos scheduled"] = scheduled
+    conf["partidos committed"] = committed
+    conf["partidos withdrawn"] = withdrawn
+    return conf
+
+
+def build(store: Store, lang: str = "es") -> Report:
+    """Compute every table from the store."""
+    entrants = [e.name for e in store.entrants()]
+    recs = records(store)
+    pos = standings.standings(recs, entrants)
+    frames = export.sheet_frames(
+        pos,
+        standings.partidos_table(recs),
+        standings.head_to_head(recs, entrants),
+        standings.faults_table(recs),
+        configuration(store),
+        lang,
+    )
+    scheduled, committed, withdrawn = store.counts()
+    return Report(pos, frames, scheduled, committed, withdrawn)
+
+
+def write(report: Report, folder: Path, lang: str = "es", csv: bool = True) -> list[Path]:
+    """(Re)write ``standings.xlsx`` (and the CSVs) in ``folder``; returns the files written."""
+    paths = [export.write_workbook(report.frames, folder / WORKBOOK, lang)]
+    if csv:
+        paths += export.write_csvs(report.frames, folder / CSV_DIR)
+    return paths
+
+
+TERMINAL = ("puesto", "entrant", "partidos", "ganados", "pct_ganados", "lugar_medio", "porotos_100", "rating")
+
+
+def terminal_table(report: Report, lang: str = "es") -> str:
+    """The standings as a plain text table for the terminal."""
+    h = export.headers(lang)
+    df = report.posiciones
+    if df.empty:
+        return "(no entrants)"
+    rows = []
+    for _, r in df.iterrows():
+        dq = int(sum(r[c] for c in df.columns if c.startswith("dq_")))
+        pct = (
+            "—"
+            if math.isnan(r["pct_ganados"])
+            else (f"{r['pct_ganados']:.0%} [{r['ic_bajo']:.0%}–{r['ic_alto']:.0%}]")
+        )
+        rows.append(
+            [
+                str(r["puesto"]),
+                str(r["entrant"]),
+                str(r["partidos"]),
+                str(r["ganados"]),
+                pct,
+                _num(r["lugar_medio"], "{:.2f}"),
+                _num(r["porotos_100"], "{:.1f}"),
+                str(dq),
+                f"{r['rating']:.2f}",
+            ]
+        )
+    head = [
+        h["puesto"],
+        h["entrant"],
+        h["partidos"],
+        h["ganados"],
+        h["pct_ganados"] + " [IC 95%]",
+        h["lugar_medio"],
+        h["porotos_100"],
+        "Desc." if lang == "es" else "DQ",
+        h["rating"],
+    ]
+    widths = [max(len(x) for x in col) for col in zip(head, *rows, strict=True)]
+    lines = [
+        "  ".join(x.ljust(w) for x, w in zip(line, widths, strict=True)).rstrip() for line in [head, *rows]
+    ]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
+def _num(value: float, fmt: str) -> str:
+    return "—" if isinstance(value, float) and math.isnan(value) else fmt.format(value)
+
+
+def progress_line(report: Report, lang: str = "es") -> str:
+    if lang == "es":
+        state = "completo" if report.complete else "en curso o interrumpido"
+        return (
+            f"{report.committed} de {report.scheduled} partidos jugados"
+            f"{f', {report.withdrawn} retirados' if report.withdrawn else ''} ({state})"
+        )
+    state = "complete" if report.complete else "running or interrupted"
+    return (
+        f"{report.committed} of {report.scheduled} partidos played"
+        f"{f', {report.withdrawn} withdrawn' if report.withdrawn else ''} ({state})"
+    )
+
+
+def withdrawal_lines(store: Store) -> list[str]:
+    """One line per entrant withdrawn by --max-faults: ``ana: retirado tras 3 descalificaciones``."""
+    withdrawn = sorted({e for w in store.withdrawn() for e in w.entrants})
+    if not withdrawn:
+        return []
+    names = {e.index: e.name for e in store.entrants()}
+    dq = {e: 0 for e in withdrawn}
+    for rec in store.results():
+        for e in rec.disqualified_entrants:
+            if e in dq:
+                dq[e] += 1
+    return [f"{names[e]}: retirado tras {dq[e]} descalificaciones" for e in withdrawn]

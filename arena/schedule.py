@@ -1,0 +1,323 @@
+"""The schedule of a torneo: which entrants meet, in which seats, with which deal.
+
+Pure and deterministic (no I/O, no clocks): the same entrants count, options and
+``seed`` always give the same list. Entrants are indexes ``0..n-1``; a scheduled
+partido's ``seats`` lists the entrant in each seat.
+
+Guarantees (see ``docs/tournament.md``):
+
+* round robin: every K-subset of the entrants plays ``rounds`` partidos (times
+  the group size under ``duplicate``);
+* seats: each entrant's number of partidos in each seat differs by at most one
+  from one seat to another (exactly equal under ``duplicate``);
+* ``duplicate``: one deal seed per group, played under all 6 orders (K = 3) or the
+  K cyclic rotations of one order (K >= 4), so every entrant holds every seat's
+  cards once (twice for K = 3) per deal;
+* ``partidos``: every entrant's number of partidos differs by at most one from
+  any other's; pairs are spread greedily (as evenly as the greedy manages).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import math
+import random
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+MIN_TABLE, MAX_TABLE = 3, 6
+MAX_PARTIDOS = 1_000_000
+"""A larger schedule is refused: draw a subset with ``partidos`` instead."""
+
+
+@dataclass(frozen=True)
+class ScheduledPartido:
+    """One partido of the schedule."""
+
+    pos: int
+    """0-based position: the order partidos are dispatched, and counted for max-faults."""
+    id: str
+    seed: int
+    seats: tuple[int, ...]
+    """The entrant index in each seat."""
+    deal: int
+    """Index of the deal: the duplicate rotations of one deal share it (and the seed)."""
+    round: int
+    """The pass over all K-subsets this partido belongs to (the ``partidos`` remainder is the last)."""
+
+
+def deal_seed(seed: int, deal: int) -> int:
+    """The engine seed of deal number ``deal`` of a torneo seeded ``seed`` (53 bits, JSON-safe)."""
+    digest = hashlib.sha256(f"tute-arena/torneo/{seed}/{deal}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 11
+
+
+def group_size(table_size: int, duplicate: bool) -> int:
+    """Partidos per deal: 1, or every order (K = 3) / every rotation (K >= 4) under duplicate."""
+    if not duplicate:
+        return 1
+    return math.factorial(3) if table_size == 3 else table_size
+
+
+def make_schedule(
+    entrants: int,
+    table_size: int = 4,
+    rounds: int = 1,
+    seed: int = 2002,
+    duplicate: bool = False,
+    partidos: int | None = None,
+) -> list[ScheduledPartido]:
+    """The ordered schedule; ValueError (one clear line) for impossible options."""
+    n, k = entrants, table_size
+    if not MIN_TABLE <= k <= MAX_TABLE:
+        raise ValueError(f"a table seats {MIN_TABLE} to {MAX_TABLE} jugadores, not {k}")
+    if n < k:
+        raise ValueError(f"tables of {k} need at least {k} jugadores, got {n}")
+    if rounds < 1:
+        raise ValueError(f"rounds must be at least 1, got {rounds}")
+    if partidos is not None and partidos < 1:
+        raise ValueError(f"partidos must be at least 1, got {partidos}")
+    if partidos is not None and rounds != 1:
+        raise ValueError("give either rounds or partidos, not both")
+    g = group_size(k, duplicate)
+    subsets = math.comb(n, k)
+    rng = random.Random(f"tute-arena/schedule/{seed}")
+    if partidos is None:
+        passes, extra = rounds, 0
+    else:
+        passes, extra = divmod(-(-partidos // g), subsets)
+    total = (passes * subsets + extra) * g
+    if total > MAX_PARTIDOS:
+        raise ValueError(f"{total} partidos is too many; draw fewer with partidos")
+    tables: list[tuple[int, tuple[int, ...]]] = []  # (round, members)
+    for r in range(passes):
+        every = list(itertools.combinations(range(n), k))
+        rng.shuffle(every)
+        tables += [(r, s) for s in every]
+    tables += [(passes, s) for s in balanced_tables(n, k, extra, rng)]
+    orders = _duplicate_orders(tables, k, rng) if duplicate else _seat(tables, n, k, passes, rng)
+    width = max(4, len(str(total)))
+    out: list[ScheduledPartido] = []
+    for deal, ((r, _), group) in enumerate(zip(tables, orders, strict=True)):
+        s = deal_seed(seed, deal)
+        for seats in group:
+            pos = len(out)
+            out.append(ScheduledPartido(pos, f"p{pos + 1:0{width}d}", s, seats, deal, r))
+    return out
+
+
+def balanced_tables(n: int, k: int, count: int, rng: random.Random) -> list[tuple[int, ...]]:
+    """``count`` K-subsets with every entrant in ``count*k//n`` or one more; pairs spread greedily.
+
+    Each table takes the entrants with the fewest partidos so far (which keeps the
+    counts within one of each other), completing it with those who met its
+    members least often and, where possible, avoiding a subset already drawn;
+    then :func:`_spread_pairs` evens out the pairs. Over half of all subsets, the
+    complement of a balanced draw is taken instead.
+    """
+    every = math.comb(n, k)
+    if count > every // 2:  # the complement of a balanced draw is balanced too
+        left_out = set(balanced_tables(n, k, every - count, rng))
+        kept = [t for t in itertools.combinations(range(n), k) if t not in left_out]
+        rng.shuffle(kept)
+        return kept
+    counts = [0] * n
+    met = [[0] * n for _ in range(n)]
+    used: set[tuple[int, ...]] = set()
+    out: list[tuple[int, ...]] = []
+    for _ in range(count):
+        tie = [rng.random() for _ in range(n)]
+        order = sorted(range(n), key=lambda e: (counts[e], tie[e]))
+        low = counts[order[0]]
+        lowest = [e for e in order if counts[e] == low]
+        if len(lowest) >= k:
+            chosen, pool = [], lowest
+        else:
+            chosen, pool = lowest, [e for e in order if counts[e] == low + 1]
+        while len(chosen) < k:
+            last = len(chosen) == k - 1
+            costs = [
+                (last and tuple(sorted([*chosen, e])) in used, sum(met[e][c] for c in chosen), tie[e], e)
+                for e in pool
+                if e not in chosen
+            ]
+            chosen.append(min(costs)[3])
+        table = tuple(sorted(chosen))
+        used.add(table)
+        for a, b in itertools.combinations(table, 2):
+            met[a][b] += 1
+            met[b][a] += 1
+        for e in table:
+            counts[e] += 1
+        out.append(table)
+    return _spread_pairs(out, n, rng)
+
+
+def _spread_pairs(tables: list[tuple[int, ...]], n: int, rng: random.Random) -> list[tuple[int, ...]]:
+    """Even out pair meetings by swapping entrants between tables (which keeps every count).
+
+    A seeded simulated annealing on the sum of squared pair meetings that never
+    adds a repeated subset (and removes the greedy's repeats where it can);
+    deterministic for a given ``rng`` state.
+    """
+    m = len(tables)
+    if m < 2:
+        return tables
+    k = len(tables[0])
+    rows = [list(t) for t in tables]
+    met = [[0] * n for _ in range(n)]
+    for t in rows:
+        for a, b in itertools.combinations(t, 2):
+            met[a][b] += 1
+            met[b][a] += 1
+    used = Counter(tuple(sorted(t)) for t in rows)
+    steps = min(300 * m, 300_000)
+    hot, cold = 1.5, 0.05
+    for step in range(steps):
+        i, j = rng.randrange(m), rng.randrange(m)
+        xi, yi = rng.randrange(k), rng.randrange(k)
+        a_row, b_row = rows[i], rows[j]
+        x, y = a_row[xi], b_row[yi]
+        if i == j or x in b_row or y in a_row:
+            continue
+        delta = 4 * (k - 1)  # the change of the sum of squares when x and y trade places
+        for c in a_row:
+            if c != x:
+                delta += 2 * (met[y][c] - met[x][c])
+        for c in b_row:
+            if c != y:
+                delta += 2 * (met[x][c] - met[y][c])
+        old_a, old_b = tuple(sorted(a_row)), tuple(sorted(b_row))
+        new_a = tuple(sorted(y if c == x else c for c in a_row))
+        new_b = tuple(sorted(x if c == y else c for c in b_row))
+        repeats = (used[new_a] > 0) + (used[new_b] > 0) - (used[old_a] > 1) - (used[old_b] > 1)
+        if repeats > 0:
+            continue
+        temperature = hot * (cold / hot) ** (step / steps)
+        if repeats == 0 and delta > 0 and rng.random() >= math.exp(-delta / temperature):
+            continue
+        used[old_a] -= 1
+        used[old_b] -= 1
+        used[new_a] += 1
+        used[new_b] += 1
+        for c in a_row:
+            if c != x:
+                met[x][c] -= 1
+                met[c][x] -= 1
+                met[y][c] += 1
+                met[c][y] += 1
+        for c in b_row:
+            if c != y:
+                met[y][c] -= 1
+                met[c][y] -= 1
+                met[x][c] += 1
+                met[c][x] += 1
+        a_row[xi], b_row[yi] = y, x
+    return [tuple(sorted(t)) for t in rows]
+
+
+def _duplicate_orders(
+    tables: Sequence[tuple[int, tuple[int, ...]]], k: int, rng: random.Random
+) -> list[list[tuple[int, ...]]]:
+    """Per table: every order of a shuffled base (K = 3), or its K cyclic rotations."""
+    out = []
+    for _, members in tables:
+        base = list(members)
+        rng.shuffle(base)
+        if k == 3:
+            rotations = [tuple(base[i:] + base[:i]) for i in range(3)]
+            rev = base[::-1]
+            group = rotations + [tuple(rev[i:] + rev[:i]) for i in range(3)]
+        else:
+            group = [tuple(base[i:] + base[:i]) for i in range(k)]
+        out.append(group)
+    return out
+
+
+def _seat(
+    tables: Sequence[tuple[int, tuple[int, ...]]], n: int, k: int, passes: int, rng: random.Random
+) -> list[list[tuple[int, ...]]]:
+    """Seat orders balanced per entrant: full cycles of rotations, then an edge colouring.
+
+    The first ``K * (passes // K)`` passes seat each subset under its K cyclic
+    rotations in turn (exactly balanced); the remaining tables are seated by
+    :func:`seat_balanced`, whose counts differ by at most one.
+    """
+    cycled = k * (passes // k)
+    base: dict[tuple[int, ...], list[int]] = {}
+    out: list[list[tuple[int, ...]]] = []
+    rest: list[tuple[int, ...]] = []
+    rest_at: list[int] = []
+    for i, (r, members) in enumerate(tables):
+        if r < cycled:
+            if members not in base:
+                base[members] = rng.sample(members, k)
+            b, j = base[members], r % k
+            out.append([tuple(b[j:] + b[:j])])
+        else:
+            out.append([])
+            rest.append(members)
+            rest_at.append(i)
+    for i, seats in zip(rest_at, seat_balanced(rest, n, k), strict=True):
+        out[i] = [seats]
+    return out
+
+
+def seat_balanced(tables: Sequence[Sequence[int]], n: int, k: int) -> list[tuple[int, ...]]:
+    """Seat each table so every entrant's counts per seat differ by at most one.
+
+    A proper K-edge-colouring (colour = seat) of the bipartite graph between
+    tables and entrant "chunks": each entrant's appearances, in table order, are
+    cut into chunks of K, so a chunk sits in each seat at most once and a full
+    chunk exactly once. König's theorem says such a colouring exists; it is built
+    one edge at a time, flipping an alternating path when the free colours differ.
+    Consecutive partidos of an entrant thus also rotate through all seats.
+    """
+    t_count = len(tables)
+    appearances = [0] * n
+    for members in tables:
+        for e in members:
+            appearances[e] += 1
+    first_chunk = [0] * n
+    chunks = 0
+    for e in range(n):
+        first_chunk[e] = t_count + chunks
+        chunks += -(-appearances[e] // k)
+    seen = [0] * n
+    owner = [0] * (t_count + chunks)
+    at = [[-1] * k for _ in range(t_count + chunks)]  # vertex -> colour -> neighbour
+    for t, members in enumerate(tables):
+        for e in members:
+            u = first_chunk[e] + seen[e] // k
+            seen[e] += 1
+            owner[u] = e
+            a = at[u].index(-1)
+            b = at[t].index(-1)
+            if at[t][a] == -1:
+                c = a
+            elif at[u][b] == -1:
+                c = b
+            else:
+                _flip(at, t, a, b)
+                c = a
+            at[u][c] = t
+            at[t][c] = u
+    return [tuple(owner[at[t][c]] for c in range(k)) for t in range(t_count)]
+
+
+def _flip(at: list[list[int]], start: int, a: int, b: int) -> None:
+    """Swap colours ``a`` and ``b`` along the alternating path leaving ``start`` by ``a``."""
+    path = [start]
+    colour = a
+    while at[path[-1]][colour] != -1:
+        path.append(at[path[-1]][colour])
+        colour = b if colour == a else a
+    edges = [(path[i], path[i + 1], a if i % 2 == 0 else b) for i in range(len(path) - 1)]
+    for x, y, c in edges:
+        at[x][c] = at[y][c] = -1
+    for x, y, c in edges:
+        other = b if c == a else a
+        at[x][other] = y
+        at[y][other] = x

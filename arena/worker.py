@@ -1,0 +1,241 @@
+"""What runs in a worker process: its set-up, and the task of playing one partido.
+
+Tasks and results are plain picklable values, so any backend (a local process
+pool now, a distributed engine later) can carry them.
+
+A worker stops on SIGTERM: the players of the partido in progress are killed
+(with everything they started) before it exits. It ignores SIGINT (Ctrl-C is the
+coordinator's to handle) and stops by itself when the coordinator is gone.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import logging.handlers
+import os
+import signal
+import threading
+import time
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from arena.connection import Limits
+from arena.players import PlayerSpec
+
+log = logging.getLogger("arena.worker")
+
+WATCH_S = 0.25
+"""How often a worker checks that its coordinator is alive."""
+
+
+class WorkerStopped(BaseException):
+    """Raised in a worker's partido by SIGTERM, to unwind and kill its players."""
+
+
+@dataclass(frozen=True)
+class PartidoTask:
+    """Everything a worker needs to play one scheduled partido."""
+
+    id: str
+    seed: int
+    specs: tuple[PlayerSpec, ...]
+    """The players in seat order."""
+    rules: dict[str, Any]
+    limits: Limits
+    replays: str
+    """The folder of the temporary replay (``DIR/replays``)."""
+    mechanism: str | None = None
+    """The containment of the players (:mod:`arena.sandbox`); None: the best that works here."""
+
+
+_busy = False
+_stopping = False
+_log_queue: Any = None
+
+
+def init_worker(log_queue: Any, coordinator: int, level: int = logging.INFO) -> None:
+    """Set up a worker process: logging to the coordinator's queue, signals, a watchdog."""
+    global _log_queue
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, _on_term)
+    _log_queue = log_queue
+    if log_queue is not None:
+        root = logging.getLogger()
+        for logger in [root, *(logging.getLogger(n) for n in list(root.manager.loggerDict))]:
+            for handler in logger.handlers[:]:  # under fork: the coordinator's handlers came along
+                logger.removeHandler(handler)
+        root.addHandler(logging.handlers.QueueHandler(log_queue))
+        root.setLevel(level)
+    threading.Thread(target=_watch, args=(coordinator,), name="watchdog", daemon=True).start()
+    log.info("worker ready")
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            stat = f.read()
+    except OSError:
+        try:
+            os.kill(pid, 0)  # no /proc: ask the kernel
+        except ProcessLookupError:
+            return False
+        except PermissionError:
+            return True
+        return True
+    return stat[stat.rindex(b")") + 2 :].split()[0] not in (b"Z", b"X")
+
+
+def _watch(coordinator: int) -> None:
+    while _alive(coordinator):
+        time.sleep(WATCH_S)
+    os.kill(os.getpid(), signal.SIGTERM)
+
+
+def _on_term(signum: int, frame: Any) -> None:
+    global _stopping
+    if _stopping:
+        return
+    _stopping = True
+    _kill_players()
+    if _busy:
+        raise WorkerStopped()
+    _exit()
+
+
+def _kill_players() -> None:
+    """SIGKILL every descendant of this worker: its players and anything they started."""
+    from arena.process import descendants
+
+    for _ in range(3):
+        pids = descendants(os.getpid())
+        if not pids:
+            return
+        for pid in pids:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
+        for pid in pids:
+            with contextlib.suppress(ChildProcessError, OSError):
+                os.waitpid(pid, 0)
+
+
+def _exit() -> None:
+    """Leave now, after the log records are out and no player is left."""
+    _kill_players()
+    log.warning("worker stopped")
+    if _log_queue is not None:
+        with contextlib.suppress(Exception):
+            _log_queue.close()
+            _log_queue.join_thread()
+    os._exit(0)
+
+
+def play_task(task: PartidoTask) -> dict[str, Any]:
+    """Play one partido; returns a plain dict (``error`` set when it could not be played).
+
+    Keys: ``id``, ``replay`` (the temporary replay), ``incidents`` (seat -> file),
+    ``logs`` (stderr logs folder), ``result`` (players, winners, ranking, manos,
+    porotos, faults, move_ms), ``started``, ``finished``, ``worker``, ``error``.
+    """
+    global _busy
+    try:
+        _busy = True
+        return _play(task)
+    except WorkerStopped:
+        _exit()
+        raise  # not reached
+    finally:
+        _busy = False
+
+
+def _play(task: PartidoTask) -> dict[str, Any]:
+    from arena.loader import PlayerLoadError
+    from arena.referee import play_folders
+    from arena.rules import RuleSet
+    from arena.store import TEMP_PREFIX, now
+
+    replay = Path(task.replays) / f"{TEMP_PREFIX}{task.id}-{uuid.uuid4().hex[:8]}.jsonl"
+    names = [s.name for s in task.specs]
+    out: dict[str, Any] = {
+        "id": task.id,
+        "replay": str(replay),
+        "incidents": {},
+        "logs": f"{replay}.logs",
+        "result": None,
+        "started": now(),
+        "finished": None,
+        "worker": f"{os.uname().nodename}:{os.getpid()}",
+        "error": None,
+    }
+    log.info("%s empieza: semilla %d, %s", task.id, task.seed, ", ".join(names))
+    start = time.monotonic()
+    events: list[dict[str, Any]] = []
+    try:
+        result, incidents = play_folders(
+            task.specs,
+            task.seed,
+            RuleSet.from_dict(task.rules),
+            task.limits,
+            replay,
+            sinks=[events.append],
+            partido_id=task.id,
+            mechanism=task.mechanism,
+        )
+    except PlayerLoadError as exc:
+        log.error("%s: %s", task.id, exc)
+        out["error"] = str(exc)
+        return out
+    out["finished"] = now()
+    out["incidents"] = {seat: str(path) for seat, path in incidents.items()}
+    out["result"] = {
+        "players": result.players,
+        "winners": result.winners,
+        "ranking": result.ranking,
+        "manos": result.manos,
+        "porotos": result.porotos,
+        "faults": [
+            {"mano": f.mano, "seat": f.seat, "reason": f.reason, "detail": f.detail, "penalized": f.penalized}
+            for f in result.faults
+        ],
+        "move_ms": [[round(ms, 3) for ms in seat] for seat in result.move_ms],
+        "stats": _stats(events),
+    }
+    faults = "; ".join(f"{names[f.seat]} {f.reason}" for f in result.faults) or "sin faltas"
+    log.info(
+        "%s terminado en %.2f s: %d manos, ganan %s, %s",
+        task.id,
+        time.monotonic() - start,
+        result.manos,
+        ", ".join(names[s] for s in result.winners),
+        faults,
+    )
+    return out
+
+
+def _stats(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Per-seat figures for the standings, without the reply times (stored apart)."""
+    from arena.stats import partido_stats
+
+    return [{k: v for k, v in seat.items() if k != "move_ms"} for seat in partido_stats(events)]
+
+
+def check_entrant(spec: PlayerSpec, limits: Limits, mechanism: str | None = None) -> str | None:
+    """Start a player and greet it; the load error (one line) if its folder cannot run."""
+    from arena.connection import SubprocessConnection
+    from arena.loader import PlayerLoadError
+
+    global _busy
+    try:
+        _busy = True
+        try:
+            SubprocessConnection(spec, limits, mechanism=mechanism).close()
+        except PlayerLoadError as exc:
+            return str(exc)
+        return None
+    except WorkerStopped:
+        _exit()
+        raise
+    finally:
+        _busy = False

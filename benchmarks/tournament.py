@@ -1,0 +1,119 @@
+"""Tournament throughput: partidos per second with 1 and 2 workers, and a full round robin.
+
+Entrants are copies of ``sample_players/random_legal`` (``azar01``, ``azar02``...)
+in a temporary folder, each partido in its own player processes under the
+containment ``auto`` picks (bubblewrap where it works), exactly as ``arena
+tournament`` runs them.
+
+1. The same schedule (``--partidos`` partidos of one table of 4) with W = 1 and
+   W = 2: partidos/s over the run (workers already started), the best of
+   ``--repeat`` alternating runs each (the machine may be shared), and the ratio.
+2. The wall time of a full round robin of 12 entrants at tables of 4 (495
+   partidos) with W = 2, start to end (workers, entrant check, every partido).
+3. How much of a partido is process start-up: starting, greeting and stopping
+   4 players, against the mean partido time (W = 1).
+
+Prints, as its last two lines, ``speedup W=2/W=1: <x>`` and
+``round robin 12 entrants K=4 (495 partidos): <seconds> s``.
+
+    python benchmarks/tournament.py --partidos 60
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from arena import tournament as t  # noqa: E402
+from arena.connection import Limits, SubprocessConnection  # noqa: E402
+from arena.entrants import collect_entrants  # noqa: E402
+from arena.sandbox import resolve  # noqa: E402
+from arena.store import Store  # noqa: E402
+
+
+def entrants(folder: Path, n: int) -> list[Path]:
+    """``n`` copies of the random sample player, named azar01, azar02..."""
+    out = []
+    for i in range(1, n + 1):
+        dest = folder / f"azar{i:02d}"
+        shutil.copytree(ROOT / "sample_players" / "random_legal", dest)
+        out.append(dest)
+    return out
+
+
+def tournament(out: Path, folders: list[Path], workers: int, **options: object) -> tuple[t.RunStats, float]:
+    """Run one torneo; returns its stats (``seconds``: the partidos only) and the wall time."""
+    specs = collect_entrants(folders)
+    config = t.Config(table_size=4, init_ms=10_000, move_ms=2_000, sandbox=resolve("auto"), **options)
+    start = time.monotonic()
+    stats = t.execute(out, specs, config, workers, None, t.plan(config, len(specs)))
+    return stats, time.monotonic() - start
+
+
+def partido_ms(folder: Path) -> float:
+    """Mean partido time in a torneo folder (the workers' start-to-finish stamps)."""
+    with Store.open(folder) as store:
+        times = [
+            (dt.datetime.fromisoformat(r.finished) - dt.datetime.fromisoformat(r.started)).total_seconds()
+            for r in store.results()
+        ]
+    return 1000 * statistics.mean(times)
+
+
+def startup_ms(folders: list[Path], repeats: int = 10) -> float:
+    """Median time to start and greet one table's players, then stop them, one after another as
+    the referee does: a partido's process cost, without playing."""
+    specs = collect_entrants(folders)
+    mechanism = resolve("auto")
+    times = []
+    for _ in range(repeats):
+        start = time.monotonic()
+        conns = [SubprocessConnection(s, Limits(10_000, 2_000), mechanism=mechanism) for s in specs]
+        for c in conns:
+            c.close()
+        times.append(time.monotonic() - start)
+    return 1000 * statistics.median(times)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--partidos", type=int, default=60, help="Partidos of the W=1 / W=2 runs.")
+    parser.add_argument("--round-robin", type=int, default=12, help="Entrants of the full round robin.")
+    parser.add_argument("--repeat", type=int, default=2, help="Runs of each W (the best counts).")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="bench-torneo-") as tmp:
+        tmp_path = Path(tmp)
+        players = entrants(tmp_path / "players", max(4, args.round_robin))
+        four = players[:4]
+        rates: dict[int, float] = {}
+        for attempt in range(args.repeat):  # alternate W=1 and W=2; keep each one's best run
+            for w in (1, 2):
+                stats, _ = tournament(tmp_path / f"w{w}-{attempt}", four, w, rounds=args.partidos)
+                rate = stats.committed / stats.seconds
+                rates[w] = max(rates.get(w, 0.0), rate)
+                print(f"W={w}: {stats.committed} partidos (4 players) in {stats.seconds:.2f} s: {rate:.2f}/s")
+        mean = partido_ms(tmp_path / "w1-0")
+        start = startup_ms(four)
+        share = f"{start:.0f} ms of {mean:.0f} ms per partido ({100 * start / mean:.0f}%)"
+        print(
+            f"process start-up: starting, greeting and stopping 4 players takes {share}"
+            + (" — process start-up dominates" if start > mean / 2 else "")
+        )
+        print(f"partidos/s at 4 players (best): W=1 {rates[1]:.2f}, W=2 {rates[2]:.2f}")
+        n = args.round_robin
+        stats, wall = tournament(tmp_path / "rr", players[:n], 2)
+        print(f"speedup W=2/W=1: {rates[2] / rates[1]:.2f}")
+        print(f"round robin {n} entrants K=4 ({stats.committed} partidos): {wall:.1f} s")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,174 @@
+"""Schedule properties: coverage, seat balance, duplicate rotations, --partidos balance, determinism."""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections import Counter
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from arena.schedule import ScheduledPartido, group_size, make_schedule
+
+SEEDS = st.integers(0, 2**32)
+
+
+@st.composite
+def tables(draw: st.DrawFn, max_n: int = 9) -> tuple[int, int]:
+    """(entrants, table size) with a round robin small enough to check quickly."""
+    k = draw(st.integers(3, 6))
+    n = draw(st.integers(k, max(k, max_n)))
+    return n, k
+
+
+def seat_counts(schedule: list[ScheduledPartido], n: int, k: int) -> list[list[int]]:
+    counts = [[0] * k for _ in range(n)]
+    for p in schedule:
+        for seat, e in enumerate(p.seats):
+            counts[e][seat] += 1
+    return counts
+
+
+def pair_counts(schedule: list[ScheduledPartido], n: int) -> list[int]:
+    met = Counter(pair for p in schedule for pair in itertools.combinations(sorted(p.seats), 2))
+    return [met[pair] for pair in itertools.combinations(range(n), 2)]
+
+
+def check_shape(schedule: list[ScheduledPartido], n: int, k: int) -> None:
+    assert [p.pos for p in schedule] == list(range(len(schedule)))
+    assert len({p.id for p in schedule}) == len(schedule)
+    assert all(p.id.startswith("p") and p.id[1:].isdigit() for p in schedule)
+    for p in schedule:
+        assert len(p.seats) == k and len(set(p.seats)) == k
+        assert all(0 <= e < n for e in p.seats)
+        assert 0 <= p.seed < 2**53
+
+
+@settings(max_examples=60, deadline=None)
+@given(tables(), st.integers(1, 5), SEEDS)
+def test_round_robin_covers_every_subset_rounds_times(nk: tuple[int, int], rounds: int, seed: int) -> None:
+    n, k = nk
+    schedule = make_schedule(n, k, rounds, seed)
+    check_shape(schedule, n, k)
+    assert len(schedule) == math.comb(n, k) * rounds
+    tables = Counter(tuple(sorted(p.seats)) for p in schedule)
+    assert set(tables) == set(itertools.combinations(range(n), k))
+    assert set(tables.values()) == {rounds}
+    assert len({p.seed for p in schedule}) == len(schedule), "one deal per partido"
+
+
+@settings(max_examples=60, deadline=None)
+@given(tables(), st.integers(1, 9), SEEDS)
+def test_every_entrant_sits_in_every_seat_evenly(nk: tuple[int, int], rounds: int, seed: int) -> None:
+    """Guaranteed: per entrant, seat counts differ by at most one (exactly equal when K divides rounds)."""
+    n, k = nk
+    for counts in seat_counts(make_schedule(n, k, rounds, seed), n, k):
+        assert max(counts) - min(counts) <= 1, counts
+        if rounds % k == 0:
+            assert len(set(counts)) == 1, counts
+
+
+@settings(max_examples=60, deadline=None)
+@given(tables(max_n=8), st.integers(1, 3), SEEDS)
+def test_duplicate_replays_each_deal_under_every_rotation(
+    nk: tuple[int, int], rounds: int, seed: int
+) -> None:
+    n, k = nk
+    schedule = make_schedule(n, k, rounds, seed, duplicate=True)
+    check_shape(schedule, n, k)
+    g = group_size(k, True)
+    assert len(schedule) == math.comb(n, k) * rounds * g
+    by_seed: dict[int, list[tuple[int, ...]]] = {}
+    for p in schedule:
+        by_seed.setdefault(p.seed, []).append(p.seats)
+    assert len(by_seed) == math.comb(n, k) * rounds
+    for orders in by_seed.values():
+        assert len(orders) == g and len(set(orders)) == g
+        base = orders[0]
+        if k == 3:
+            assert set(orders) == set(itertools.permutations(base))
+        else:
+            assert set(orders) == {base[i:] + base[:i] for i in range(k)}
+        for e in base:  # every entrant holds every seat's cards, equally often
+            assert Counter(o.index(e) for o in orders) == Counter({s: g // k for s in range(k)})
+    for counts in seat_counts(schedule, n, k):
+        assert len(set(counts)) == 1
+
+
+@settings(max_examples=80, deadline=None)
+@given(tables(max_n=10), st.data(), SEEDS, st.booleans())
+def test_partidos_draws_a_balanced_subset(
+    nk: tuple[int, int], data: st.DataObject, seed: int, dup: bool
+) -> None:
+    n, k = nk
+    every = math.comb(n, k)
+    g = group_size(k, dup)
+    m = data.draw(st.integers(1, 3 * every * g), label="partidos")
+    schedule = make_schedule(n, k, seed=seed, duplicate=dup, partidos=m)
+    check_shape(schedule, n, k)
+    tables_drawn = -(-m // g)
+    assert len(schedule) == tables_drawn * g  # whole duplicate groups: at least m
+    played = Counter(e for p in schedule for e in p.seats)
+    counts = [played[e] for e in range(n)]
+    assert max(counts) - min(counts) <= g, counts  # per table drawn: within one
+    passes, extra = divmod(tables_drawn, every)
+    tables = Counter(tuple(sorted(p.seats)) for p in schedule[::g])
+    assert all(passes <= c <= passes + 1 for c in tables.values()), "no subset drawn twice in a pass"
+    assert len(tables) == (every if passes else extra)
+    pairs = pair_counts(schedule[::g], n)
+    assert max(pairs) - min(pairs) <= 5, pairs  # spread greedily (not a design); see docs
+    for counts in seat_counts(schedule, n, k):
+        assert max(counts) - min(counts) <= 1, counts
+
+
+def test_partidos_spreads_pairs_well_in_a_typical_course() -> None:
+    """30 entrants, tables of 4, 200 partidos: everyone plays 26 or 27, pairs meet 2 to 4 times."""
+    schedule = make_schedule(30, 4, seed=2002, partidos=200)
+    played = Counter(e for p in schedule for e in p.seats)
+    assert set(played.values()) <= {26, 27}
+    pairs = pair_counts(schedule, 30)
+    assert max(pairs) - min(pairs) <= 2, Counter(pairs)
+
+
+@settings(max_examples=30, deadline=None)
+@given(tables(max_n=8), st.integers(1, 3), SEEDS, st.booleans())
+def test_same_options_same_schedule(nk: tuple[int, int], rounds: int, seed: int, dup: bool) -> None:
+    n, k = nk
+    first = make_schedule(n, k, rounds, seed, dup)
+    assert make_schedule(n, k, rounds, seed, dup) == first
+    other = make_schedule(n, k, rounds, seed + 1, dup)
+    assert {p.seed for p in other}.isdisjoint({p.seed for p in first})
+
+
+def test_partidos_is_deterministic_from_the_seed() -> None:
+    assert make_schedule(12, 4, seed=5, partidos=40) == make_schedule(12, 4, seed=5, partidos=40)
+    assert make_schedule(12, 4, seed=5, partidos=40) != make_schedule(12, 4, seed=6, partidos=40)
+
+
+def test_ids_are_one_based_and_padded() -> None:
+    schedule = make_schedule(4, 3, 1, 1)
+    assert [p.id for p in schedule] == ["p0001", "p0002", "p0003", "p0004"]
+    assert make_schedule(13, 4, 1, 1)[-1].id == "p0715"
+
+
+@pytest.mark.parametrize(("n", "k"), [(0, 3), (2, 3), (3, 4), (5, 6)])
+def test_fewer_entrants_than_a_table_is_a_clear_error(n: int, k: int) -> None:
+    with pytest.raises(ValueError, match=f"tables of {k} need at least {k} jugadores, got {n}"):
+        make_schedule(n, k)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"table_size": 2}, "a table seats 3 to 6"),
+        ({"table_size": 7}, "a table seats 3 to 6"),
+        ({"rounds": 0}, "rounds must be at least 1"),
+        ({"partidos": 0}, "partidos must be at least 1"),
+        ({"rounds": 2, "partidos": 5}, "either rounds or partidos"),
+    ],
+)
+def test_impossible_options_are_refused(kwargs: dict[str, int], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        make_schedule(8, **kwargs)

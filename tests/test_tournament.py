@@ -1,0 +1,383 @@
+"""Torneos end to end: identical results with 1 and 2 workers, kill -9 / Ctrl-C then --resume,
+refusals, the log file, --max-faults, and no process left behind.
+
+Entrants are copies of the deterministic sample players (and ``tests/bots/crash``).
+The coordinator is run in-process (``arena.tournament.execute`` or the click
+command) or, to be killed, as ``python -m arena.cli_tournament`` in a subprocess.
+Processes are told apart by a token in their environment, as in ``test_referee``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import multiprocessing
+import os
+import re
+import shutil
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from arena import tournament as t
+from arena.cli_tournament import tournament
+from arena.entrants import NoEntrants, collect_entrants
+from arena.process import descendants
+from arena.store import Store, StoreError
+
+ROOT = Path(__file__).resolve().parent.parent
+GOOD = ("random_legal", "a_mas", "a_menos")
+TOKEN_VAR = "TUTE_ARENA_TEST_RUN"
+OPTIONS = ["--table-size", "3", "--rounds", "2", "--seed", "11", "--move-ms", "3000", "--init-ms", "10000"]
+CONFIG = t.Config(table_size=3, rounds=2, seed=11, move_ms=3000, init_ms=10_000)
+"""The small torneo most tests play: 4 entrants, 4 tables of 3, twice: 8 partidos."""
+
+
+# ---------------------------------------------------------------- processes
+
+
+def _read(path: str) -> bytes | None:
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except OSError:
+        return None
+
+
+def alive(pid: int) -> bool:
+    stat = _read(f"/proc/{pid}/stat")
+    return stat is not None and stat[stat.rindex(b")") + 2 :].split()[0] not in (b"Z", b"X")
+
+
+def marked(token: str, players_only: bool = True) -> dict[int, str]:
+    """Live processes carrying ``token`` (and ``ARENA_PLAYER=1`` when ``players_only``): pid -> argv."""
+    wanted = {f"{TOKEN_VAR}={token}".encode(), *([b"ARENA_PLAYER=1"] if players_only else [])}
+    found = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit() and int(entry) != os.getpid():
+            env = _read(f"/proc/{entry}/environ")
+            if env and wanted <= set(env.split(b"\0")) and alive(int(entry)):
+                found[int(entry)] = (_read(f"/proc/{entry}/cmdline") or b"").replace(b"\0", b" ").decode()
+    return found
+
+
+def left_behind(token: str, players_only: bool = True, grace: float = 5.0) -> dict[int, str]:
+    deadline = time.monotonic() + grace
+    while (left := marked(token, players_only)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return left
+
+
+@pytest.fixture(autouse=True)
+def token(monkeypatch: pytest.MonkeyPatch) -> Any:
+    """Mark this test's processes (through bwrap's clean environment too); none may outlive it."""
+    value = uuid.uuid4().hex
+    monkeypatch.setenv(TOKEN_VAR, value)
+    monkeypatch.setenv("ARENA_PASS_ENV", TOKEN_VAR)
+    yield value
+    left = left_behind(value)
+    for pid in left:
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
+    assert not left, f"player processes left behind: {left}"
+
+
+# ---------------------------------------------------------------- torneos
+
+
+@pytest.fixture(scope="module")
+def players(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Copies of the deterministic sample players, and a fourth (random_legal again, renamed)."""
+    root = tmp_path_factory.mktemp("players")
+    for name in GOOD:
+        shutil.copytree(ROOT / "sample_players" / name, root / name)
+    shutil.copytree(ROOT / "sample_players" / "random_legal", root / "azar")
+    return root
+
+
+@pytest.fixture(scope="module")
+def reference(players: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The small torneo played once, uninterrupted, with 2 workers."""
+    out = tmp_path_factory.mktemp("reference") / "torneo"
+    execute(out, players, CONFIG, 2)
+    return out
+
+
+def execute(out: Path, players: Path | list[Path], config: t.Config, workers: int, **kw: Any) -> t.RunStats:
+    specs = collect_entrants(players if isinstance(players, list) else [players])
+    return t.execute(out, specs, config, workers, None, t.plan(config, len(specs)), **kw)
+
+
+def outcome(folder: Path) -> list[tuple[Any, ...]]:
+    """What a torneo decided, partido by partido (no times)."""
+    with Store.open(folder) as store:
+        return [
+            (
+                r.id,
+                r.seed,
+                r.seats,
+                r.players,
+                r.winners,
+                r.ranking,
+                r.manos,
+                r.porotos,
+                [(f.mano, f.seat, f.entrant, f.reason, f.penalized) for f in r.faults],
+            )
+            for r in store.results()
+        ] + [(w.partido, w.entrants, w.reason) for w in store.withdrawn()]
+
+
+def replays(folder: Path) -> dict[str, list[dict[str, Any]]]:
+    """Every committed replay's events, without the reply times (``ms``)."""
+    out = {}
+    with Store.open(folder) as store:
+        for r in store.results():
+            events = [json.loads(line) for line in (folder / r.replay).read_text().splitlines()]
+            for e in events:
+                e.pop("ms", None)
+            out[r.id] = events
+    return out
+
+
+def assert_same(folder: Path, reference: Path) -> None:
+    assert outcome(folder) == outcome(reference)
+    assert replays(folder) == replays(reference)
+    names = sorted(p.name for p in (folder / "replays").iterdir())
+    assert names == sorted(p.name for p in (reference / "replays").iterdir()), "stray or missing files"
+
+
+def committed(folder: Path) -> int:
+    try:
+        db = sqlite3.connect(f"file:{folder / 'torneo.sqlite'}?mode=ro", uri=True, timeout=1)
+        try:
+            return db.execute("SELECT COUNT(*) FROM partidos").fetchone()[0]
+        finally:
+            db.close()
+    except sqlite3.Error:
+        return 0
+
+
+def coordinator(players: Path, out: Path, *extra: str, **kw: Any) -> subprocess.Popen[str]:
+    """``python -m arena.cli_tournament`` in a subprocess (its own session), for killing."""
+    argv = [sys.executable, "-m", "arena.cli_tournament", str(players), "--out", str(out), *OPTIONS]
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.Popen(
+        [*argv, "--workers", "2", *extra],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,
+        **kw,
+    )
+
+
+def wait_for(folder: Path, count: int, proc: subprocess.Popen[str], timeout: float = 60) -> None:
+    deadline = time.monotonic() + timeout
+    while committed(folder) < count:
+        assert proc.poll() is None, f"the torneo ended early: {proc.communicate()[0]}"
+        assert time.monotonic() < deadline, "no progress"
+        time.sleep(0.02)
+
+
+def resume(folder: Path, workers: int = 2) -> str:
+    result = CliRunner().invoke(tournament, ["--resume", str(folder), "--workers", str(workers)])
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+# ---------------------------------------------------------------- tests
+
+
+def test_one_and_two_workers_give_identical_results(players: Path, reference: Path, tmp_path: Path) -> None:
+    stats = execute(tmp_path / "w1", players, CONFIG, 1)
+    assert (stats.total, stats.committed, stats.withdrawn) == (8, 8, 0)
+    assert_same(tmp_path / "w1", reference)
+
+
+@pytest.mark.parametrize(("count", "delay"), [(1, 0.0), (3, 0.1), (5, 0.0)])
+def test_kill_9_then_resume_equals_an_uninterrupted_run(
+    players: Path, reference: Path, tmp_path: Path, token: str, count: int, delay: float
+) -> None:
+    out = tmp_path / "torneo"
+    proc = coordinator(players, out)
+    workers: list[int] = []
+    try:
+        wait_for(out, count, proc)
+        time.sleep(delay)
+        workers = descendants(proc.pid)
+        os.kill(proc.pid, signal.SIGKILL)
+    finally:
+        proc.kill()
+        proc.communicate()
+    assert not left_behind(token, players_only=False), "workers or players outlived the coordinator"
+    for pid in workers:  # if this process adopted them (a subreaper), reap them
+        with contextlib.suppress(ChildProcessError):
+            os.waitpid(pid, os.WNOHANG)
+    done = committed(out)
+    assert count <= done < 8, "the kill came too late to test anything"
+    output = resume(out)
+    assert f"{done} de 8 partidos ya guardados, faltan {8 - done}" in output
+    assert_same(out, reference)
+    with Store.open(out) as store:
+        assert [r["status"] for r in store.runs()] == ["running", "finished"]  # the killed run never ended
+
+
+def test_ctrl_c_stops_cleanly_and_tells_how_to_resume(
+    players: Path, reference: Path, tmp_path: Path, token: str
+) -> None:
+    out = tmp_path / "torneo"
+    proc = coordinator(players, out)
+    try:
+        wait_for(out, 2, proc)
+        os.killpg(proc.pid, signal.SIGINT)  # as a terminal does: the whole foreground group
+        output, _ = proc.communicate(timeout=30)
+    finally:
+        proc.kill()
+    assert proc.returncode == 130, output
+    assert "Torneo interrumpido" in output
+    assert f"arena tournament --resume {out}" in output
+    assert not left_behind(token, players_only=False, grace=2.0)
+    assert not [p for p in (out / "replays").iterdir() if p.name.startswith(".tmp-")]
+    with Store.open(out) as store:
+        assert store.runs()[-1]["status"] == "interrupted"
+    resume(out)
+    assert_same(out, reference)
+
+
+def test_a_non_empty_folder_is_refused_and_left_alone(players: Path, reference: Path, tmp_path: Path) -> None:
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "notes.txt").write_text("mine")
+    result = CliRunner().invoke(tournament, [str(players), "--out", str(other), *OPTIONS])
+    assert result.exit_code == 1
+    assert f"{other} is not empty. Nothing was changed; choose another --out." in result.output
+    assert [p.name for p in other.iterdir()] == ["notes.txt"]
+
+    before = {p: p.stat().st_mtime_ns for p in reference.rglob("*")}
+    result = CliRunner().invoke(tournament, [str(players), "--out", str(reference), *OPTIONS])
+    assert result.exit_code == 1
+    assert "is a torneo; continue it with --resume" in result.output
+    assert {p: p.stat().st_mtime_ns for p in reference.rglob("*")} == before
+
+
+def test_resume_takes_the_options_from_the_folder(reference: Path, tmp_path: Path) -> None:
+    result = CliRunner().invoke(tournament, ["--resume", str(reference), "--seed", "3", "--table-size", "4"])
+    assert result.exit_code == 2
+    assert "drop --table-size, --seed" in result.output or "drop --seed, --table-size" in result.output
+    result = CliRunner().invoke(tournament, ["--resume", str(tmp_path)])
+    assert result.exit_code == 1
+    assert f"{tmp_path}: not a torneo folder (no torneo.sqlite)" in result.output
+    result = CliRunner().invoke(tournament, ["--resume"])
+    assert result.exit_code == 2
+    assert "--resume needs the torneo folder" in result.output
+
+
+def test_a_finished_torneo_resumes_to_nothing(reference: Path) -> None:
+    before = outcome(reference)
+    output = resume(reference)
+    assert "8 de 8 partidos ya guardados, faltan 0" in output
+    assert "Torneo terminado: 0 partidos jugados" in output
+    assert outcome(reference) == before
+
+
+@pytest.mark.parametrize("method", ["fork", "spawn", "forkserver"])
+def test_the_log_file_holds_every_worker_and_partido(players: Path, tmp_path: Path, method: str) -> None:
+    config = t.Config(table_size=3, rounds=1, seed=5, move_ms=3000)
+    out = tmp_path / "torneo"
+    execute(out, players, config, 2, context=multiprocessing.get_context(method))
+    log = (out / "torneo.log").read_text()
+    workers = set(re.findall(r"Process-\d+\[(\d+)\] INFO arena.worker: worker ready", log))
+    assert len(workers) == 2, log
+    for p in ("p0001", "p0002", "p0003", "p0004"):
+        assert len(re.findall(rf"\[(\d+)\] INFO arena.worker: {p} empieza", log)) == 1, log
+        assert len(re.findall(rf"\[(\d+)\] INFO arena.worker: {p} terminado", log)) == 1, log
+    doers = set(re.findall(r"\[(\d+)\] INFO arena.worker: p\d+ terminado", log))
+    assert doers <= workers
+    assert "MainProcess" in log and "fin de la ejecución: finished, 4 partidos nuevos" in log
+
+
+def test_max_faults_withdraws_a_crashing_bot_in_schedule_order(players: Path, tmp_path: Path) -> None:
+    field = tmp_path / "field"
+    for name in GOOD:
+        shutil.copytree(players / name, field / name)
+    shutil.copytree(ROOT / "tests" / "bots" / "crash", field / "crash")
+    out = tmp_path / "torneo"
+    result = CliRunner().invoke(tournament, [str(field), "--out", str(out), *OPTIONS, "--max-faults", "2"])
+    assert result.exit_code == 0, result.output
+    with Store.open(out) as store:
+        crash = next(e.index for e in store.entrants() if e.name == "crash")
+        theirs = [p.id for p in store.scheduled() if crash in p.seats]
+        results = {r.id: r for r in store.results()}
+        withdrawn = store.withdrawn()
+    assert len(theirs) == 6
+    assert [p for p in theirs if p in results] == theirs[:2]  # disqualified twice, then withdrawn
+    assert [w.partido for w in withdrawn] == theirs[2:]
+    assert all(w.entrants == (crash,) and w.reason == "max-faults" for w in withdrawn)
+    assert len(results) == 8 - 4
+    for pid in theirs[:2]:
+        (fault,) = results[pid].faults
+        assert (fault.entrant, fault.reason, fault.penalized) == (crash, "crash", False)
+        assert fault.incident == f"replays/{pid}.incident-{results[pid].seats.index(crash)}-crash.txt"
+        assert (out / fault.incident).is_file()
+    assert "4 no jugados por retiro" in result.output
+    assert "crash: retirado tras 2 descalificaciones" in result.output
+    # the standings row: puesto, jugador, partidos, ganados, % [IC], lugar medio, porotos, desc., rating
+    row = next(line.split() for line in result.output.splitlines() if line.split()[1:2] == ["crash"])
+    assert (row[2], row[3], row[4], row[8]) == ("2", "0", "0%", "2")
+
+
+def test_entrants_default_to_players_then_samples(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "players").mkdir()
+    for name in GOOD:
+        shutil.copytree(ROOT / "sample_players" / name, tmp_path / "sample_players" / name)
+    assert [s.name for s in collect_entrants([])] == sorted(GOOD)
+    shutil.copytree(ROOT / "sample_players" / "a_mas", tmp_path / "players" / "ana")
+    assert [s.name for s in collect_entrants([])] == ["ana"]
+    twice = collect_entrants(
+        [tmp_path / "players", tmp_path / "players" / "ana", tmp_path / "sample_players"]
+    )
+    assert [s.name for s in twice] == ["ana", "a_mas", "a_menos", "random_legal"]
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(NoEntrants, match="empty: no player folder in it"):
+        collect_entrants([tmp_path / "empty"])
+
+
+def test_fewer_entrants_than_a_table_is_refused_before_anything_is_made(
+    players: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "torneo"
+    result = CliRunner().invoke(
+        tournament, [str(players / "azar"), str(players / "a_mas"), "--out", str(out)]
+    )
+    assert result.exit_code == 1
+    assert "tables of 4 need at least 4 jugadores, got 2" in result.output
+    assert not out.exists()
+
+
+def test_store_refuses_foreign_and_damaged_folders(tmp_path: Path) -> None:
+    with pytest.raises(StoreError, match="no such folder"):
+        Store.open(tmp_path / "absent")
+    with pytest.raises(StoreError, match=r"not a torneo folder \(no torneo.sqlite\)"):
+        Store.open(tmp_path)
+    (tmp_path / "torneo.sqlite").write_bytes(b"not a database at all" * 100)
+    with pytest.raises(StoreError, match="not a tute-arena torneo store"):
+        Store.open(tmp_path)
+    (tmp_path / "torneo.sqlite").unlink()
+    db = sqlite3.connect(tmp_path / "torneo.sqlite")
+    db.execute("CREATE TABLE meta (key TEXT, value TEXT)")
+    db.execute("INSERT INTO meta VALUES ('format', 'something-else')")
+    db.commit()
+    db.close()
+    with pytest.raises(StoreError, match="not a tute-arena torneo store"):
+        Store.open(tmp_path)
