@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 import time
 from typing import IO, Any
 
@@ -17,7 +18,7 @@ EVERY_FRACTION = 10
 
 def progress_for(stream: IO[str] | None = None) -> Progress:
     """A live bar when ``stream`` (stdout) is a terminal, plain lines otherwise."""
-    stream = stream or click.get_text_stream("stdout")
+    stream = stream or sys.stdout
     isatty = getattr(stream, "isatty", None)
     return BarProgress(stream) if isatty and isatty() else LineProgress(stream)
 

@@ -298,6 +298,8 @@ def plan(
     for name in ETC_FILES:  # not all of /etc: nothing like /etc/shadow
         if Path("/etc", name).exists():
             box += ["--ro-bind", f"/etc/{name}", f"/etc/{name}"]
+    # The private /tmp first: an interpreter (a venv) living under /tmp is bound on top of it.
+    box += ["--size", str(limits.file_mb << 20), "--tmpfs", "/tmp"]
     for root in _python_roots():
         box += ["--ro-bind", root, root]
     box += [
@@ -311,10 +313,6 @@ def plan(
         "/proc",
         "--dev",
         "/dev",
-        "--size",
-        str(limits.file_mb << 20),
-        "--tmpfs",
-        "/tmp",
         "--uid",
         str(NOBODY),
         "--gid",
