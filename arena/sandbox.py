@@ -89,33 +89,25 @@ class Plan:
     env: dict[str, str]
 
 
+def _succeeds(argv: list[str], env: dict[str, str] | None = None) -> bool:
+    """Whether ``argv`` runs and exits 0 within 10 s (a trial run)."""
+    try:
+        done = subprocess.run(argv, capture_output=True, timeout=10, check=False, env=env)
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return done.returncode == 0
+
+
+TRIAL_MOUNTS = ["--ro-bind", "/", "/", "--proc", "/proc", "--dev", "/dev"]
+AS_NOBODY = ["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups"]
+
+
 @functools.cache
 def bwrap_works() -> bool:
     """A real trial: can bwrap start a fully unshared sandbox here?"""
     if shutil.which("bwrap") is None:
         return False
-    try:
-        done = subprocess.run(
-            [
-                "bwrap",
-                "--unshare-all",
-                "--die-with-parent",
-                "--ro-bind",
-                "/",
-                "/",
-                "--proc",
-                "/proc",
-                "--dev",
-                "/dev",
-                "true",
-            ],
-            capture_output=True,
-            timeout=10,
-            check=False,
-        )
-    except (OSError, subprocess.SubprocessError):
-        return False
-    return done.returncode == 0
+    return _succeeds(["bwrap", "--unshare-all", "--die-with-parent", *TRIAL_MOUNTS, "true"])
 
 
 def resolve(mode: str) -> str:
@@ -171,27 +163,6 @@ def _python_roots() -> list[str]:
     return sorted(r for r in roots if r and not r.startswith(("/usr", "/bin", "/lib")))
 
 
-def _nobody_can_run_python() -> bool:
-    try:
-        done = subprocess.run(
-            [
-                "setpriv",
-                f"--reuid={NOBODY}",
-                f"--regid={NOBODY}",
-                "--clear-groups",
-                sys.executable,
-                "-c",
-                "pass",
-            ],
-            capture_output=True,
-            timeout=10,
-            check=False,
-        )
-    except (OSError, subprocess.SubprocessError):
-        return False
-    return done.returncode == 0
-
-
 def readable_by_others(folder: Path) -> bool:
     """Whether an unprivileged uid can reach ``folder`` and read its files (by the 'other' bits)."""
     path = folder.resolve()
@@ -210,34 +181,9 @@ def nobody_reaches_python() -> bool:
     """Whether uid 65534 can run this interpreter and start bwrap (tried for real, once)."""
     if shutil.which("setpriv") is None or os.geteuid() != 0:
         return False
-    try:
-        done = subprocess.run(
-            [
-                "setpriv",
-                f"--reuid={NOBODY}",
-                f"--regid={NOBODY}",
-                "--clear-groups",
-                "bwrap",
-                "--unshare-all",
-                "--ro-bind",
-                "/",
-                "/",
-                "--proc",
-                "/proc",
-                "--dev",
-                "/dev",
-                sys.executable,
-                "-c",
-                "import arena.sandbox",
-            ],
-            capture_output=True,
-            timeout=10,
-            check=False,
-            env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ARENA_PACKAGE.parent)},
-        )
-    except (OSError, subprocess.SubprocessError):
-        return False
-    return done.returncode == 0
+    box = ["bwrap", "--unshare-all", *TRIAL_MOUNTS]
+    env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ARENA_PACKAGE.parent)}
+    return _succeeds([*AS_NOBODY, *box, sys.executable, "-c", "import arena.sandbox"], env)
 
 
 @functools.cache
@@ -246,7 +192,11 @@ def can_drop_to_nobody() -> bool:
 
     Needs a root referee, ``setpriv``, and a Python interpreter that uid can run.
     """
-    return os.geteuid() == 0 and shutil.which("setpriv") is not None and _nobody_can_run_python()
+    return (
+        os.geteuid() == 0
+        and shutil.which("setpriv") is not None
+        and _succeeds([*AS_NOBODY, sys.executable, "-c", "pass"])
+    )
 
 
 def plan(
@@ -283,7 +233,7 @@ def plan(
                     f"{folder}: not readable by an unprivileged user, so it would run as root; "
                     "make it world-readable (chmod -R o+rX) or use bubblewrap"
                 )
-            head += ["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups", "--"]
+            head += [*AS_NOBODY, "--"]
         return Plan(head + argv, str(folder), env)
     if python_player:
         argv[-1] = PLAYER_DIR
@@ -331,7 +281,7 @@ def plan(
     if os.geteuid() == 0 and nobody_reaches_python() and readable_by_others(folder):
         # bwrap started by root maps the sandbox's uid to root outside: drop to nobody first,
         # so that root-owned files stay closed and the process limit counts.
-        head += ["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups", "--"]
+        head += [*AS_NOBODY, "--"]
     return Plan(head + box + ["--", *argv], str(folder), env)
 
 

@@ -27,13 +27,11 @@ import json
 import os
 import re
 import shutil
-import signal
 import socket
 import statistics
 import sys
 import tempfile
 import time
-import uuid
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -46,6 +44,16 @@ from arena.connection import Limits
 from arena.players import find_player
 from arena.referee import PartidoResult, play_folders
 from arena.replay import read_replay
+from tests.procs import (
+    PidCollector,
+    alive,
+    in_namespaces,
+    kill_and_reap,
+    leftover_players,
+    read,
+)
+
+pytestmark = pytest.mark.usefixtures("run_token")  # no player process may outlive a test
 
 ROOT = Path(__file__).resolve().parent.parent
 BOTS = Path(__file__).resolve().parent / "bots"
@@ -56,7 +64,6 @@ LIMITS = Limits(init_ms=5000, move_ms=2000)
 """No fault here waits for move_ms; the hostile bots' first moves get time to misbehave."""
 FAST = Limits(init_ms=5000, move_ms=400)
 """For the tests that wait out a deadline."""
-TOKEN_VAR = "TUTE_ARENA_TEST_RUN"
 NOBODY = sandbox.NOBODY
 
 Event = dict[str, Any]
@@ -70,121 +77,7 @@ def drops_to_nobody() -> bool:
     return sandbox.can_drop_to_nobody()
 
 
-# ---------------------------------------------------------------- processes (as in test_referee)
-
-
-def _read(path: str) -> bytes | None:
-    try:
-        with open(path, "rb") as f:
-            return f.read()
-    except OSError:
-        return None
-
-
-def alive(pid: int) -> bool:
-    """Whether ``pid`` is a live process (zombies are dead)."""
-    stat = _read(f"/proc/{pid}/stat")
-    if stat is None:
-        return False
-    return stat[stat.rindex(b")") + 2 :].split()[0].decode() not in ("Z", "X")
-
-
-def player_processes(token: str | None = None) -> dict[int, str]:
-    """Live processes with ``ARENA_PLAYER=1`` and this test's token in their environment: pid -> argv."""
-    token = token or os.environ[TOKEN_VAR]
-    wanted = {b"ARENA_PLAYER=1", f"{TOKEN_VAR}={token}".encode()}
-    found: dict[int, str] = {}
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        env = _read(f"/proc/{entry}/environ")
-        if not env or not wanted <= set(env.split(b"\0")) or not alive(int(entry)):
-            continue
-        argv = (_read(f"/proc/{entry}/cmdline") or b"").replace(b"\0", b" ").decode(errors="replace")
-        found[int(entry)] = argv.strip()
-    return found
-
-
-def leftover_players(token: str | None = None, grace: float = 1.0) -> dict[int, str]:
-    """The player processes still alive after ``grace`` seconds (SIGKILL is not instantaneous)."""
-    deadline = time.monotonic() + grace
-    while True:
-        left = player_processes(token)
-        if not left or time.monotonic() > deadline:
-            return left
-        time.sleep(0.02)
-
-
-def kill_and_reap(pid: int) -> None:
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.kill(pid, signal.SIGKILL)
-    for _ in range(100):  # the referee made this process a subreaper: orphans may be ours
-        try:
-            if os.waitpid(pid, os.WNOHANG)[0]:
-                return
-        except ChildProcessError:
-            return
-        time.sleep(0.01)
-
-
-@pytest.fixture(autouse=True)
-def run_token(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
-    """Mark this test's player processes; afterwards none may be alive (they are killed if so)."""
-    token = uuid.uuid4().hex
-    monkeypatch.setenv(TOKEN_VAR, token)
-    monkeypatch.setenv("ARENA_PASS_ENV", TOKEN_VAR)  # through the players' clean environment
-    yield token
-    left = leftover_players(token)
-    for pid in left:
-        kill_and_reap(pid)
-    assert not left, f"player processes left behind: {left}"
-
-
-class PidCollector:
-    """A sink noting the player processes (and their pid namespaces) at the start and every mano.
-
-    It holds each namespace open (a file descriptor) until :meth:`close`: the kernel gives a
-    dead namespace's number to the next one created, by anyone on the machine (another test
-    run's player), and a number held open cannot be handed out again.
-    """
-
-    def __init__(self) -> None:
-        self.pids: set[int] = set()
-        self.namespaces: set[str] = set()
-        self._fds: list[int] = []
-        self._mine = os.readlink("/proc/self/ns/pid")
-
-    def __call__(self, event: Event) -> None:
-        if event["type"] in ("partido_start", "mano_start"):
-            found = set(player_processes())
-            self.pids |= found
-            for pid in found:
-                with contextlib.suppress(OSError):
-                    fd = os.open(f"/proc/{pid}/ns/pid", os.O_RDONLY)
-                    name = os.readlink(f"/proc/self/fd/{fd}")
-                    if name in self.namespaces or name == self._mine:
-                        os.close(fd)
-                    else:
-                        self.namespaces.add(name)
-                        self._fds.append(fd)
-
-    def close(self) -> None:
-        for fd in self._fds:
-            os.close(fd)
-        self._fds = []
-
-
-def in_namespaces(namespaces: set[str]) -> list[int]:
-    """Live processes in any of the given pid namespaces (other than ours)."""
-    mine = os.readlink("/proc/self/ns/pid")
-    found = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            with contextlib.suppress(OSError):
-                ns = os.readlink(f"/proc/{entry}/ns/pid")
-                if ns in namespaces and ns != mine and alive(int(entry)):
-                    found.append(int(entry))
-    return found
+# ---------------------------------------------------------------- processes: tests/procs.py
 
 
 # ---------------------------------------------------------------- staging and playing
@@ -499,7 +392,7 @@ def test_fork_bot_leaves_no_process_behind(stage: Path, mechanism: str) -> None:
             assert not [p for p in pids if alive(p)], "a process started by the bot outlived the partido"
     finally:
         for pid in pids:  # never kill a stranger: only our sleeps
-            if alive(pid) and (_read(f"/proc/{pid}/cmdline") or b"").startswith(b"sleep\x00"):
+            if alive(pid) and (read(f"/proc/{pid}/cmdline") or b"").startswith(b"sleep\x00"):
                 kill_and_reap(pid)
 
 

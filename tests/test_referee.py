@@ -12,13 +12,10 @@ the leak checks never see another run's processes.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import re
-import signal
 import time
-import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,7 +29,17 @@ from arena.players import PlayerLoadError, find_player
 from arena.referee import PartidoResult, play_folders
 from arena.replay import read_replay
 from arena.rules import RuleSet
-from tests.test_containment import PidCollector
+from tests.procs import (
+    PidCollector,
+    alive,
+    in_namespaces,
+    kill_and_reap,
+    leftover_players,
+    player_processes,
+    read,
+)
+
+pytestmark = pytest.mark.usefixtures("run_token")  # no player process may outlive a test
 
 ROOT = Path(__file__).resolve().parent.parent
 BOTS = Path(__file__).resolve().parent / "bots"
@@ -43,98 +50,11 @@ FAST = Limits(init_ms=3000, move_ms=300)
 """For the tests that wait out a deadline."""
 LIMITS = Limits(init_ms=3000, move_ms=1000)
 """For the others: no fault here waits for move_ms, and good players never come near it."""
-TOKEN_VAR = "TUTE_ARENA_TEST_RUN"
 
 Event = dict[str, Any]
 
 
 # ---------------------------------------------------------------- processes
-
-
-def _read(path: str) -> bytes | None:
-    try:
-        with open(path, "rb") as f:
-            return f.read()
-    except OSError:
-        return None
-
-
-def _state(pid: int) -> str | None:
-    """The process state letter (``R``, ``S``, ``Z``...), or None when there is no such process."""
-    stat = _read(f"/proc/{pid}/stat")
-    if stat is None:
-        return None
-    return stat[stat.rindex(b")") + 2 :].split()[0].decode()
-
-
-def alive(pid: int) -> bool:
-    """Whether ``pid`` is a live process (zombies are dead)."""
-    state = _state(pid)
-    return state is not None and state not in ("Z", "X")
-
-
-def player_processes(token: str | None = None) -> dict[int, str]:
-    """Live processes with ``ARENA_PLAYER=1`` and this test's token in their environment: pid -> argv."""
-    token = token or os.environ[TOKEN_VAR]
-    wanted = {b"ARENA_PLAYER=1", f"{TOKEN_VAR}={token}".encode()}
-    found: dict[int, str] = {}
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        env = _read(f"/proc/{entry}/environ")
-        if not env or not wanted <= set(env.split(b"\0")) or not alive(int(entry)):
-            continue
-        argv = (_read(f"/proc/{entry}/cmdline") or b"").replace(b"\0", b" ").decode(errors="replace")
-        found[int(entry)] = argv.strip()
-    return found
-
-
-def leftover_players(token: str | None = None, grace: float = 1.0) -> dict[int, str]:
-    """The player processes still alive after ``grace`` seconds (SIGKILL is not instantaneous)."""
-    deadline = time.monotonic() + grace
-    while True:
-        left = player_processes(token)
-        if not left or time.monotonic() > deadline:
-            return left
-        time.sleep(0.02)
-
-
-def kill_and_reap(pid: int) -> None:
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.kill(pid, signal.SIGKILL)
-    for _ in range(100):  # the referee made this process a subreaper: orphans may be ours
-        try:
-            if os.waitpid(pid, os.WNOHANG)[0]:
-                return
-        except ChildProcessError:
-            return
-        time.sleep(0.01)
-
-
-@pytest.fixture(autouse=True)
-def run_token(monkeypatch: pytest.MonkeyPatch) -> Any:
-    """Mark this test's player processes; afterwards none may be alive (they are killed if so)."""
-    token = uuid.uuid4().hex
-    monkeypatch.setenv(TOKEN_VAR, token)
-    monkeypatch.setenv("ARENA_PASS_ENV", TOKEN_VAR)  # through the players' clean environment
-    yield token
-    left = leftover_players(token)
-    for pid in left:
-        kill_and_reap(pid)
-    assert not left, f"player processes left behind: {left}"
-
-
-def in_namespaces(namespaces: set[str]) -> list[int]:
-    """Live processes in any of the given pid namespaces (other than ours)."""
-    mine = os.readlink("/proc/self/ns/pid")
-    found = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            with contextlib.suppress(OSError):
-                ns = os.readlink(f"/proc/{entry}/ns/pid")
-                if ns in namespaces and ns != mine and alive(int(entry)):
-                    found.append(int(entry))
-    return found
 
 
 class Clock:
@@ -650,7 +570,7 @@ def test_grandchild_without_arena_environment_is_killed(tmp_path: Path, mechanis
             assert not alive(pids[0]), "the grandchild (sleep 301) is still running"
     finally:
         for pid in pids:
-            if alive(pid) and (_read(f"/proc/{pid}/cmdline") or b"").startswith(b"sleep\x00301"):
+            if alive(pid) and (read(f"/proc/{pid}/cmdline") or b"").startswith(b"sleep\x00301"):
                 kill_and_reap(pid)
 
 

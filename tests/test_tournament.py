@@ -20,7 +20,6 @@ import sqlite3
 import subprocess
 import sys
 import time
-import uuid
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +31,7 @@ from arena.cli_tournament import tournament
 from arena.entrants import NoEntrants, collect_entrants
 from arena.process import descendants
 from arena.store import Store, StoreError
+from tests.procs import leftover_players
 
 ROOT = Path(__file__).resolve().parent.parent
 GOOD = ("random_legal", "a_mas", "a_menos")
@@ -44,50 +44,14 @@ CONFIG = t.Config(table_size=3, rounds=2, seed=11, move_ms=3000, init_ms=10_000)
 # ---------------------------------------------------------------- processes
 
 
-def _read(path: str) -> bytes | None:
-    try:
-        with open(path, "rb") as f:
-            return f.read()
-    except OSError:
-        return None
-
-
-def alive(pid: int) -> bool:
-    stat = _read(f"/proc/{pid}/stat")
-    return stat is not None and stat[stat.rindex(b")") + 2 :].split()[0] not in (b"Z", b"X")
-
-
-def marked(token: str, players_only: bool = True) -> dict[int, str]:
-    """Live processes carrying ``token`` (and ``ARENA_PLAYER=1`` when ``players_only``): pid -> argv."""
-    wanted = {f"{TOKEN_VAR}={token}".encode(), *([b"ARENA_PLAYER=1"] if players_only else [])}
-    found = {}
-    for entry in os.listdir("/proc"):
-        if entry.isdigit() and int(entry) != os.getpid():
-            env = _read(f"/proc/{entry}/environ")
-            if env and wanted <= set(env.split(b"\0")) and alive(int(entry)):
-                found[int(entry)] = (_read(f"/proc/{entry}/cmdline") or b"").replace(b"\0", b" ").decode()
-    return found
-
-
 def left_behind(token: str, players_only: bool = True, grace: float = 5.0) -> dict[int, str]:
-    deadline = time.monotonic() + grace
-    while (left := marked(token, players_only)) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    return left
+    return leftover_players(token, grace, players_only)
 
 
 @pytest.fixture(autouse=True)
-def token(monkeypatch: pytest.MonkeyPatch) -> Any:
-    """Mark this test's processes (through bwrap's clean environment too); none may outlive it."""
-    value = uuid.uuid4().hex
-    monkeypatch.setenv(TOKEN_VAR, value)
-    monkeypatch.setenv("ARENA_PASS_ENV", TOKEN_VAR)
-    yield value
-    left = left_behind(value)
-    for pid in left:
-        with contextlib.suppress(OSError):
-            os.kill(pid, signal.SIGKILL)
-    assert not left, f"player processes left behind: {left}"
+def token(run_token: str) -> str:
+    """This test's process token (see tests/procs.py): no player may outlive the test."""
+    return run_token
 
 
 # ---------------------------------------------------------------- torneos

@@ -1,0 +1,26 @@
+"""Fixtures shared by the test modules."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator
+
+import pytest
+
+from tests.procs import TOKEN_VAR, kill_and_reap, leftover_players
+
+
+@pytest.fixture
+def run_token(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    """Mark this test's player processes; afterwards none may be alive (they are killed if so).
+
+    Modules that start players use it for every test: ``pytestmark = pytest.mark.usefixtures("run_token")``.
+    """
+    token = uuid.uuid4().hex
+    monkeypatch.setenv(TOKEN_VAR, token)
+    monkeypatch.setenv("ARENA_PASS_ENV", TOKEN_VAR)  # through the players' clean environment
+    yield token
+    left = leftover_players(token)
+    for pid in left:
+        kill_and_reap(pid)
+    assert not left, f"player processes left behind: {left}"
