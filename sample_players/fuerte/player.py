@@ -1,0 +1,415 @@
+"""'Fuerte': determinized Monte Carlo search under hidden information.
+
+At each decision it
+1. reads what the play so far proves about the hidden hands (:func:`infer`):
+   voids, "no trump that beats", "no higher card of the suit", plus the cards
+   known to be in a hand (the shown card, the cambio, sung pairs, the 2-oro);
+2. deals the unseen cards to the other players many times, consistently with
+   all of that and with each player's card count (:func:`sample_hands`);
+3. for every candidate (a legal card, and whether to sing before it) plays
+   each of those deals to the end of the mano with a fast rollout policy on
+   the engine's :class:`arena.engine.Mano`, and counts how often it loses;
+4. plays the candidate that loses least often (ties: the better score margin).
+
+Options (constructor arguments): ``seed`` (default 2002), ``budget_ms`` (time
+per move; default 30% of the referee's ``move_ms``, at most 300 ms) and
+``simulations`` (a fixed number of deals per move instead of a time budget;
+with it, the same seed and the same partido give the same moves).
+See README.md for how and why.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Sequence
+from typing import Any, NamedTuple
+
+from arena.cards import ABOVE, FULL_DECK, NAMES, SUIT_MASK, card, cards_of, parse
+from arena.engine import Mano
+from arena.rules import PAIR_MASK, TUTE, canto_name, canto_suit, has_tute
+from arena.sdk import Move, Player, PlayRequest, TableView
+
+# ---------------------------------------------------------------- what the play proves
+
+
+class Knowledge(NamedTuple):
+    """What one player knows about the hidden hands at a moment of the mano."""
+
+    me: int
+    order: tuple[int, ...]
+    """The dealt-in seats from the mano going right."""
+    counts: dict[int, int]
+    """Cards still in hand, by other dealt-in seat."""
+    unseen: int
+    """The cards in other players' hands (a mask): not mine, not played, not out of play."""
+    known: dict[int, int]
+    """Card -> the seat known to hold it (a subset of ``unseen``)."""
+    forbidden: dict[int, int]
+    """Seat -> the cards it cannot hold (a mask), from how it played."""
+
+
+def play_order(active: Sequence[int], mano_seat: int, sitting_out: int | None, n: int) -> tuple[int, ...]:
+    """The dealt-in seats from ``mano_seat`` going right."""
+    live = set(active) - {sitting_out}
+    return tuple(s for i in range(n) if (s := (mano_seat + i) % n) in live)
+
+
+def constraint(card_id: int, lead: int, winning: int, trump: int) -> int:
+    """The cards a player cannot hold, given that it played ``card_id`` on a trick
+    led in suit ``lead`` and won so far by ``winning`` (rule 6, read backwards)."""
+    suit, wsuit = card_id // 10, winning // 10
+    if suit == lead:
+        if wsuit == lead and card_id < winning:  # followed without beating: nothing higher
+            return ABOVE[winning]
+        return 0
+    out = SUIT_MASK[lead]  # did not follow: void in the led suit
+    if wsuit != trump:
+        if suit != trump:  # did not trump: no trump at all
+            out |= SUIT_MASK[trump]
+    elif not (suit == trump and card_id > winning):  # did not overtrump: no trump above
+        out |= ABOVE[winning]
+    return out
+
+
+def infer(view: TableView, hand: Sequence[str] | None = None) -> Knowledge:
+    """Everything the play so far proves about who holds the unseen cards."""
+    n = len(view.players) or len(view.porotos)
+    me = view.seat
+    order = play_order(view.active, view.mano_seat, view.sitting_out, n)
+    trump = view.trump_suit
+    mine = 0
+    for c in hand if hand is not None else view.hand:
+        mine |= 1 << parse(c)
+    played_by = dict.fromkeys(order, 0)
+    forbidden = dict.fromkeys(order, 0)
+    played = 0
+    lead = winning = -1
+    k = len(order)
+    for i, (seat, name) in enumerate(view.played):
+        c = parse(name)
+        played |= 1 << c
+        played_by[seat] = played_by.get(seat, 0) + 1
+        if i % k == 0:
+            lead, winning = c // 10, c
+            continue
+        forbidden[seat] = forbidden.get(seat, 0) | constraint(c, lead, winning, trump)
+        ws = winning // 10
+        if (c // 10 == ws and c > winning) or (c // 10 == trump and ws != trump):
+            winning = c
+    size = mine.bit_count() + played_by.get(me, 0)
+    counts = {s: size - played_by[s] for s in order if s != me}
+    out = 0
+    if view.out_of_play:
+        out |= 1 << parse(view.out_of_play)
+    unseen = FULL_DECK & ~mine & ~played & ~out
+    known: dict[int, int] = {}
+    if view.shown and order:
+        known[parse(view.shown)] = order[-1]  # the last card dealt: the dealer's (a=6: dealer's left)
+    for seat, gave, took in view.swaps:
+        if took is not None:
+            known[parse(took)] = seat
+        known.pop(parse(gave), None)
+    if view.mano == 1 and not view.shown:
+        if len(order) in (4, 5):
+            known[card(2, "oro")] = view.mano_seat  # the 2-oro found the mano
+        elif len(order) == 3 and not view.swaps and view.out_of_play == NAMES[card(2, "oro")]:
+            known[card(4, "oro")] = view.mano_seat  # the 2-oro was the leftover: the 4-oro is mano
+    for seat, canto in view.sung:
+        if canto != TUTE:
+            for c in cards_of(PAIR_MASK[canto_suit(canto, trump)]):
+                known[c] = seat
+    known = {c: s for c, s in known.items() if unseen >> c & 1 and s in counts}
+    return Knowledge(me, order, counts, unseen, known, forbidden)
+
+
+# ---------------------------------------------------------------- dealing the unseen cards
+
+
+def _greedy(
+    rng: random.Random, free: list[int], allowed: dict[int, list[int]], cap: dict[int, int]
+) -> dict[int, int] | None:
+    """Most constrained card first, each to an allowed seat with room (weighted by room)."""
+    cap = dict(cap)
+    hands = dict.fromkeys(cap, 0)
+    keyed = sorted(free, key=lambda c: (len(allowed[c]), rng.random()))
+    for c in keyed:
+        seats = [s for s in allowed[c] if cap[s] > 0]
+        if not seats:
+            return None
+        if len(seats) == 1:
+            s = seats[0]
+        else:
+            r = rng.random() * sum(cap[s] for s in seats)
+            for s in seats:
+                r -= cap[s]
+                if r < 0:
+                    break
+        cap[s] -= 1
+        hands[s] |= 1 << c
+    return hands
+
+
+def _feasible(free: list[int], allowed: dict[int, list[int]], cap: dict[int, int]) -> bool:
+    """Hall's condition: every set of seats has room for the cards only it may take."""
+    seats = list(cap)
+    index = {s: i for i, s in enumerate(seats)}
+    classes: dict[int, int] = {}
+    for c in free:
+        m = 0
+        for s in allowed[c]:
+            m |= 1 << index[s]
+        classes[m] = classes.get(m, 0) + 1
+    for subset in range(1, 1 << len(seats)):
+        need = sum(k for m, k in classes.items() if m & ~subset == 0)
+        if need > sum(cap[s] for s in seats if subset >> index[s] & 1):
+            return False
+    return True
+
+
+def _exact(
+    rng: random.Random, free: list[int], allowed: dict[int, list[int]], cap: dict[int, int]
+) -> dict[int, int] | None:
+    """A deal that always succeeds when one exists: each choice keeps Hall's condition."""
+    if not _feasible(free, allowed, cap):
+        return None
+    cap = dict(cap)
+    hands = dict.fromkeys(cap, 0)
+    rest = sorted(free, key=lambda c: len(allowed[c]))
+    while rest:
+        c = rest.pop(0)
+        seats = [s for s in allowed[c] if cap[s] > 0]
+        rng.shuffle(seats)
+        for s in seats:
+            cap[s] -= 1
+            if _feasible(rest, allowed, cap):
+                hands[s] |= 1 << c
+                break
+            cap[s] += 1
+        else:  # pragma: no cover - Hall's condition guarantees a seat
+            return None
+    return hands
+
+
+def sample_hands(rng: random.Random, know: Knowledge, tries: int = 20) -> dict[int, int]:
+    """One deal of the unseen cards to the other seats, by seat (masks).
+
+    The known cards go to their holders; the rest respect every seat's count and,
+    when at all possible, every constraint (greedy with retries, then an exact
+    search; if the constraints contradict each other, counts alone).
+    """
+    cap = dict(know.counts)
+    base = dict.fromkeys(cap, 0)
+    for c, s in know.known.items():
+        if cap[s] > 0:
+            cap[s] -= 1
+            base[s] |= 1 << c
+    placed = 0
+    for h in base.values():
+        placed |= h
+    free = cards_of(know.unseen & ~placed)
+    if len(free) != sum(cap.values()):  # the view is inconsistent: deal by counts alone
+        free = free[: sum(cap.values())]
+    allowed = {c: [s for s in cap if not know.forbidden.get(s, 0) >> c & 1] for c in free}
+    hands = None
+    for _ in range(tries):
+        hands = _greedy(rng, free, allowed, cap)
+        if hands is not None:
+            break
+    if hands is None:
+        hands = _exact(rng, free, allowed, cap)
+    if hands is None:
+        hands = _greedy(rng, free, {c: list(cap) for c in free}, cap)
+    assert hands is not None
+    return {s: base[s] | hands[s] for s in cap}
+
+
+# ---------------------------------------------------------------- rollouts
+
+
+def rollout(m: Mano, rng: random.Random) -> None:
+    """Play ``m`` to its end at random: every player sings what it can (tute
+    first, ending the mano) and plays a uniformly random legal card.
+
+    Random play is fast and, averaged over many deals, ranks the candidate moves
+    about as well as the light heuristics we tried (see README.md).
+    """
+    trump = m.trump
+    rand = rng.random
+    while not m.over:
+        if m.may_sing:
+            hand = m.hands[m.turn]
+            if has_tute(hand):
+                m.sing(TUTE)
+                return
+            for s in range(4):
+                if not m.sung_suits >> s & 1 and hand & PAIR_MASK[s] == PAIR_MASK[s]:
+                    m.sing(canto_name(s, trump))
+                    break
+        options = cards_of(m.legal())
+        m.play(options[int(rand() * len(options))])
+
+
+# ---------------------------------------------------------------- the player
+
+
+class Candidate(NamedTuple):
+    """A choice: a card, and the canto sung before it (or None)."""
+
+    card: int
+    sing: str | None
+
+
+class Fuerte(Player):
+    """Determinized Monte Carlo: minimise the probability of losing the mano."""
+
+    name = "Fuerte"
+    budget_fraction = 0.3
+    budget_cap_ms = 300.0
+    strict = False
+    """Tests set it: an error in the search then raises instead of falling back."""
+
+    def __init__(
+        self, seed: int = 2002, budget_ms: float | None = None, simulations: int | None = None
+    ) -> None:
+        super().__init__()
+        self.seed = seed
+        self.budget_ms = budget_ms
+        self.simulations = simulations
+        self.partido_id = ""
+        self.last_stats: dict[str, Any] = {}
+        """The last search: deals simulated and losses by candidate (for students' curiosity)."""
+
+    def setup(self, name: str, limits: dict[str, int]) -> None:
+        if self.budget_ms is None:
+            move_ms = limits.get("move_ms", 1000)
+            self.budget_ms = min(self.budget_cap_ms, self.budget_fraction * move_ms)
+
+    def on_partido_start(self, event: dict[str, Any]) -> None:
+        self.partido_id = str(event.get("partido", ""))
+
+    def play(self, request: PlayRequest) -> Move:
+        start = time.perf_counter()
+        legal = [parse(c) for c in request.legal()]
+        cantos = request.cantos()
+        if TUTE in cantos:
+            return Move(sing=TUTE)  # the singer cannot lose the mano
+        sings: list[str | None] = [None]
+        if cantos:
+            sings.append(max(cantos, key=lambda c: c == "cuarenta"))
+        candidates = [Candidate(c, s) for s in sings for c in legal]
+        choice = candidates[0]  # legal: the fallback if anything goes wrong
+        if len(candidates) > 1:
+            try:
+                choice = self.search(request, candidates, start)
+            except Exception:  # never let a bug in the search cost the partido
+                if self.strict:
+                    raise
+        return Move(card=NAMES[choice.card], sing=choice.sing)
+
+    def rng(self) -> random.Random:
+        """A random stream that depends only on the seed and the position: reproducible."""
+        v = self.view
+        return random.Random(f"fuerte/{self.seed}/{self.partido_id}/{v.seat}/{v.mano}/{len(v.played)}")
+
+    def search(self, request: PlayRequest, candidates: list[Candidate], start: float) -> Candidate:
+        """The candidate that loses least often over the sampled deals (ties: the safer).
+
+        Every candidate is tried on the same deals, with the same rollout luck
+        (common random numbers), so their difference is measured, not their luck.
+        Stops after ``simulations`` deals, or when one more deal would not fit in
+        the budget (judged by the slowest deal so far; at least one deal is tried).
+        """
+        view = self.view
+        rng = self.rng()
+        know = infer(view, request.hand)
+        me = view.seat
+        n = len(view.players) or len(view.porotos)
+        base = self.base_mano(request, know, n)
+        ruleset = view.ruleset
+        k = len(candidates)
+        lost = [0] * k
+        margin = [0.0] * k
+        budget = (self.budget_ms if self.budget_ms is not None else 300.0) / 1000
+        limit = self.simulations
+        deadline = start + budget
+        sims = 0
+        slowest = 0.0
+        while True:
+            now = time.perf_counter()
+            if limit is not None:
+                if sims >= limit:
+                    break
+            elif now + slowest > deadline:
+                break
+            hands = sample_hands(rng, know)
+            root = base.clone()
+            for s, h in hands.items():
+                root.hands[s] = h
+            state = rng.getstate()
+            for i, cand in enumerate(candidates):
+                m = root.clone()
+                if cand.sing is not None:
+                    m.sing(cand.sing)
+                m.play(cand.card)
+                rng.setstate(state)  # common random numbers: every candidate sees the same luck
+                rollout(m, rng)
+                losers = m.losers(ruleset)
+                if me in losers:
+                    lost[i] += 1
+                margin[i] += self.safety(m, me, losers)
+            sims += 1
+            slowest = max(slowest, time.perf_counter() - now)
+        if sims == 0:
+            return candidates[0]
+        best = min(range(k), key=lambda i: (lost[i], -margin[i]))
+        self.last_stats = {"sims": sims, "candidates": candidates, "lost": lost}
+        return candidates[best]
+
+    @staticmethod
+    def safety(m: Mano, me: int, losers: list[int]) -> float:
+        """The tie-break between candidates that lose equally often: -1 when I lose,
+        1 when I took no trick (safe), else how far my score is from the nearest
+        loser's, as a fraction of the 130 points."""
+        if me in losers:
+            return -1.0
+        if not m.tricks[me]:
+            return 1.0
+        scores = m.scores()
+        mine = scores[me] or 0
+        return min((abs(mine - (scores[s] or 0)) for s in losers), default=0) / 130
+
+    def base_mano(self, request: PlayRequest, know: Knowledge, n: int) -> Mano:
+        """The mano as it stands, with only my hand filled in."""
+        view = self.view
+        hands = [0] * n
+        mine = 0
+        for c in request.hand:
+            mine |= 1 << parse(c)
+        hands[view.seat] = mine
+        m = Mano(view.mano, view.trump_suit, know.order, hands)
+        m.ntricks = mine.bit_count() + sum(1 for s, _ in view.played if s == view.seat)
+        m.trick = request.trick
+        m.turn = view.seat
+        m.tricks = list(view.tricks) + [0] * (n - len(view.tricks))
+        canto = [0] * n
+        for seat, name in view.sung:
+            if name != TUTE:
+                suit = canto_suit(name, m.trump)
+                canto[seat] += 40 if suit == m.trump else 20
+                m.sang_pair[seat] = True
+        m.canto_points = canto
+        m.card_points = [sc - canto[s] for s, sc in enumerate(view.scores)] + [0] * (n - len(view.scores))
+        m.sung_suits = view.sung_suits
+        m.may_sing = request.may_sing
+        table = [(s, parse(c)) for s, c in request.table]
+        m.table = table
+        if table:
+            trump = m.trump
+            m.lead = table[0][1] // 10
+            m.winner, m.winning = table[0]
+            for s, c in table[1:]:
+                ws = m.winning // 10
+                if (c // 10 == ws and c > m.winning) or (c // 10 == trump and ws != trump):
+                    m.winner, m.winning = s, c
+        return m
