@@ -3,8 +3,9 @@
 The runner needs four things of a backend: ``submit`` a picklable function with
 picklable arguments, ``wait`` for some of the submitted tasks, ``close`` when
 done, ``stop`` at once (Ctrl-C). :class:`LocalBackend` runs tasks in a pool of
-worker processes on this machine; a distributed engine (Dask, Ray...) fits the
-same interface, its futures having ``done()`` and ``result()``.
+worker processes on this machine; :class:`arena.dask_backend.DaskBackend` runs
+them on a Dask cluster (the ``distributed`` extra), its handles having ``done()``
+and ``result()`` too.
 
 Logging: :class:`LogSink` is the one writer of ``DIR/torneo.log``; workers send
 their records to it through a multiprocessing queue (the standard library's
@@ -27,6 +28,10 @@ from typing import Any, Protocol, TypeVar
 T = TypeVar("T")
 
 LOG_FORMAT = "%(asctime)s %(processName)s[%(process)d] %(levelname)s %(name)s: %(message)s"
+
+
+class BackendError(Exception):
+    """The backend cannot run the torneo's tasks (one line for the user)."""
 
 
 class Handle(Protocol[T]):

@@ -53,6 +53,11 @@ RESULT_OPTIONS = (
 )
 @click.option("--seed", metavar="N", type=int, default=2002, show_default=True, help="Seed of every deal.")
 @click.option("--workers", metavar="W", type=click.IntRange(1), help="Partidos at once [default: cores].")
+@click.option(
+    "--scheduler",
+    metavar="tcp://HOST:PORT",
+    help="Play the partidos on this Dask cluster (needs the distributed extra).",
+)
 @click.option("--duplicate", is_flag=True, help="Play each deal under every seat rotation.")
 @click.option("--partidos", metavar="M", type=click.IntRange(1), help="A balanced subset of M partidos.")
 @rules_options
@@ -86,6 +91,7 @@ def tournament(
     rounds: int,
     seed: int,
     workers: int | None,
+    scheduler: str | None,
     duplicate: bool,
     partidos: int | None,
     ruleset: str,
@@ -102,7 +108,8 @@ def tournament(
 
     A PATH that is a player folder is one jugador; any other folder gives every
     player folder in it (default: players/, or sample_players/). Results, replays
-    and the log go to DIR (default: a new folder under results/).
+    and the log go to DIR (default: a new folder under results/). With --scheduler
+    the partidos run on a Dask cluster's workers; this process alone writes DIR.
     """
     from arena import tournament as t
     from arena.entrants import collect_entrants
@@ -110,6 +117,8 @@ def tournament(
     from arena.rules import RulesError, RuleSet
 
     ctx = click.get_current_context()
+    if scheduler is not None:
+        _check_scheduler(workers)
     workers = workers or t.default_workers()
     try:
         if resume:
@@ -117,7 +126,7 @@ def tournament(
             store, config, specs, warnings = t.open_for_resume(folder)
             for w in warnings:
                 click.echo(f"Aviso: {w}", err=True)
-            _same_containment(config.sandbox)
+            _same_containment(config.sandbox, here=scheduler is None)
             schedule_size, committed, withdrawn = store.counts()
             store.close()
             click.echo(
@@ -145,23 +154,46 @@ def tournament(
                 move_ms=move_ms,
                 max_faults=max_faults,
                 paths=tuple(str(p) for p in paths),
-                sandbox=containment(sandbox),
+                sandbox=_mechanism(sandbox, scheduler),
             )
             schedule = t.plan(config, len(specs))
             click.echo(
                 f"Torneo de {len(specs)} jugadores, mesas de {table_size}: {len(schedule)} partidos"
                 f"{' (duplicados)' if duplicate else ''}, semilla {seed}."
             )
-        _play(folder, config, specs, workers, None if resume else schedule, lang)
+        _play(folder, config, specs, workers, None if resume else schedule, lang, scheduler)
     except (t.TournamentError, PlayerLoadError) as exc:
         raise click.ClickException(str(exc)) from None
 
 
-def _same_containment(mechanism: str | None) -> None:
-    """A resumed torneo runs under the containment it began with (one warning line if weak)."""
+def _check_scheduler(workers: int | None) -> None:
+    """--scheduler: the extra is installed (else one line saying what to install), no --workers."""
+    from arena.backend import BackendError
+    from arena.dask_backend import require
+
+    if workers is not None:
+        raise click.UsageError("--workers is for this machine; with --scheduler the cluster's workers play")
+    try:
+        require()
+    except BackendError as exc:
+        raise click.ClickException(str(exc)) from None
+
+
+def _mechanism(mode: str, scheduler: str | None) -> str:
+    """The containment to record: resolved here, but ``bwrap`` on a cluster is the workers' to provide."""
+    if scheduler is not None and mode == "bwrap":
+        return "bwrap"  # each worker checks it works there before playing
+    return containment(mode)
+
+
+def _same_containment(mechanism: str | None, here: bool = True) -> None:
+    """A resumed torneo runs under the containment it began with (one warning line if weak).
+
+    ``here``: the players run on this machine (not on a cluster's workers, which check for themselves).
+    """
     from arena.sandbox import bwrap_works, warning
 
-    if mechanism == "bwrap" and not bwrap_works():
+    if here and mechanism == "bwrap" and not bwrap_works():
         raise click.ClickException("this torneo runs its players under bwrap, which does not work here now")
     note = warning(mechanism) if mechanism else None
     if note:
@@ -190,6 +222,7 @@ def _play(
     workers: int,
     schedule: list[ScheduledPartido] | None,
     lang: str = "es",
+    scheduler: str | None = None,
 ) -> None:
     """Run the torneo (new when ``schedule`` is given) and print the outcome."""
     from arena import report
@@ -198,19 +231,22 @@ def _play(
     from arena.store import Store
 
     def started() -> None:
-        click.echo(f"Resultados en {folder}, {workers} procesos.")
+        where = f"partidos en el clúster Dask {scheduler}" if scheduler else f"{workers} procesos"
+        click.echo(f"Resultados en {folder}, {where}.")
 
     try:
-        stats = t.execute(folder, specs, config, workers, progress_for(), schedule, started=started)
+        stats = t.execute(
+            folder, specs, config, workers, progress_for(), schedule, started=started, scheduler=scheduler
+        )
     except t.Interrupted as exc:
         click.echo(f"\nTorneo interrumpido: {exc.committed} de {exc.total} partidos guardados.")
-        click.echo(t.resume_hint(folder))
+        click.echo(t.resume_hint(folder, scheduler))
         click.get_current_context().exit(130)
     except KeyboardInterrupt:  # before the first partido: nothing to keep
         raise click.Abort() from None
     except t.TournamentError as exc:
         if (folder / "torneo.sqlite").exists():
-            raise t.TournamentError(f"{exc}\n{t.resume_hint(folder)}") from None
+            raise t.TournamentError(f"{exc}\n{t.resume_hint(folder, scheduler)}") from None
         raise
     rate = stats.committed / stats.seconds if stats.seconds else 0.0
     withdrawn = f", {stats.withdrawn} no jugados por retiro" if stats.withdrawn else ""

@@ -22,7 +22,7 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from arena.backend import Backend
+from arena.backend import Backend, BackendError
 from arena.connection import Limits
 from arena.entrants import fingerprint
 from arena.players import PlayerLoadError, PlayerSpec, find_player
@@ -153,6 +153,8 @@ def check_entrants(backend: Backend, specs: Sequence[PlayerSpec], config: Config
     handles = [backend.submit(check_entrant, spec, config.limits, config.sandbox) for spec in specs]
     try:
         errors = [h.result() for h in handles]
+    except BackendError as exc:  # a worker that must not play (containment, another referee)
+        raise TournamentError(str(exc)) from None
     except Exception as exc:  # the pool itself failed (a worker could not start)
         raise TournamentError(f"the worker processes failed: {exc!r}") from exc
     bad = [e for e in errors if e]
@@ -251,6 +253,8 @@ def _commit(store: Store, partido: ScheduledPartido, handle: Any) -> set[int]:
     """Commit a finished task's partido; returns the entrants disqualified in it."""
     try:
         outcome = handle.result()
+    except BackendError as exc:
+        raise TournamentError(f"{partido.id}: {exc}") from None
     except Exception as exc:  # a worker died (killed, out of memory) or a bug
         raise TournamentError(f"{partido.id}: the worker failed: {exc!r}") from exc
     if outcome["error"]:
@@ -347,14 +351,16 @@ def execute(
     schedule: Sequence[ScheduledPartido] | None = None,
     context: Any = None,
     started: Callable[[], None] | None = None,
+    scheduler: str | None = None,
 ) -> RunStats:
-    """Run a torneo on this machine: new (with its ``schedule``) or resumed (``schedule`` None).
+    """Run a torneo: new (with its ``schedule``) or resumed (``schedule`` None).
 
-    Starts ``workers`` processes (``context``: a multiprocessing context, default
-    :func:`~arena.backend.default_context`), checks every entrant can run, creates
-    the store when new, logs to ``DIR/torneo.log``, and plays what is missing;
-    ``started`` is called just before the first partido. Raises Interrupted,
-    TournamentError.
+    Starts ``workers`` processes here (``context``: a multiprocessing context,
+    default :func:`~arena.backend.default_context`), or with ``scheduler`` uses
+    the Dask cluster at that address instead; checks every entrant can run,
+    creates the store when new, logs to ``DIR/torneo.log``, and plays what is
+    missing; ``started`` is called just before the first partido. Raises
+    Interrupted, TournamentError.
     """
     import multiprocessing
 
@@ -362,7 +368,11 @@ def execute(
 
     context = context or multiprocessing.get_context(default_context())
     sink = LogSink(context)
-    backend = LocalBackend(workers, sink.queue, context)
+    try:
+        backend = _cluster(scheduler) if scheduler else LocalBackend(workers, sink.queue, context)
+    except BaseException:
+        sink.close()
+        raise
     store: Store | None = None
     finished = False
     try:
@@ -387,8 +397,19 @@ def execute(
             store.close()
 
 
-def resume_hint(folder: Path) -> str:
-    return f"Para continuar: arena tournament --resume {folder}"
+def _cluster(scheduler: str) -> Backend:
+    """The Dask backend of the cluster at ``scheduler``; TournamentError (one line) if unusable."""
+    from arena.dask_backend import DaskBackend
+
+    try:
+        return DaskBackend(scheduler)
+    except BackendError as exc:
+        raise TournamentError(str(exc)) from None
+
+
+def resume_hint(folder: Path, scheduler: str | None = None) -> str:
+    cluster = f" --scheduler {scheduler}" if scheduler else ""
+    return f"Para continuar: arena tournament --resume {folder}{cluster}"
 
 
 def default_workers() -> int:

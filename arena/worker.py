@@ -1,7 +1,8 @@
 """What runs in a worker process: its set-up, and the task of playing one partido.
 
-Tasks and results are plain picklable values, so any backend (a local process
-pool now, a distributed engine later) can carry them.
+Tasks and results are plain picklable values, so any backend can carry them: the
+local process pool runs :func:`play_task` here, a Dask worker runs
+:func:`arena.remote.play_remote`, which plays with the same :func:`play`.
 
 A worker stops on SIGTERM: the players of the partido in progress are killed
 (with everything they started) before it exits. It ignores SIGINT (Ctrl-C is the
@@ -142,7 +143,7 @@ def play_task(task: PartidoTask) -> dict[str, Any]:
     global _busy
     try:
         _busy = True
-        return _play(task)
+        return play(task)
     except WorkerStopped:
         _exit()
         raise  # not reached
@@ -150,13 +151,21 @@ def play_task(task: PartidoTask) -> dict[str, Any]:
         _busy = False
 
 
-def _play(task: PartidoTask) -> dict[str, Any]:
+def temp_replay(replays: str | Path, partido: str) -> Path:
+    """A new temporary replay name for ``partido`` in the folder ``replays``."""
+    from arena.store import TEMP_PREFIX
+
+    return Path(replays) / f"{TEMP_PREFIX}{partido}-{uuid.uuid4().hex[:8]}.jsonl"
+
+
+def play(task: PartidoTask) -> dict[str, Any]:
+    """Play one partido into ``task.replays`` (the body of :func:`play_task`, without its signals)."""
     from arena.loader import PlayerLoadError
     from arena.referee import play_folders
     from arena.rules import RuleSet
-    from arena.store import TEMP_PREFIX, now
+    from arena.store import now
 
-    replay = Path(task.replays) / f"{TEMP_PREFIX}{task.id}-{uuid.uuid4().hex[:8]}.jsonl"
+    replay = temp_replay(task.replays, task.id)
     names = [s.name for s in task.specs]
     out: dict[str, Any] = {
         "id": task.id,
