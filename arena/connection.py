@@ -153,9 +153,8 @@ class SubprocessConnection:
     Starts the program and does the hello handshake. A folder that cannot run at
     all (no interpreter or command, a ``player.py`` that does not load) raises
     :class:`PlayerLoadError`; a late or wrong ``ready`` is kept in :attr:`failed`.
-    With ``wait=False`` the hello is sent and :meth:`ready` waits for the reply later,
-    so that a table's players start side by side. ``mechanism`` is the containment
-    (:data:`arena.sandbox.MECHANISMS`; default: the best that works here).
+    ``mechanism`` is the containment (:data:`arena.sandbox.MECHANISMS`; default: the
+    best that works here).
     """
 
     def __init__(
@@ -165,7 +164,6 @@ class SubprocessConnection:
         log_dir: Path | None = None,
         mechanism: str | None = None,
         rlimits: sandbox.Limits | None = None,
-        wait: bool = True,
     ) -> None:
         self.spec = spec
         self.mechanism = mechanism = mechanism or sandbox.resolve("auto")
@@ -197,33 +195,15 @@ class SubprocessConnection:
         except OSError as exc:
             raise PlayerLoadError(f"{spec.folder}: cannot start {how.argv[0]!r}: {exc.strerror}") from None
         self.closed = False
-        self._hello: Message | None = protocol.hello(
-            self._new_id(), self.name, self.limits.init_ms, self.limits.move_ms
-        )
-        self._hello_sent = time.monotonic()
         try:
-            self._hello_sent = self._send_request(self._hello, self.limits.init_ms)
-        except PlayerFault as fault:
-            self.failed = fault
-        if wait:
-            self.ready()
-
-    def ready(self) -> None:
-        """Wait for the reply to hello (once); a fault is kept in :attr:`failed`.
-
-        Raises :class:`PlayerLoadError` when the runner says the folder cannot load.
-        """
-        request, self._hello = self._hello, None
-        if request is None or self.failed is not None:
-            return
-        try:
-            self._greet(request)
+            self._hello()
         except PlayerFault as fault:
             self.failed = fault
 
-    def _greet(self, request: Message) -> None:
+    def _hello(self) -> None:
+        request = protocol.hello(self._new_id(), self.name, self.limits.init_ms, self.limits.move_ms)
         try:
-            obj = self._await_reply(request, self._hello_sent, self.limits.init_ms)
+            obj = self._round_trip(request, self.limits.init_ms)
         except PlayerFault as fault:
             if fault.reason == "crash":
                 self.process.stderr.join(1.0)  # the process is gone: let its last words arrive
@@ -273,24 +253,16 @@ class SubprocessConnection:
             raise self._crash("the player process is gone") from None
 
     def _round_trip(self, request: Message, timeout_ms: int) -> Message:
-        return self._await_reply(request, self._send_request(request, timeout_ms), timeout_ms)
-
-    def _send_request(self, request: Message, timeout_ms: int) -> float:
-        """Write a request (checking nothing came unasked); returns when it was sent."""
         if self.process.pending(wait=False):  # a line came while no request was waiting
             self._unsolicited(self.process.read_line(0))
         start = time.monotonic()
+        deadline = start + timeout_ms / 1000
         if not self._write(request, timeout_ms / 1000):
             raise PlayerFault(
                 "timeout",
                 f"did not read its input within {timeout_ms} ms",
                 elapsed_ms=round((time.monotonic() - start) * 1000),
             )
-        return start
-
-    def _await_reply(self, request: Message, start: float, timeout_ms: int) -> Message:
-        """The reply to ``request``, sent at ``start``, within ``timeout_ms`` of it."""
-        deadline = start + timeout_ms / 1000
         try:
             line = self.process.read_line(max(0.0, deadline - time.monotonic()))
         except LineTimeout:

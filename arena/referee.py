@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from arena import protocol, sandbox
-from arena.connection import Connection, InProcessConnection, Limits, PlayerFault, SubprocessConnection
+from arena.connection import Connection, InProcessConnection, Limits, PlayerFault
 from arena.engine import Partido
 from arena.players import PlayerSpec, unique_names
 from arena.protocol import Message, ProtocolError
@@ -267,15 +267,6 @@ def play_partido(
             writer.close()
 
 
-def _await_ready(connections: Sequence[SubprocessConnection]) -> None:
-    """Wait for every connection's reply to hello at once, each against its own deadline."""
-    from concurrent.futures import ThreadPoolExecutor
-
-    with ThreadPoolExecutor(max(1, len(connections))) as pool:
-        for done in [pool.submit(conn.ready) for conn in connections]:
-            done.result()  # a PlayerLoadError surfaces here
-
-
 def play_folders(
     specs: Sequence[PlayerSpec],
     seed: int,
@@ -296,6 +287,7 @@ def play_folders(
     containment (see :func:`arena.sandbox.resolve`; default: the best that works here).
     """
     mechanism = mechanism or sandbox.resolve("auto")
+    from arena.connection import SubprocessConnection
     from arena.replay import ReplayWriter
 
     limits = limits or Limits()
@@ -303,9 +295,8 @@ def play_folders(
     specs = unique_names(specs)
     connections: list[SubprocessConnection] = []
     try:
-        for spec in specs:  # start the table side by side, then collect the replies to hello
-            connections.append(SubprocessConnection(spec, limits, log_dir, mechanism, rlimits, wait=False))
-        _await_ready(connections)
+        for spec in specs:
+            connections.append(SubprocessConnection(spec, limits, log_dir, mechanism, rlimits))
         writer = ReplayWriter(replay) if replay else None
         try:
             referee = Referee(
