@@ -9,6 +9,8 @@ import pytest
 
 from tests.procs import TOKEN_VAR, kill_and_reap, leftover_players
 
+pytest_plugins = ["tests.torneos"]  # the players and reference fixtures of the torneo tests
+
 
 @pytest.fixture
 def run_token(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:

@@ -50,7 +50,7 @@ from arena.process import descendants
 from arena.store import Store
 from arena.worker import PartidoTask
 from tests.procs import TOKEN_VAR, kill_and_reap, leftover_players, read
-from tests.test_tournament import CONFIG, GOOD, OPTIONS, assert_same, committed, execute
+from tests.torneos import CONFIG, GOOD, OPTIONS, assert_same, committed
 
 ROOT = Path(__file__).resolve().parent.parent
 HAVE_DASK = importlib.util.find_spec("distributed") is not None
@@ -58,24 +58,6 @@ needs_dask = pytest.mark.skipif(
     not HAVE_DASK, reason="the distributed extra is not installed: pip install '.[distributed]'"
 )
 pytestmark = pytest.mark.usefixtures("run_token")
-
-
-@pytest.fixture(scope="module")
-def players(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The entrants of ``test_tournament``: the deterministic sample players and a renamed copy."""
-    root = tmp_path_factory.mktemp("players")
-    for name in GOOD:
-        shutil.copytree(ROOT / "sample_players" / name, root / name)
-    shutil.copytree(ROOT / "sample_players" / "random_legal", root / "azar")
-    return root
-
-
-@pytest.fixture(scope="module")
-def reference(players: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The small torneo on the local runner, 2 workers."""
-    out = tmp_path_factory.mktemp("reference") / "torneo"
-    execute(out, players, CONFIG, 2)
-    return out
 
 
 # ---------------------------------------------------------------- bundles (no Dask needed)
