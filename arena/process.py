@@ -279,26 +279,32 @@ class PlayerProcess:
                 raise LineTimeout()
             if self.wrapper is not None and now >= next_check:
                 next_check = now + WRITER_CHECK_S
-                if not self._player_writers():
+                if self._player_writers() == []:
                     self._eof = True  # only the wrapper holds our pipe: the player closed it
                     continue
             self._fill(min(left, WRITER_CHECK_S) if self.wrapper is not None else left)
 
-    def _player_writers(self) -> list[int]:
-        """Descendants other than the wrapper (e.g. bwrap) that still hold our stdout pipe."""
+    def _player_writers(self) -> list[int] | None:
+        """Descendants other than the wrapper (e.g. bwrap) that still hold our stdout pipe.
+
+        None while no such process exists yet: the wrapper is still setting up (or the
+        player is gone, which its exit tells soon enough) — nothing to conclude.
+        """
         pipe = f"pipe:[{os.fstat(self._out_fd).st_ino}]"
+        players = 0
         holders = []
         for pid in [self.pid, *descendants(self.pid)]:
             try:
                 with open(f"/proc/{pid}/comm") as f:
                     if f.read().strip() == self.wrapper:
                         continue
+                players += 1
                 fds = os.listdir(f"/proc/{pid}/fd")
                 if any(os.readlink(f"/proc/{pid}/fd/{fd}") == pipe for fd in fds):
                     holders.append(pid)
             except OSError:
                 continue
-        return holders
+        return holders if players else None
 
     def _fill(self, timeout: float) -> None:
         if self._eof:
