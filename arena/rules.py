@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from arena.cards import ABOVE, POINTS, RANK, SUIT_MASK, SUITS, card
+from arena.cards import ABOVE, RANK, SUIT_MASK, SUITS, card
 
 RULESETS: tuple[str, ...] = ("cabrero-2002", "rioplatense")
 VARIANTS: tuple[str, ...] = ("rotating-trump", "mano-tiebreak", "tute-wins-partido")
@@ -294,10 +294,6 @@ def is_valid_canto(canto: str, hand: int, trump: int, sung_suits: int) -> bool:
 
 
 # ---------------------------------------------------------------- who loses [7-10, 22]
-
-
-def trick_points(cards: Iterable[int]) -> int:
-    return sum(POINTS[c] for c in cards)
 
 
 def mano_losers(
