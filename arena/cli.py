@@ -45,6 +45,39 @@ def containment(mode: str) -> str:
     return mechanism
 
 
+def limits_options(f):  # type: ignore[no-untyped-def]
+    """``--move-ms`` and ``--init-ms``, with the referee's defaults."""
+    from arena.connection import Limits
+
+    default = Limits()
+    f = click.option(
+        "--init-ms",
+        metavar="MS",
+        type=click.IntRange(1),
+        default=default.init_ms,
+        show_default=True,
+        help="Time for hello.",
+    )(f)
+    return click.option(
+        "--move-ms",
+        metavar="MS",
+        type=click.IntRange(1),
+        default=default.move_ms,
+        show_default=True,
+        help="Time per play.",
+    )(f)
+
+
+def lang_option(f):  # type: ignore[no-untyped-def]
+    return click.option(
+        "--lang",
+        type=click.Choice(["es", "en"]),
+        default="es",
+        show_default=True,
+        help="Language of the standings' headers.",
+    )(f)
+
+
 def rules_options(f):  # type: ignore[no-untyped-def]
     f = click.option(
         "--renuncio",
@@ -74,8 +107,7 @@ def main() -> None:
 @click.argument("players", nargs=-1, type=click.Path(file_okay=False, path_type=Path))
 @click.option("--seed", type=int, default=2002, show_default=True, help="The partido's seed (deals).")
 @rules_options
-@click.option("--move-ms", type=click.IntRange(1), default=1000, show_default=True, help="Time per play.")
-@click.option("--init-ms", type=click.IntRange(1), default=10000, show_default=True, help="Time for hello.")
+@limits_options
 @click.option("--replay", type=click.Path(dir_okay=False, path_type=Path), help="Where to write the replay.")
 @click.option("--quiet", is_flag=True, help="Only the summary.")
 @click.option("--in-process", is_flag=True, help="Run Python players in this process (for debugging).")
@@ -194,8 +226,7 @@ def demo(seed: int, out: Path | None) -> None:
     help="Partidos to play (3, 4 and 5 players in turn).",
 )
 @rules_options
-@click.option("--move-ms", type=click.IntRange(1), default=1000, show_default=True, help="Time per play.")
-@click.option("--init-ms", type=click.IntRange(1), default=10000, show_default=True, help="Time for hello.")
+@limits_options
 @click.option(
     "--out",
     type=click.Path(file_okay=False, path_type=Path),
@@ -276,13 +307,7 @@ def doctor(mode: str) -> None:
 
 @main.command("standings")
 @click.argument("folder", type=click.Path(file_okay=False, path_type=Path))
-@click.option(
-    "--lang",
-    type=click.Choice(["es", "en"]),
-    default="es",
-    show_default=True,
-    help="Language of the headers.",
-)
+@lang_option
 @click.option("--csv", "csv", is_flag=True, help="Also write one CSV per sheet (in FOLDER/csv/).")
 @click.option("--xls", is_flag=True, help="Also convert to the legacy .xls (needs LibreOffice).")
 def standings_cmd(folder: Path, lang: str, csv: bool, xls: bool) -> None:

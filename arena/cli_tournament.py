@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 import click
 from click.core import ParameterSource
 
-from arena.cli import containment, main, rules_options, sandbox_option
+from arena.cli import containment, lang_option, limits_options, main, rules_options, sandbox_option
 
 if TYPE_CHECKING:
     from arena.players import PlayerSpec
@@ -61,29 +61,13 @@ RESULT_OPTIONS = (
 @click.option("--duplicate", is_flag=True, help="Play each deal under every seat rotation.")
 @click.option("--partidos", metavar="M", type=click.IntRange(1), help="A balanced subset of M partidos.")
 @rules_options
-@click.option(
-    "--move-ms", metavar="MS", type=click.IntRange(1), default=1000, show_default=True, help="Time per play."
-)
-@click.option(
-    "--init-ms",
-    metavar="MS",
-    type=click.IntRange(1),
-    default=10000,
-    show_default=True,
-    help="Time for hello.",
-)
+@limits_options
 @click.option(
     "--max-faults", metavar="F", type=click.IntRange(1), help="Withdraw a jugador disqualified in F partidos."
 )
 @click.option("--resume", is_flag=True, help="Finish the torneo in DIR (--resume DIR, or --out DIR).")
 @sandbox_option
-@click.option(
-    "--lang",
-    type=click.Choice(["es", "en"]),
-    default="es",
-    show_default=True,
-    help="Language of the standings' headers.",
-)
+@lang_option
 def tournament(
     paths: tuple[Path, ...],
     out: Path | None,
