@@ -22,12 +22,22 @@ import multiprocessing
 import os
 import signal
 from collections.abc import Callable, Collection
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
+
+from arena.inert import printable
 
 T = TypeVar("T")
 
 LOG_FORMAT = "%(asctime)s %(processName)s[%(process)d] %(levelname)s %(name)s: %(message)s"
+
+
+class InertFormatter(logging.Formatter):
+    """Log lines with control characters escaped: names and load errors come from players."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        return printable(super().format(record), multiline=True)
 
 
 class BackendError(Exception):
@@ -70,25 +80,35 @@ class LocalBackend:
 
     Each worker runs :func:`arena.worker.init_worker`: its log records go to
     ``log_queue``, it ignores SIGINT, and it stops (killing its players) on
-    SIGTERM or when this process is gone.
+    SIGTERM or when this process is gone. When a worker dies, the tasks of the
+    pool fail (``BrokenProcessPool``) and the next ``submit`` starts a new pool.
     """
 
     def __init__(self, workers: int, log_queue: Any = None, context: Any = None) -> None:
-        from arena import worker
-
         self.slots = workers
+        self.log_queue = log_queue
         self.context = context or multiprocessing.get_context(default_context())
         if self.context.get_start_method() == "forkserver":
             self.context.set_forkserver_preload(["arena.worker", "arena.referee"])
-        self.executor = cf.ProcessPoolExecutor(
-            workers,
+        self.executor = self._pool()
+
+    def _pool(self) -> cf.ProcessPoolExecutor:
+        from arena import worker
+
+        return cf.ProcessPoolExecutor(
+            self.slots,
             mp_context=self.context,
             initializer=worker.init_worker,
-            initargs=(log_queue, os.getpid()),
+            initargs=(self.log_queue, os.getpid()),
         )
 
     def submit(self, fn: Callable[..., T], *args: Any) -> cf.Future[T]:
-        return self.executor.submit(fn, *args)
+        try:
+            return self.executor.submit(fn, *args)
+        except BrokenProcessPool:  # a worker died (killed, out of memory): the rest go to a new pool
+            self.executor.shutdown(wait=False, cancel_futures=True)
+            self.executor = self._pool()
+            return self.executor.submit(fn, *args)
 
     def wait(self, handles: Collection[Handle[Any]], timeout: float) -> set[Handle[Any]]:
         done, _ = cf.wait(handles, timeout, return_when=cf.FIRST_COMPLETED)  # type: ignore[arg-type]
@@ -132,9 +152,11 @@ class LogSink:
         self.listener: logging.handlers.QueueListener | None = None
 
     def start(self, path: Path) -> None:
-        """Start writing to ``path`` (appending); records queued before are written first."""
+        """Start writing to ``path`` (appending, mode 0600); records queued before are written first."""
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600))
+        os.chmod(path, 0o600)  # also a log begun by an older version
         self.handler = logging.FileHandler(path, encoding="utf-8")
-        self.handler.setFormatter(logging.Formatter(LOG_FORMAT))
+        self.handler.setFormatter(InertFormatter(LOG_FORMAT))
         self.listener = logging.handlers.QueueListener(self.queue, self.handler, respect_handler_level=False)
         self.listener.start()
 

@@ -18,6 +18,7 @@ from pathlib import Path
 from arena import protocol, sandbox
 from arena.connection import Limits, SubprocessConnection
 from arena.engine import Partido
+from arena.inert import printable
 from arena.narrate import REASONS
 from arena.players import PlayerSpec, find_player, unique_names
 from arena.process import LineClosed, LineTimeout, LineTooLong, PlayerProcess
@@ -25,6 +26,7 @@ from arena.referee import play_folders
 from arena.replay import read_replay
 from arena.rules import RuleSet
 from arena.runner import PRINT_NOTE
+from arena.seeds import new_key, short
 
 SAMPLE_DIRS = (Path("sample_players"), Path(__file__).resolve().parent.parent / "sample_players")
 """Where the sample opponents are looked for: the current folder first, then beside the package."""
@@ -70,18 +72,23 @@ def check_player(
     say: Say = print,
     samples: Path | None = None,
     mechanism: str | None = None,
+    seed: int | None = None,
 ) -> CheckReport:
     """Check the player in ``folder``; ``say`` receives the report's lines.
+
+    Partido ``i`` deals from ``seed + i`` when ``seed`` is given (predictable, to
+    reproduce), else from a new secret key.
 
     Raises :class:`arena.players.PlayerLoadError` when the folder cannot run at all.
     """
     limits = limits or Limits()
+    say = _shown(say)
     spec = find_player(folder)
     report = CheckReport(spec.name)
     out = out or Path("results") / "check" / f"{spec.name}-{time.strftime('%Y%m%d-%H%M%S')}"
     say(
-        f"Comprobando {spec.name} ({spec.folder}) — {spec.kind}, límites: hello {limits.init_ms} ms, "
-        f"jugada {limits.move_ms} ms"
+        f"Comprobando {printable(spec.name)} ({printable(str(spec.folder))}) — {spec.kind}, "
+        f"límites: hello {limits.init_ms} ms, jugada {limits.move_ms} ms"
     )
 
     start = time.monotonic()
@@ -92,9 +99,9 @@ def check_player(
     say(f"Arranque: {ready} en {report.startup_ms:.0f} ms")
     if conn.failed is not None:
         report.faults.append(
-            f"hello: {REASONS.get(conn.failed.reason, conn.failed.reason)}: {conn.failed.detail}"
+            f"hello: {REASONS.get(conn.failed.reason, conn.failed.reason)}: {printable(conn.failed.detail)}"
         )
-        say(f"  ✗ hello: {conn.failed.detail}")
+        say(f"  ✗ hello: {printable(conn.failed.detail)}")
         say(_indent(conn.incident()))
     elif report.startup_ms > limits.init_ms / 4:
         report.warnings.append(
@@ -107,14 +114,14 @@ def check_player(
     names: set[str] = {spec.name}
     for i in range(partidos):
         n = TABLES[i % len(TABLES)]
-        seed = 1000 + i
+        deals = new_key() if seed is None else seed + i
         seat = i % n
         table = [*opponents[: n - 1]]
         table.insert(seat, spec)
         names.add(unique_names(table)[seat].name)
         replay = out / f"partido-{i + 1}.jsonl"
         result, incidents = play_folders(
-            table, seed, ruleset, limits, replay, partido_id=f"check-{i + 1}", mechanism=mechanism
+            table, deals, ruleset, limits, replay, partido_id=f"check-{i + 1}", mechanism=mechanism
         )
         report.partidos += 1
         report.move_ms += result.move_ms[seat]
@@ -122,20 +129,20 @@ def check_player(
         place = 1 + sum(len(g) for g in result.ranking[: _group(result.ranking, seat)])
         outcome = "ganó" if seat in result.winners else f"terminó {place}.º de {n}"
         say(
-            f"Partido {i + 1}: {n} jugadores, semilla {seed}, asiento {seat}: {outcome} en "
+            f"Partido {i + 1}: {n} jugadores, semilla {short(deals)}, asiento {seat}: {outcome} en "
             f"{result.manos} manos, {'sin faltas' if not mine else f'{len(mine)} falta(s)'}"
         )
         for f in mine:
             what = REASONS.get(f.reason, f.reason)
             verb = "castigado" if f.penalized else "descalificado"
-            report.faults.append(f"partido {i + 1}, mano {f.mano}: {what}: {f.detail}")
-            say(f"  ✗ mano {f.mano}: {verb} por {what} — {f.detail}")
+            report.faults.append(f"partido {i + 1}, mano {f.mano}: {what}: {printable(f.detail)}")
+            say(f"  ✗ mano {f.mano}: {verb} por {what} — {printable(f.detail)}")
             hint = _hint(f.reason, f.detail)
             if hint:
                 say(f"    pista: {hint}")
             timed_out |= f.reason == "timeout"
         for path in incidents.values():
-            say(f"  Incidente ({path}):")
+            say(f"  Incidente ({printable(str(path))}):")
             say(_indent(path.read_text(encoding="utf-8")))
         _check_replay(replay, say)
 
@@ -152,7 +159,7 @@ def check_player(
             report.warnings.append(probe)
     for w in report.warnings:
         say(f"Aviso: {w}")
-    say(f"Registros y replays: {out}")
+    say(f"Registros y replays: {printable(str(out))}")
     say("Resultado: LIMPIO ✓" if report.clean else f"Resultado: {len(report.faults)} falta(s) ✗")
     return report
 
@@ -165,8 +172,14 @@ def _group(ranking: list[list[int]], seat: int) -> int:
     return next(k for k, group in enumerate(ranking) if seat in group)
 
 
+def _shown(say: Say) -> Say:
+    """``say`` with every line inert: nothing a player wrote can move the cursor or recolour."""
+    return lambda text: say(printable(text, multiline=True))
+
+
 def _indent(text: str) -> str:
-    return "\n".join("    " + line for line in text.rstrip().splitlines())
+    """A block of the player's text (an incident), escaped, then indented line by line."""
+    return "\n".join("    " + line for line in printable(text, multiline=True).rstrip().splitlines())
 
 
 HINTS = {
@@ -222,8 +235,12 @@ def flush_probe(spec: PlayerSpec, limits: Limits, mechanism: str = "none") -> st
     assert seat is not None
     start = next(e for e in p.events if e["type"] == "mano_start")
     argv = [sys.executable, "-m", "arena.runner", str(spec.folder)] if spec.kind == "python" else spec.command
-    how = sandbox.plan(argv, spec.folder, mechanism, python_player=spec.kind == "python")
-    proc = PlayerProcess(how.argv, how.cwd, how.env)
+    box = sandbox.contain(argv, spec.folder, mechanism, python_player=spec.kind == "python")
+    try:
+        proc = PlayerProcess(box.argv, box.cwd, box.env)
+    except OSError:
+        box.release()
+        return None
     try:
         lines = [
             protocol.hello(1, spec.name, limits.init_ms, limits.move_ms),
@@ -251,7 +268,8 @@ def flush_probe(spec: PlayerSpec, limits: Limits, mechanism: str = "none") -> st
             )
         return None
     finally:
-        proc.kill_tree(0.0)
+        proc.kill_tree(0.0, also=box.kill)
+        box.release()
 
 
 def _read_lines(proc: PlayerProcess, timeout: float) -> list[bytes]:

@@ -24,10 +24,11 @@ def _ruleset(ruleset: str, variants: tuple[str, ...], renuncio: str) -> RuleSet:
 def sandbox_option(f):  # type: ignore[no-untyped-def]
     return click.option(
         "--sandbox",
-        type=click.Choice(["auto", "bwrap", "none"]),
+        type=click.Choice(["auto", "bwrap", "rlimits", "none"]),
         default="auto",
         show_default=True,
-        help="Containment of player processes: bubblewrap when it works (auto), demanded, or none.",
+        help="Containment of player processes: bubblewrap (auto refuses to run players without it), "
+        "the weaker rlimits (root only, chosen explicitly), or none (debugging). See docs/security.md.",
     )(f)
 
 
@@ -43,6 +44,28 @@ def containment(mode: str) -> str:
     if note:
         click.echo(note, err=True)
     return mechanism
+
+
+def seed_option(f):  # type: ignore[no-untyped-def]
+    """``--seed N``: deals from an explicit int, for reproduction; without it, from a new secret key."""
+    return click.option(
+        "--seed",
+        metavar="N",
+        type=int,
+        default=None,
+        help="Deal from this explicit seed, to reproduce (predictable deals) [default: a new secret key].",
+    )(f)
+
+
+def deals_from(seed: int | None) -> int | str:
+    """The seed to deal from: ``seed`` (saying in one line on stderr that the deals are predictable),
+    or a new secret key (:func:`arena.seeds.new_key`) when none is given."""
+    from arena.seeds import new_key, predictable_warning
+
+    if seed is None:
+        return new_key()
+    click.echo(predictable_warning("--seed", seed), err=True)
+    return seed
 
 
 def limits_options(f):  # type: ignore[no-untyped-def]
@@ -105,7 +128,7 @@ def main() -> None:
 
 @main.command()
 @click.argument("players", nargs=-1, type=click.Path(file_okay=False, path_type=Path))
-@click.option("--seed", type=int, default=2002, show_default=True, help="The partido's seed (deals).")
+@seed_option
 @rules_options
 @limits_options
 @click.option("--replay", type=click.Path(dir_okay=False, path_type=Path), help="Where to write the replay.")
@@ -114,7 +137,7 @@ def main() -> None:
 @sandbox_option
 def play(
     players: tuple[Path, ...],
-    seed: int,
+    seed: int | None,
     ruleset: str,
     variants: tuple[str, ...],
     renuncio: str,
@@ -127,14 +150,18 @@ def play(
 ) -> None:
     """Play one partido of 3-6 PLAYERS (folders), each in its own process."""
     from arena.connection import Limits
+    from arena.inert import printable
     from arena.narrate import narrate
     from arena.players import PlayerLoadError, find_player, load_player_class, unique_names
     from arena.referee import play_folders, play_partido
+    from arena.seeds import short
 
     rules = _ruleset(ruleset, variants, renuncio)
     if not 3 <= len(players) <= 6:
         raise click.UsageError(f"a partido needs 3 to 6 players, got {len(players)}")
-    replay = replay or Path("results") / "partidos" / f"{dt.datetime.now():%Y%m%d-%H%M%S}-seed{seed}.jsonl"
+    deals = deals_from(seed)
+    stamp = f"{dt.datetime.now():%Y%m%d-%H%M%S}-seed{short(deals)}"
+    replay = replay or Path("results") / "partidos" / f"{stamp}.jsonl"
     events: list[dict] = []
     sink = events.append if not quiet else _summary_sink(events)
     try:
@@ -144,16 +171,16 @@ def play(
             if any(s.kind != "python" for s in specs):
                 raise click.UsageError("--in-process runs Python players (player.py) only")
             objects = [load_player_class(s.folder)() for s in specs]
-            play_partido(objects, seed, rules, names=names, replay=str(replay), sinks=[sink])
+            play_partido(objects, deals, rules, names=names, replay=str(replay), sinks=[sink])
         else:
             mechanism = containment(sandbox)
             _, incidents = play_folders(
-                specs, seed, rules, Limits(init_ms, move_ms), replay, sinks=[sink], mechanism=mechanism
+                specs, deals, rules, Limits(init_ms, move_ms), replay, sinks=[sink], mechanism=mechanism
             )
             for seat, path in sorted(incidents.items()):
-                click.echo(f"Incidente del asiento {seat}: {path}", err=True)
+                click.echo(f"Incidente del asiento {seat}: {printable(str(path))}", err=True)
     except PlayerLoadError as exc:
-        raise click.ClickException(str(exc)) from None
+        raise click.ClickException(printable(str(exc))) from None
     lines = list(narrate(events))
     for line in lines[-2:] if quiet else lines:
         click.echo(line)
@@ -189,14 +216,14 @@ def replay_cmd(file: Path, mano: int | None) -> None:
 
 
 @main.command()
-@click.option("--seed", type=int, default=2002, show_default=True)
+@seed_option
 @click.option(
     "--out",
     type=click.Path(file_okay=False, path_type=Path),
     default=None,
     help="Output folder (default: a new dated folder under results/).",
 )
-def demo(seed: int, out: Path | None) -> None:
+def demo(seed: int | None, out: Path | None) -> None:
     """Play a demo partido of the sample players and write its replay under results/."""
     from arena.narrate import narrate
     from arena.players import load_player_class
@@ -210,7 +237,8 @@ def demo(seed: int, out: Path | None) -> None:
     objects = [load_player_class(f)() for f in folders]
     events: list[dict] = []
     replay = out / "partido-1.jsonl"
-    play_partido(objects, seed, names=list(DEFAULT_SAMPLES), replay=str(replay), sinks=[events.append])
+    deals = deals_from(seed)
+    play_partido(objects, deals, names=list(DEFAULT_SAMPLES), replay=str(replay), sinks=[events.append])
     for line in narrate(events):
         click.echo(line)
     click.echo(f"Replay: {replay}")
@@ -225,6 +253,7 @@ def demo(seed: int, out: Path | None) -> None:
     show_default=True,
     help="Partidos to play (3, 4 and 5 players in turn).",
 )
+@seed_option
 @rules_options
 @limits_options
 @click.option(
@@ -237,6 +266,7 @@ def demo(seed: int, out: Path | None) -> None:
 def check(
     player: Path,
     partidos: int,
+    seed: int | None,
     ruleset: str,
     variants: tuple[str, ...],
     renuncio: str,
@@ -248,16 +278,20 @@ def check(
     """Check a PLAYER folder against the sample players; exit status 0 only when clean."""
     from arena.check import check_player
     from arena.connection import Limits
+    from arena.inert import printable
     from arena.players import PlayerLoadError
 
     rules = _ruleset(ruleset, variants, renuncio)
+    if seed is not None:
+        deals_from(seed)  # the warning: each partido deals from seed + i
     try:
         mechanism = containment(sandbox)
+        limits = Limits(init_ms, move_ms)
         report = check_player(
-            player, partidos, Limits(init_ms, move_ms), rules, out, say=click.echo, mechanism=mechanism
+            player, partidos, limits, rules, out, click.echo, mechanism=mechanism, seed=seed
         )
     except (PlayerLoadError, FileNotFoundError) as exc:
-        click.echo(f"Resultado: no se puede usar — {exc}", err=True)
+        click.echo(f"Resultado: no se puede usar — {printable(str(exc))}", err=True)
         sys.exit(2)
     sys.exit(0 if report.clean else 1)
 
@@ -288,7 +322,7 @@ def new(name: str, parent: Path) -> None:
 @click.option(
     "--sandbox",
     "mode",
-    type=click.Choice(["auto", "bwrap", "none"]),
+    type=click.Choice(["auto", "bwrap", "rlimits", "none"]),
     default="auto",
     show_default=True,
     help="The containment to examine.",
@@ -322,7 +356,9 @@ def standings_cmd(folder: Path, lang: str, csv: bool, xls: bool) -> None:
         raise click.ClickException(str(exc)) from None
     with store:
         rep = report.build(store, lang)
+        key = report.deal_key_shown(store)
     click.echo(report.progress_line(rep, lang))
+    click.echo(f"{report.KEY_ROW.capitalize()}: {key}")
     click.echo(report.terminal_table(rep, lang))
     for path in report.write(rep, folder, lang, csv):
         click.echo(f"Escrito: {path}" if lang == "es" else f"Written: {path}")

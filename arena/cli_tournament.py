@@ -51,7 +51,12 @@ RESULT_OPTIONS = (
     show_default=True,
     help="Partidos per set of K jugadores.",
 )
-@click.option("--seed", metavar="N", type=int, default=2002, show_default=True, help="Seed of every deal.")
+@click.option(
+    "--seed",
+    metavar="N",
+    type=int,
+    help="Deal from this explicit seed, to reproduce (predictable deals) [default: a new secret key].",
+)
 @click.option("--workers", metavar="W", type=click.IntRange(1), help="Partidos at once [default: cores].")
 @click.option(
     "--scheduler",
@@ -73,7 +78,7 @@ def tournament(
     out: Path | None,
     table_size: int,
     rounds: int,
-    seed: int,
+    seed: int | None,
     workers: int | None,
     scheduler: str | None,
     duplicate: bool,
@@ -97,8 +102,10 @@ def tournament(
     """
     from arena import tournament as t
     from arena.entrants import collect_entrants
+    from arena.inert import printable
     from arena.players import PlayerLoadError
     from arena.rules import RulesError, RuleSet
+    from arena.seeds import new_key, predictable_warning
 
     ctx = click.get_current_context()
     if scheduler is not None:
@@ -111,6 +118,8 @@ def tournament(
             for w in warnings:
                 click.echo(f"Aviso: {w}", err=True)
             _same_containment(config.sandbox, here=scheduler is None)
+            if config.seed is not None:
+                click.echo(predictable_warning("--seed", config.seed), err=True)
             schedule_size, committed, withdrawn = store.counts()
             store.close()
             click.echo(
@@ -127,6 +136,8 @@ def tournament(
             folder = out or t.default_out()
             t.check_empty(folder)
             specs = collect_entrants(paths)
+            if seed is not None:
+                click.echo(predictable_warning("--seed", seed), err=True)
             config = t.Config(
                 table_size=table_size,
                 rounds=rounds,
@@ -139,15 +150,17 @@ def tournament(
                 max_faults=max_faults,
                 paths=tuple(str(p) for p in paths),
                 sandbox=_mechanism(sandbox, scheduler),
+                key=None if seed is not None else new_key(),
             )
             schedule = t.plan(config, len(specs))
+            deals = f"semilla {seed}" if seed is not None else "clave secreta (se revela al final)"
             click.echo(
                 f"Torneo de {len(specs)} jugadores, mesas de {table_size}: {len(schedule)} partidos"
-                f"{' (duplicados)' if duplicate else ''}, semilla {seed}."
+                f"{' (duplicados)' if duplicate else ''}, {deals}."
             )
         _play(folder, config, specs, workers, None if resume else schedule, lang, scheduler)
     except (t.TournamentError, PlayerLoadError) as exc:
-        raise click.ClickException(str(exc)) from None
+        raise click.ClickException(printable(str(exc), multiline=True)) from None
 
 
 def _check_scheduler(workers: int | None) -> None:
@@ -175,10 +188,13 @@ def _same_containment(mechanism: str | None, here: bool = True) -> None:
 
     ``here``: the players run on this machine (not on a cluster's workers, which check for themselves).
     """
-    from arena.sandbox import bwrap_works, warning
+    from arena.sandbox import bwrap_works, rlimits_problem, warning
 
     if here and mechanism == "bwrap" and not bwrap_works():
         raise click.ClickException("this torneo runs its players under bwrap, which does not work here now")
+    problem = rlimits_problem() if here and mechanism == "rlimits" else None
+    if problem:
+        raise click.ClickException(f"this torneo runs its players under rlimits: {problem}")
     note = warning(mechanism) if mechanism else None
     if note:
         click.echo(note, err=True)
@@ -241,9 +257,11 @@ def _play(
     with Store.open(folder, readonly=True) as store:
         rep = report.build(store, lang)
         withdrawn = report.withdrawal_lines(store)
+        key = report.deal_key_shown(store)
     click.echo(report.terminal_table(rep, lang))
     for line in withdrawn:
         click.echo(line)
+    click.echo(f"\n{report.KEY_ROW.capitalize()}: {key}")
     written = report.write(rep, folder, lang)
     click.echo(f"\nPlanilla: {written[0]}")
     click.echo(f"Resultados: {folder} (torneo.sqlite, replays/, torneo.log, csv/)")

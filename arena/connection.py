@@ -182,7 +182,7 @@ class SubprocessConnection:
             _check_command(spec.folder, argv[0])
         passed = {k: os.environ[k] for k in os.environ.get(PASS_ENV, "").split(",") if k in os.environ}
         try:
-            how = sandbox.plan(argv, spec.folder, mechanism, rlimits, spec.kind == "python", passed)
+            self.box = sandbox.contain(argv, spec.folder, mechanism, rlimits, spec.kind == "python", passed)
         except sandbox.SandboxError as exc:
             raise PlayerLoadError(str(exc)) from None
         log = None
@@ -191,9 +191,10 @@ class SubprocessConnection:
             log = log_dir / f"{spec.name}.stderr.log"
         try:
             wrapper = "bwrap" if mechanism == "bwrap" else None
-            self.process = PlayerProcess(how.argv, how.cwd, how.env, log, wrapper=wrapper)
+            self.process = PlayerProcess(self.box.argv, self.box.cwd, self.box.env, log, wrapper=wrapper)
         except OSError as exc:
-            raise PlayerLoadError(f"{spec.folder}: cannot start {how.argv[0]!r}: {exc.strerror}") from None
+            self.box.release()
+            raise PlayerLoadError(f"{spec.folder}: cannot start {argv[0]!r}: {exc.strerror}") from None
         self.closed = False
         try:
             self._hello()
@@ -215,6 +216,9 @@ class SubprocessConnection:
                         if self.mechanism == "bwrap" and message.startswith(sandbox.PLAYER_DIR):
                             message = str(self.spec.folder) + message[len(sandbox.PLAYER_DIR) :]
                         raise PlayerLoadError(message) from None
+            raise
+        except Exception:  # the referee's own failure, not the player's: leave no process behind
+            self.close()
             raise
         try:
             name = protocol.check_ready(obj, request["id"])
@@ -238,7 +242,7 @@ class SubprocessConnection:
                 sig = signal.Signals(signum).name
             except ValueError:
                 sig = str(signum)
-        limit = sandbox.limit_hint(self.process.stderr.tail(), sig)
+        limit = self.box.limit_hit() or sandbox.limit_hint(self.process.stderr.tail(), sig)
         why = f" ({limit})" if limit else ""
         if sig:
             return PlayerFault("crash", f"{what}: killed by {sig}{why}", exit=sig)
@@ -253,6 +257,7 @@ class SubprocessConnection:
             raise self._crash("the player process is gone") from None
 
     def _round_trip(self, request: Message, timeout_ms: int) -> Message:
+        """Write ``request``; its reply, judged by :func:`protocol.judge_reply`, or a :class:`PlayerFault`."""
         if self.process.pending(wait=False):  # a line came while no request was waiting
             self._unsolicited(self.process.read_line(0))
         start = time.monotonic()
@@ -279,19 +284,17 @@ class SubprocessConnection:
                 "protocol", f"reply line over {protocol.MAX_LINE_BYTES} bytes", line=text[:200]
             ) from None
         self.transcript.add("←", line)
-        try:
-            obj = protocol.decode(line)
+        self.last_line = line
+        try:  # any bytes: judged by the spec, a fault of the player, never an error of the referee
+            obj = protocol.judge_reply(line, request, self._answered)
         except ProtocolError as exc:
             raise PlayerFault("protocol", exc.detail, line=exc.line) from None
-        if obj.get("id") != request["id"] and obj.get("id") in self._answered:
-            self._unsolicited(line)  # a second reply to an earlier request
         self._answered.add(request["id"])
-        self.last_line = line
         return obj
 
     def _unsolicited(self, line: bytes) -> None:
         self.transcript.add("←", line)
-        raise PlayerFault("protocol", "a line was written when no request was waiting", line=_text(line))
+        raise PlayerFault("protocol", protocol.UNSOLICITED, line=_text(line))
 
     def send(self, event: Message) -> None:
         """Queue an event; it goes out at the next :meth:`flush` or request."""
@@ -326,7 +329,8 @@ class SubprocessConnection:
         self.closed = True
         with contextlib.suppress(PlayerFault):
             self._write({"type": "bye"}, 0.0)
-        self.process.kill_tree(BYE_GRACE_S)
+        self.process.kill_tree(BYE_GRACE_S, also=self.box.kill)
+        self.box.release()
 
 
 def _text(line: bytes | None) -> str | None:

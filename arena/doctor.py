@@ -1,39 +1,49 @@
-"""``arena doctor``: which protections for player processes work on this machine.
+"""``arena doctor``: which protections for player processes hold on this machine.
 
 Each protection is tried for real: a probe program is started exactly as a player
-would be (same containment), attempts what a hostile bot would, and reports.
+would be (same containment, uid and cgroup), attempts what a hostile bot would,
+and reports; the referee then checks from outside what the probe could not see
+(whether its /tmp was private, whether it could signal another player).
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import signal
 import socket
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
-from arena import sandbox
+from arena import cgroups, sandbox
+
+PROBE_LIMITS = sandbox.Limits(memory_mb=512, cpu_s=30, processes=32, file_mb=16, cpus=0.5)
+"""Small limits, so that the probe can exceed each of them quickly."""
 
 PROBE = r"""
-import json, os, resource, socket, sys
-other, secret_env, host_port = sys.argv[1], sys.argv[2], int(sys.argv[3])
+import json, os, resource, socket, sys, time
+other, secret_env, host_port, private, victim, tmp_name = sys.argv[1:7]
 out = {}
 def attempt(name, fn):
     try:
         fn(); out[name] = False
     except Exception:
         out[name] = True
-attempt("no_network", lambda: socket.create_connection(("127.0.0.1", host_port), timeout=1).close())
+attempt("no_network", lambda: socket.create_connection(("127.0.0.1", int(host_port)), timeout=1).close())
 attempt("other_folders_hidden", lambda: open(other).read())
+attempt("referee_files_closed", lambda: open(private).read())
 attempt("own_folder_read_only", lambda: open("probe-write-test", "w").write("x"))
+attempt("proc_sys_read_only", lambda: open("/proc/sys/kernel/core_pattern", "w").close())
 try:
-    with open("/tmp/probe", "w") as f:
+    with open("/tmp/" + tmp_name, "w") as f:
         f.write("x")
-    out["private_tmp_writable"] = True
+    out["tmp_writable"] = True
 except OSError:
-    out["private_tmp_writable"] = False
+    out["tmp_writable"] = False
 def outside_uid():
     try:
         for line in open("/proc/self/uid_map"):
@@ -45,10 +55,44 @@ def outside_uid():
     return os.getuid()
 out["unprivileged_user"] = outside_uid() != 0
 out["clean_environment"] = secret_env not in os.environ
+def signal_other():
+    os.kill(int(victim), 0)
+attempt("others_untouchable", signal_other)
+def read_other_memory():
+    open(f"/proc/{int(victim)}/mem", "rb").close()
+attempt("others_memory_closed", read_other_memory)
 def hog():
     b = bytearray(3 << 30)
     b[-1] = 1
 attempt("memory_limit", hog)
+def tree_hog():
+    kids = []
+    for _ in range(4):
+        r, w = os.pipe()
+        pid = os.fork()
+        if pid == 0:
+            try:
+                b = bytearray(200 << 20)
+                for i in range(0, len(b), 4096):
+                    b[i] = 1
+                os.write(w, b"1")
+                time.sleep(3)
+            finally:
+                os._exit(0)
+        os.close(w)
+        kids.append((pid, r))
+    for pid, r in kids:
+        os.read(r, 1)  # b"" when the child died before holding its share
+    time.sleep(0.3)
+    holding = sum(os.waitpid(pid, os.WNOHANG) == (0, 0) for pid, _ in kids)
+    for pid, _ in kids:
+        try:
+            os.kill(pid, 9)
+            os.waitpid(pid, 0)
+        except OSError:
+            pass
+    return holding * 200 <= 512
+out["memory_limit_per_player"] = tree_hog()
 out["cpu_limit"] = resource.getrlimit(resource.RLIMIT_CPU)[0] != resource.RLIM_INFINITY
 def fork_flood():
     children = []
@@ -56,7 +100,6 @@ def fork_flood():
         for _ in range(64):
             pid = os.fork()
             if pid == 0:
-                import time
                 time.sleep(5)
                 os._exit(0)
             children.append(pid)
@@ -68,32 +111,76 @@ def fork_flood():
             os.waitpid(pid, 0)
     return False
 out["process_limit"] = fork_flood()
+def cpu_share():
+    before = os.times()
+    kids = []
+    for _ in range(2):
+        pid = os.fork()
+        if pid == 0:
+            end = time.monotonic() + 1.0
+            while time.monotonic() < end:
+                pass
+            os._exit(0)
+        kids.append(pid)
+    for pid in kids:
+        os.waitpid(pid, 0)
+    after = os.times()
+    used = after.children_user + after.children_system - before.children_user - before.children_system
+    return used < 0.9
+out["cpu_share_per_player"] = cpu_share()
 out["file_size_limit"] = resource.getrlimit(resource.RLIMIT_FSIZE)[0] != resource.RLIM_INFINITY
 out["own_pid_namespace"] = os.getpid() < 10
 print(json.dumps(out))
 """
 
 CHECKS = {
-    "no_network": ("no network", "bwrap --unshare-net"),
-    "other_folders_hidden": ("other players' folders and the output folder hidden", "bwrap"),
-    "own_folder_read_only": ("its own folder read-only", "bwrap --ro-bind"),
-    "private_tmp_writable": ("a private writable /tmp", "bwrap --tmpfs /tmp"),
-    "unprivileged_user": (
-        "an unprivileged user",
-        "a root referee with setpriv, and Python and the player "
-        "folders reachable by uid 65534 (e.g. Python outside /root)",
+    "no_network": ("no network", "bubblewrap (--unshare-net)"),
+    "other_folders_hidden": ("other players' folders and the output folder hidden", "bubblewrap"),
+    "referee_files_closed": (
+        "the referee's private files (store, log, replays) closed",
+        "bubblewrap, or rlimits",
     ),
-    "clean_environment": ("a clean environment", "bwrap --clearenv / the rlimits fallback"),
-    "memory_limit": ("memory limit (1 GiB)", "prlimit --as (util-linux)"),
-    "cpu_limit": ("CPU time limit", "prlimit --cpu (util-linux)"),
-    "process_limit": (
-        "process count limit",
-        "prlimit --nproc and a non-root uid outside the sandbox "
-        "(Python and the player folders reachable by uid 65534)",
-    ),
+    "own_folder_read_only": ("its own folder read-only", "bubblewrap, or a root referee"),
+    "proc_sys_read_only": ("host settings (/proc/sys) read-only", "bubblewrap, or a root referee"),
+    "private_tmp": ("a private /tmp, gone after the partido", "bubblewrap (--tmpfs /tmp)"),
+    "unprivileged_user": ("an unprivileged user (never host root)", "setpriv (util-linux), as root"),
+    "own_uid": ("a uid of its own, shared with nothing else", "a root referee"),
+    "clean_environment": ("a clean environment", "bubblewrap or rlimits"),
+    "others_untouchable": ("cannot signal other players", "bubblewrap, or a root referee"),
+    "others_memory_closed": ("cannot read other players' memory", "bubblewrap, or a root referee"),
+    "memory_limit": ("memory limit per process", "prlimit --as (util-linux)"),
+    "memory_limit_per_player": ("memory limit per player (its whole process tree)", "a writable cgroup"),
+    "cpu_limit": ("CPU time limit per process", "prlimit --cpu (util-linux)"),
+    "cpu_share_per_player": ("CPU share per player (its background processes included)", "a writable cgroup"),
+    "process_limit": ("process count limit per player", "a writable cgroup, or a root referee"),
     "file_size_limit": ("file size limit", "prlimit --fsize (util-linux)"),
-    "own_pid_namespace": ("own pid namespace (no process escapes the kill)", "bwrap --unshare-pid"),
+    "own_pid_namespace": ("own pid namespace (no process escapes the kill)", "bubblewrap (--unshare-pid)"),
 }
+
+
+def _victim(mechanism: str, folder: Path) -> tuple[sandbox.Box, subprocess.Popen[bytes]]:
+    """Another contained 'player' (a sleeper) for the probe to try to reach."""
+    box = sandbox.contain(["sleep", "60"], folder, mechanism, PROBE_LIMITS)
+    try:
+        proc = subprocess.Popen(box.argv, cwd=box.cwd, env=box.env, start_new_session=True)
+    except OSError:
+        box.release()
+        raise
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline and not _sleeper(proc.pid):
+        time.sleep(0.01)
+    return box, proc
+
+
+def _sleeper(pid: int) -> int | None:
+    """The host pid of the ``sleep`` under ``pid`` (through bwrap's processes), if started."""
+    from arena.process import descendants
+
+    for p in [pid, *descendants(pid)]:
+        with contextlib.suppress(OSError), open(f"/proc/{p}/comm") as f:
+            if f.read().strip() == "sleep":
+                return p
+    return None
 
 
 def probe(mechanism: str) -> dict[str, bool]:
@@ -102,11 +189,15 @@ def probe(mechanism: str) -> dict[str, bool]:
         root = Path(tmp)
         os.chmod(root, 0o755)
         mine, other = root / "probe", root / "other"
-        mine.mkdir()
-        other.mkdir()
-        os.chmod(mine, 0o755)
+        for folder in (mine, other):
+            folder.mkdir()
+            os.chmod(folder, 0o755)
         (other / "secret.txt").write_text("hidden")
         os.chmod(other / "secret.txt", 0o644)
+        private = root / "torneo.sqlite"
+        private.write_text("the referee's store")
+        os.chmod(private, 0o600)
+        tmp_name = f"tute-arena-doctor-{os.getpid()}-{time.monotonic_ns()}"
         listener = socket.socket()
         listener.bind(("127.0.0.1", 0))
         listener.listen()
@@ -114,21 +205,35 @@ def probe(mechanism: str) -> dict[str, bool]:
         secret = "ARENA_DOCTOR_SECRET"
         env_before = os.environ.get(secret)
         os.environ[secret] = "1"
+        victim_box, victim = _victim(mechanism, other)
+        target = _sleeper(victim.pid) or victim.pid
+        argv = [sys.executable, "-c", PROBE, str(other / "secret.txt"), secret, str(port), str(private)]
+        box = sandbox.contain([*argv, str(target), tmp_name], mine, mechanism, PROBE_LIMITS)
         try:
-            how = sandbox.plan(
-                [sys.executable, "-c", PROBE, str(other / "secret.txt"), secret, str(port)], mine, mechanism
-            )
             done = subprocess.run(
-                how.argv, cwd=how.cwd, env=how.env, capture_output=True, text=True, timeout=60, check=False
+                box.argv, cwd=box.cwd, env=box.env, capture_output=True, text=True, timeout=60, check=False
             )
         finally:
             listener.close()
             if env_before is None:
                 os.environ.pop(secret, None)
+            uid = box.uid
+            left = Path(tempfile.gettempdir(), tmp_name)
+            shared_tmp = left.exists()  # seen from outside while the player's uid still holds it
+            box.release()
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(victim.pid, signal.SIGKILL)
+            victim.wait()
+            victim_box.release()
         lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
         if not lines:
             raise RuntimeError(f"the probe did not run under {mechanism}: {done.stderr.strip()[-300:]}")
-        return dict(json.loads(lines[-1]))
+        out = dict(json.loads(lines[-1]))
+        out["private_tmp"] = out.pop("tmp_writable") and not shared_tmp
+        with contextlib.suppress(OSError):
+            left.unlink()
+        out["own_uid"] = uid is not None
+        return out
 
 
 def report(mode: str = "auto") -> list[str]:
@@ -138,6 +243,17 @@ def report(mode: str = "auto") -> list[str]:
     lines.append(f"{'✓' if works else '✗'} bubblewrap: {'works (trial run)' if works else 'not usable here'}")
     if not works:
         lines.append("  install it: apt install bubblewrap (needs root, or unprivileged user namespaces)")
+    who = "root: each player gets a uid of its own"
+    if not sandbox.is_root():
+        who = "not root: players share your uid (kept apart by namespaces)"
+    lines.append(f"Referee: {who}")
+    hierarchy = cgroups.detect()
+    lines.append(
+        f"Limits per player: {hierarchy.describe()}"
+        if hierarchy
+        else "Limits per player: none (no writable cgroup; under systemd: systemd-run --user --scope -p "
+        "Delegate=yes arena ...)"
+    )
     mechanism = sandbox.resolve(mode)
     lines.append(f"Containment for --sandbox {mode}: {mechanism}")
     results = probe(mechanism)

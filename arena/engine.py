@@ -8,19 +8,25 @@ Two levels:
   play and canto, applies faults (disqualify or penalize), porotos, eliminations
   and the ranking, and records the omniscient events of ``shared/spec/replay.md``.
 
-No I/O, no clocks. Deals come from ``random.Random`` streams derived from the
-partido's seed and the mano's number alone, so nothing a player does can change them.
+No I/O, no clocks. A mano's deal is a function of the partido's seed (an explicit
+int, or a secret key: :mod:`arena.seeds`) and the mano's number alone, so nothing a
+player does can change it: a Fisher–Yates shuffle fed by BLAKE2b keyed with a hash of
+the seed (:func:`deal_order`). Without the key, one's own hand says nothing about
+any other card.
 """
 
 from __future__ import annotations
 
-import random
-from collections.abc import Mapping, Sequence
+import hashlib
+import itertools
+import struct
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from arena import rules
 from arena.cards import NAMES, POINTS, SUITS, card, names_of, parse
 from arena.rules import RuleSet
+from arena.seeds import Seed, check_seed
 
 Event = dict[str, Any]
 TWO_ORO = card(2, "oro")
@@ -30,9 +36,47 @@ class IllegalMove(rules.FaultError, ValueError):
     """A play or canto the rules (or the protocol) forbid; ``reason`` is its fault type."""
 
 
-def deal_rng(seed: int, mano_number: int) -> random.Random:
-    """The random stream of one mano's deal: a function of seed and mano number only."""
-    return random.Random(f"tute-arena/{seed}/{mano_number}")
+_WORDS = struct.Struct(">8Q")  # one 64-byte BLAKE2b digest: eight 64-bit words
+_MASK = (1 << 64) - 1
+
+
+def deal_key(seed: Seed) -> bytes:
+    """The 32-byte key of a partido's deal stream: BLAKE2b of the seed, tagged by its kind.
+
+    ValueError for a seed that is neither an int nor a key (:func:`arena.seeds.check_seed`).
+    """
+    seed = check_seed(seed)
+    text = f"int:{seed}" if isinstance(seed, int) else f"key:{seed}"
+    return hashlib.blake2b(text.encode(), digest_size=32, person=b"tute-arena/seed").digest()
+
+
+def deal_stream(key: bytes, mano_number: int) -> Iterator[int]:
+    """Uniform 64-bit words for one mano's deal: BLAKE2b keyed with ``key``, in counter mode."""
+    blocks = (b"%d/%d" % (mano_number, i) for i in itertools.count())
+    return itertools.chain.from_iterable(
+        _WORDS.unpack(hashlib.blake2b(b, key=key, person=b"tute-arena/deal").digest()) for b in blocks
+    )
+
+
+def _below(words: Iterator[int], n: int) -> int:
+    """A uniform integer in ``[0, n)`` from ``words`` (Lemire's method: exact, rarely a second word)."""
+    m = next(words) * n
+    if m & _MASK < n:
+        floor = ((1 << 64) - n) % n
+        while m & _MASK < floor:
+            m = next(words) * n
+    return m >> 64
+
+
+def deal_order(key: bytes, mano_number: int, seats: Sequence[int]) -> tuple[int, list[int]]:
+    """One mano's draw from the deal ``key``: the seat dealt first (among ``seats``) and the deck order."""
+    words = deal_stream(key, mano_number)
+    start = seats[_below(words, len(seats))]
+    deck = list(range(40))
+    for i in range(39, 0, -1):  # Fisher–Yates
+        j = _below(words, i + 1)
+        deck[i], deck[j] = deck[j], deck[i]
+    return start, deck
 
 
 def _card_id(card: str | int) -> int:
@@ -207,7 +251,7 @@ class Mano:
 
 
 class Partido:
-    """A whole partido of ``n`` seats, dealt from ``seed`` under ``ruleset``.
+    """A whole partido of ``n`` seats, dealt from ``seed`` (int or key) under ``ruleset``.
 
     Drive it with :attr:`to_move`, :meth:`play` and :meth:`fault` until
     :attr:`over`. When ``record`` is true, :attr:`events` collects the replay's
@@ -217,7 +261,7 @@ class Partido:
     def __init__(
         self,
         n: int,
-        seed: int,
+        seed: Seed,
         ruleset: RuleSet | None = None,
         record: bool = True,
         stacked: Mapping[int, tuple[int, Sequence[int]]] | None = None,
@@ -226,6 +270,7 @@ class Partido:
         self.stacked = dict(stacked or {})  # tests and teaching: mano -> (first seat dealt, deck)
         self.n = n
         self.seed = seed
+        self._key = deal_key(seed)
         self.rules = ruleset or RuleSet()
         self.record = record
         self.events: list[Event] = []
@@ -387,10 +432,7 @@ class Partido:
             if sorted(deck) != list(range(40)) or not active[start]:
                 raise rules.RulesError(f"stacked deal of mano {k}: not a 40-card deck and an active seat")
         else:
-            rng = deal_rng(self.seed, k)
-            start = rng.choice(seats)  # used in the first mano only, drawn in every one
-            deck = list(range(40))
-            rng.shuffle(deck)
+            start, deck = deal_order(self._key, k, seats)  # start: used in the first mano only
         if first:
             mano_seat = start
         else:

@@ -11,10 +11,13 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
+
+from arena import inert
 
 SHEETS = ("Posiciones", "Partidos", "Enfrentamientos", "Descalificaciones", "Configuración")
 CSV_NAMES = {s: s.lower().replace("ó", "o") for s in SHEETS}
@@ -153,8 +156,32 @@ def _text(value: Any) -> str:
     return "—" if value is None or value == "" else str(value)
 
 
+def inert_frame(df: pd.DataFrame, fix: Callable[[Any], Any] = inert.cell) -> pd.DataFrame:
+    """``df`` with ``fix`` applied to every value and column name (default: :func:`arena.inert.cell`)."""
+    out = df.map(fix)
+    out.columns = [fix(c) for c in df.columns]
+    return out
+
+
+def _printable(value: Any) -> Any:
+    return inert.printable(value) if isinstance(value, str) else value
+
+
+def _text_cells(ws: Any) -> None:
+    """Cells whose text could be read as a formula: text cells (never formulas), marked as
+    typed with a leading ``'`` so that editing them keeps them text; the text itself is kept."""
+    for row in ws.iter_rows():
+        for c in row:
+            if isinstance(c.value, str) and inert.formula_like(c.value):
+                c.data_type = "s"  # openpyxl took the "=..." for a formula
+                c.quotePrefix = True
+
+
 def write_workbook(frames: dict[str, pd.DataFrame], path: Path, lang: str = "es") -> Path:
-    """Write ``frames`` to ``path`` (xlsx) with the formatting; atomically (temp + rename)."""
+    """Write ``frames`` to ``path`` (xlsx) with the formatting; atomically (temp + rename).
+
+    Every text is inert: control characters escaped, and no cell is ever a formula.
+    """
     from openpyxl.chart import BarChart, Reference
     from openpyxl.chart.data_source import NumDataSource, NumRef
     from openpyxl.chart.error_bar import ErrorBars
@@ -164,11 +191,13 @@ def write_workbook(frames: dict[str, pd.DataFrame], path: Path, lang: str = "es"
 
     h = headers(lang)
     tmp = path.with_name(path.name + ".tmp")
+    frames = {name: inert_frame(df, _printable) for name, df in frames.items()}
     with pd.ExcelWriter(tmp, engine="openpyxl") as writer:
         for name, df in frames.items():
             df.to_excel(writer, sheet_name=name, index=False)
         for name, df in frames.items():
             ws = writer.sheets[name]
+            _text_cells(ws)
             ws.freeze_panes = "B2" if name in ("Posiciones", "Enfrentamientos") else "A2"
             if ws.max_row >= 1 and ws.max_column >= 1:
                 ws.auto_filter.ref = ws.dimensions
@@ -238,12 +267,13 @@ def write_workbook(frames: dict[str, pd.DataFrame], path: Path, lang: str = "es"
 
 
 def write_csvs(frames: dict[str, pd.DataFrame], folder: Path) -> list[Path]:
-    """One UTF-8 CSV per sheet in ``folder`` (``posiciones.csv``, ...)."""
+    """One UTF-8 CSV per sheet in ``folder`` (``posiciones.csv``, ...); every field inert
+    (:func:`arena.inert.cell`: a text that could be a formula starts with ``'``)."""
     folder.mkdir(parents=True, exist_ok=True)
     paths = []
     for name, df in frames.items():
         path = folder / f"{CSV_NAMES[name]}.csv"
-        df.to_csv(path, index=False)
+        inert_frame(df).to_csv(path, index=False)
         paths.append(path)
     return paths
 

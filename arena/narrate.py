@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from arena.inert import printable
+
 Message = dict[str, Any]
 
 OUTCOMES = {
@@ -31,7 +33,15 @@ def _cantos(canto: str) -> str:
 
 
 def narrate(events: Sequence[Message], hands: bool = False, only_mano: int | None = None) -> Iterator[str]:
-    """Lines telling the partido; ``hands`` adds every hand (replays only)."""
+    """Lines telling the partido; ``hands`` adds every hand (replays only).
+
+    Names and details come from the players: every line is shown inert (:func:`arena.inert.printable`).
+    """
+    for line in _narrate(events, hands, only_mano):
+        yield printable(line)
+
+
+def _narrate(events: Sequence[Message], hands: bool, only_mano: int | None) -> Iterator[str]:
     names: list[str] = []
     mano = 0
 

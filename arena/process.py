@@ -14,7 +14,7 @@ import subprocess
 import threading
 import time
 from collections import deque
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 WRITER_CHECK_S = 0.05
@@ -335,13 +335,16 @@ class PlayerProcess:
         except subprocess.TimeoutExpired:
             return None
 
-    def kill_tree(self, grace: float = 0.0) -> int | None:
+    def kill_tree(self, grace: float = 0.0, also: Callable[[], None] | None = None) -> int | None:
         """Wait up to ``grace`` seconds for an exit, then kill the process and all it started.
 
         Freezes the whole tree first (so nothing forks while being killed), kills
-        it, reaps the player and any adopted orphan. Returns the exit status.
+        it, reaps the player and any adopted orphan. ``also`` kills what the tree
+        cannot show (e.g. everything in the player's cgroup). Returns the exit status.
         """
         status = self.exit_status(grace) if grace > 0 else self.exit_status()
+        if also is not None:
+            also()
         for _ in range(3):
             tree = [self.pid, *descendants(self.pid)] if status is None else descendants(self.pid)
             with contextlib.suppress(ProcessLookupError, PermissionError):

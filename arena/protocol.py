@@ -6,10 +6,15 @@ Knows nothing of processes. See ``shared/spec/protocol.md`` (and ``docs/protocol
 from __future__ import annotations
 
 import json
+import re
+from collections.abc import Container
 from typing import Any
 
 PROTOCOL_VERSION = 1
 MAX_LINE_BYTES = 4096
+MAX_DEPTH = 32
+"""Deepest nesting of arrays and objects parsed as JSON; a valid reply nests 1 deep."""
+UNSOLICITED = "a line was written when no request was waiting"
 
 Message = dict[str, Any]
 
@@ -78,65 +83,212 @@ def encode(message: Message) -> bytes:
 
 
 def decode(line: bytes) -> Message:
-    """Parse a reply line into an object with a string ``type``; ProtocolError otherwise."""
+    """Parse one reply line strictly; ProtocolError (never another exception) when it is not allowed.
+
+    Any bytes are judged: the line must be at most :data:`MAX_LINE_BYTES`, UTF-8
+    (no BOM, no other encoding), strict JSON (no ``NaN``/``Infinity``, no duplicate
+    keys, no lone surrogate in a ``\\u`` escape, nested at most :data:`MAX_DEPTH`
+    deep), and an object with a string ``type``.
+    """
     if len(line) > MAX_LINE_BYTES:
         raise ProtocolError(f"reply line over {MAX_LINE_BYTES} bytes", _head(line))
     try:
-        obj = json.loads(line)
-    except ValueError:
-        raise ProtocolError("reply is not valid UTF-8 JSON", _head(line)) from None
+        text = line.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ProtocolError("reply is not valid UTF-8", _head(line)) from None
+    if _too_deep(text):
+        raise ProtocolError(f"reply nests deeper than {MAX_DEPTH} levels", _head(line))
+    try:
+        obj = json.loads(text, parse_constant=_no_constant, object_pairs_hook=_unique_keys)
+    except _NotJSON as exc:
+        raise ProtocolError(f"reply is not valid JSON: {exc}", _head(line)) from None
+    except (ValueError, RecursionError):  # RecursionError: a backstop, MAX_DEPTH comes first
+        raise ProtocolError("reply is not valid JSON", _head(line)) from None
+    if _has_surrogate(obj, line):
+        raise ProtocolError("reply is not valid Unicode text (a lone surrogate in a \\u escape)", _head(line))
     if not isinstance(obj, dict):
-        raise ProtocolError("reply is not a JSON object", _head(line))
+        raise ProtocolError(f"reply is not a JSON object but {brief(obj)}", _head(line))
     if not isinstance(obj.get("type"), str):
         raise ProtocolError("reply has no string field 'type'", _head(line))
     return obj
+
+
+def judge_reply(line: bytes, request: Message, answered: Container[int] = ()) -> Message:
+    """Judge one reply ``line`` to ``request`` (``hello`` or ``play``) by the spec; returns the reply.
+
+    Every problem is a ProtocolError carrying the line's head, whatever the bytes:
+    the referee's one path from a player's line to its reply. ``answered`` holds
+    the ids of earlier requests (a late second reply to one is an unsolicited line).
+    Whether a played card is held and legal, or a canto valid, is the engine's to judge.
+    """
+    obj = decode(line)
+    rid = obj.get("id")
+    try:
+        if type(rid) is int and rid != request["id"] and rid in answered:
+            raise ProtocolError(UNSOLICITED)
+        check_reply(obj, request)
+    except ProtocolError as exc:
+        raise ProtocolError(exc.detail, _head(line)) from None
+    return obj
+
+
+def check_reply(obj: object, request: Message) -> None:
+    """Check ``obj`` as the reply to ``request`` (``hello`` or ``play``); ProtocolError otherwise."""
+    if request["type"] == "hello":
+        check_ready(obj, request["id"])
+    elif request["type"] == "play":
+        check_play(obj, request["id"], request["may_sing"] is True)
+    else:
+        raise ValueError(f"no reply is defined for a {request['type']!r} request")
+
+
+def brief(value: object) -> str:
+    """A short, safe description of a player's value for a fault's detail (never long, never raises)."""
+    if isinstance(value, str):
+        shown = repr(value[:40])
+        return shown + "…" if len(value) > 40 else shown
+    if value is None or isinstance(value, bool):
+        return json.dumps(value)
+    if isinstance(value, int):
+        return str(value) if value.bit_length() <= 64 else f"an integer of {value.bit_length()} bits"
+    if isinstance(value, float):
+        return repr(value)
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    return f"a {type(value).__name__}"
+
+
+class _NotJSON(ValueError):
+    """What strict JSON forbids and Python's parser would let through."""
+
+
+def _no_constant(name: str) -> None:
+    raise _NotJSON(f"{name} is not a JSON value")
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _NotJSON(f"duplicate key {brief(key)}")
+            seen.add(key)
+    return obj
+
+
+def _too_deep(text: str) -> bool:
+    """Whether arrays/objects nest deeper than MAX_DEPTH (brackets inside strings do not count)."""
+    if text.count("[") + text.count("{") <= MAX_DEPTH:
+        return False
+    depth, in_string, escaped = 0, False, False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                return True
+        elif ch in "]}":
+            depth -= 1
+    return False
+
+
+_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
+
+
+def _has_surrogate(obj: object, line: bytes) -> bool:
+    """Whether a string (key or value) in ``obj`` holds a lone surrogate, which no UTF-8 can carry."""
+    if not _SURROGATE_ESCAPE.search(line):
+        return False  # strict UTF-8 bytes carry none: only a \u escape can make one
+    stack = [obj]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, str):
+            if not _is_text(value):
+                return True
+        elif isinstance(value, dict):
+            stack.extend(value.keys())
+            stack.extend(value.values())
+        elif isinstance(value, list):
+            stack.extend(value)
+    return False
+
+
+def _is_text(value: str) -> bool:
+    """A string that UTF-8 can encode (no lone surrogate)."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _head(line: bytes) -> str:
     return line.decode("utf-8", errors="replace")[:200]
 
 
-def _check_head(obj: Message, kind: str, request_id: int) -> None:
+def _check_head(obj: object, kind: str, request_id: int) -> Message:
+    if not isinstance(obj, dict):
+        raise ProtocolError(f"reply is not a JSON object but {brief(obj)}")
     if obj.get("type") != kind:
-        raise ProtocolError(f"expected a reply of type {kind!r}, got {obj.get('type')!r}")
+        raise ProtocolError(f"expected a reply of type {kind!r}, got {brief(obj.get('type'))}")
     rid = obj.get("id")
     if type(rid) is not int or rid != request_id:
-        raise ProtocolError(f"reply id {rid!r} does not match the request id {request_id}")
+        raise ProtocolError(f"reply id {brief(rid)} does not match the request id {request_id}")
+    return obj
 
 
-def check_ready(obj: Message, request_id: int) -> str:
-    """Validate a ``ready`` reply; returns the display name."""
-    _check_head(obj, "ready", request_id)
-    extra = set(obj) - {"type", "id", "name"}
+def _check_fields(obj: Message, kind: str, allowed: set[str]) -> None:
+    extra = [k for k in obj if k not in allowed]
     if extra:
-        raise ProtocolError(f"unexpected field(s) in ready: {', '.join(sorted(extra))}")
-    name = obj.get("name")
-    if not isinstance(name, str):
+        names = ", ".join(k if isinstance(k, str) and len(k) <= 40 else brief(k) for k in extra[:5])
+        more = f" and {len(extra) - 5} more" if len(extra) > 5 else ""
+        raise ProtocolError(f"unexpected field(s) in {kind}: {names}{more}")
+
+
+def _check_text(value: object, what: str, example: str) -> str:
+    if not isinstance(value, str):
+        raise ProtocolError(f"{what} must be a string like {example}, not {brief(value)}")
+    if not _is_text(value):
+        raise ProtocolError(f"{what} is not valid Unicode text (a lone surrogate)")
+    return value
+
+
+def check_ready(obj: object, request_id: int) -> str:
+    """Validate a ``ready`` reply (any value); returns the display name."""
+    obj = _check_head(obj, "ready", request_id)
+    _check_fields(obj, "ready", {"type", "id", "name"})
+    if "name" not in obj:
         raise ProtocolError("ready needs a string field 'name'")
-    return name[:64]
+    return _check_text(obj["name"], "'name'", '"Ana"')[:64]
 
 
-def check_play(obj: Message, request_id: int, may_sing: bool) -> tuple[str | None, str | None]:
-    """Validate a ``play`` reply's shape; returns (card, sing).
+def check_play(obj: object, request_id: int, may_sing: bool) -> tuple[str | None, str | None]:
+    """Validate a ``play`` reply's shape (any value); returns (card, sing).
 
     Whether the card is held and legal, and the canto valid, is the engine's to judge.
     """
-    _check_head(obj, "play", request_id)
-    extra = set(obj) - {"type", "id", "card", "sing"}
-    if extra:
-        raise ProtocolError(f"unexpected field(s) in play: {', '.join(sorted(extra))}")
-    card, sing = obj.get("card"), obj.get("sing")
+    obj = _check_head(obj, "play", request_id)
+    _check_fields(obj, "play", {"type", "id", "card", "sing"})
+    sing = None
     if "sing" in obj:
         if not may_sing:
             raise ProtocolError("'sing' when may_sing is false")
-        if not isinstance(sing, str):
-            raise ProtocolError("'sing' must be a string")
+        sing = _check_text(obj["sing"], "'sing'", '"cuarenta"')
         if sing == "tute":
             if "card" in obj:
                 raise ProtocolError("a card beside 'sing': 'tute' (tute is sung without a card)")
             return None, sing
     if "card" not in obj:
         raise ProtocolError("play needs a field 'card'")
-    if not isinstance(card, str):
-        raise ProtocolError("'card' must be a string like \"12-basto\"")
-    return card, sing
+    return _check_text(obj["card"], "'card'", '"12-basto"'), sing

@@ -18,10 +18,12 @@ from typing import Any
 from arena import protocol, sandbox
 from arena.connection import Connection, InProcessConnection, Limits, PlayerFault
 from arena.engine import Partido
+from arena.inert import printable
 from arena.players import PlayerSpec, unique_names
 from arena.protocol import Message, ProtocolError
 from arena.rules import FaultError, RuleSet
 from arena.sdk import Player
+from arena.seeds import Seed
 
 __all__ = [
     "Connection",
@@ -48,7 +50,7 @@ class PartidoResult:
     """What a partido decided, recorded with its rules."""
 
     partido: str
-    seed: int
+    seed: Seed
     rules: dict[str, Any]
     players: list[str]
     winners: list[int]
@@ -70,7 +72,7 @@ class Referee:
         self,
         connections: Sequence[Connection],
         names: Sequence[str],
-        seed: int,
+        seed: Seed,
         ruleset: RuleSet | None = None,
         limits: Limits | None = None,
         partido_id: str = "partido",
@@ -189,7 +191,8 @@ class Referee:
             head = f"Incident in {self.partido_id}, mano {mano}, seat {seat} ({conn.name}): {reason}"
             fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)  # not for players' eyes
             with os.fdopen(fd, "a", encoding="utf-8") as f:  # several penalties append
-                f.write(f"{head}: {detail}\n\n{conn.incident()}\n")
+                # The player's text (names, replies, standard error) shown inert: escapes only.
+                f.write(f"{printable(head)}: {printable(detail)}\n\n{printable(conn.incident(), True)}\n")
             self.incidents[seat] = path
         if not penalized:
             self.alive[seat] = False
@@ -227,15 +230,16 @@ class Referee:
 
 
 def _line_of(reply: Any) -> str:
+    """An in-process reply as evidence (any value: never raises)."""
     try:
         return protocol.encode(reply).decode()[:200].rstrip("\n")
-    except (TypeError, ValueError):
-        return repr(reply)[:200]
+    except (TypeError, ValueError, RecursionError):
+        return protocol.brief(reply)
 
 
 def play_partido(
     players: Sequence[Player],
-    seed: int,
+    seed: Seed,
     ruleset: RuleSet | None = None,
     names: Sequence[str] | None = None,
     replay: str | None = None,
@@ -269,7 +273,7 @@ def play_partido(
 
 def play_folders(
     specs: Sequence[PlayerSpec],
-    seed: int,
+    seed: Seed,
     ruleset: RuleSet | None = None,
     limits: Limits | None = None,
     replay: Path | None = None,
@@ -292,6 +296,8 @@ def play_folders(
 
     limits = limits or Limits()
     log_dir = Path(f"{replay}.logs") if replay else None
+    if replay:
+        replay.parent.mkdir(mode=0o700, parents=True, exist_ok=True)  # a new folder: the referee's alone
     specs = unique_names(specs)
     connections: list[SubprocessConnection] = []
     try:

@@ -210,6 +210,13 @@ def _safe(name: str) -> str:
     return name
 
 
+def _write_private(path: Path, data: bytes) -> None:
+    """Write a new file readable by the referee's user alone (0600): replays, incidents, logs."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "wb") as f:
+        f.write(data)
+
+
 def materialize(outcome: dict[str, Any], replays: Path) -> dict[str, Any]:
     """Write a remote partido's files to temporary names in ``replays``: :func:`arena.worker.play`'s dict."""
     from arena.worker import temp_replay
@@ -220,16 +227,16 @@ def materialize(outcome: dict[str, Any], replays: Path) -> dict[str, Any]:
         return out
     temp = temp_replay(replays, out["id"])
     if files["replay"] is not None:
-        temp.write_bytes(files["replay"])
+        _write_private(temp, files["replay"])
     incidents = {}
     for seat, (suffix, data) in files["incidents"].items():
         path = replays / _safe(temp.stem + suffix)
-        path.write_bytes(data)
+        _write_private(path, data)
         incidents[seat] = str(path)
     logs = Path(f"{temp}.logs")
     if files["logs"] is not None:
         logs.mkdir(mode=0o700)
         for name, data in files["logs"].items():
-            (logs / _safe(name)).write_bytes(data)
+            _write_private(logs / _safe(name), data)
     out.update(replay=str(temp), incidents=incidents, logs=str(logs))
     return out

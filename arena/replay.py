@@ -19,7 +19,7 @@ class ReplayWriter:
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)  # a new folder: ours alone
         fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)  # never readable by players
         self._file: IO[str] | None = os.fdopen(fd, "w", encoding="utf-8")
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import pandas as pd
 
-from arena import export, standings
+from arena import export, inert, standings
 from arena.replay import read_replay
 from arena.stats import partido_stats
 from arena.store import PartidoRecord, Store
@@ -45,13 +45,19 @@ def _stats(store: Store, rec: PartidoRecord) -> list[dict[str, Any]]:
 
 
 def records(store: Store) -> list[dict[str, Any]]:
-    """The committed partidos as the standings' records (see :data:`arena.standings.RECORD_KEYS`)."""
+    """The committed partidos as the standings' records (see :data:`arena.standings.RECORD_KEYS`).
+
+    A partido's seed is shown only once a keyed torneo is complete: under
+    ``--duplicate`` it is also the deal of rotations still to be played.
+    """
+    scheduled, committed, withdrawn = store.counts()
+    secret = store.deal_key() is not None and committed + withdrawn < scheduled
     out = []
     for rec in store.results():
         out.append(
             {
                 "partido": rec.id,
-                "seed": rec.seed,
+                "seed": KEY_SECRET if secret else rec.seed,
                 "players": list(rec.players),
                 "winners": list(rec.winners),
                 "ranking": [list(g) for g in rec.ranking],
@@ -73,8 +79,21 @@ def records(store: Store) -> list[dict[str, Any]]:
     return out
 
 
+KEY_ROW = "clave de los repartos"
+KEY_SECRET = "secreta hasta el final del torneo"
+
+
+def deal_key_shown(store: Store) -> str:
+    """What may be shown of the deal key: the key once the torneo is complete, else that it is secret."""
+    key = store.deal_key()
+    if key is None:
+        return f"ninguna: semilla explícita {store.config().get('seed')} (repartos predecibles)"
+    scheduled, committed, withdrawn = store.counts()
+    return key if committed + withdrawn >= scheduled else KEY_SECRET
+
+
 def configuration(store: Store) -> dict[str, Any]:
-    """The Configuración sheet: every parameter, plus version, dates and counts."""
+    """The Configuración sheet: every parameter, plus version, dates, counts and the deal key row."""
     from arena import __version__
 
     conf = dict(store.config())
@@ -88,6 +107,7 @@ def configuration(store: Store) -> dict[str, Any]:
     conf["partidos scheduled"] = scheduled
     conf["partidos committed"] = committed
     conf["partidos withdrawn"] = withdrawn
+    conf[KEY_ROW] = deal_key_shown(store)  # so that anyone can re-check the replays, once it is over
     return conf
 
 
@@ -120,7 +140,7 @@ TERMINAL = ("puesto", "entrant", "partidos", "ganados", "pct_ganados", "lugar_me
 
 
 def terminal_table(report: Report, lang: str = "es") -> str:
-    """The standings as a plain text table for the terminal."""
+    """The standings as a plain text table for the terminal (names shown inert)."""
     h = export.headers(lang)
     df = report.posiciones
     if df.empty:
@@ -136,7 +156,7 @@ def terminal_table(report: Report, lang: str = "es") -> str:
         rows.append(
             [
                 str(r["puesto"]),
-                str(r["entrant"]),
+                inert.printable(str(r["entrant"])),
                 str(r["partidos"]),
                 str(r["ganados"]),
                 pct,
@@ -194,4 +214,4 @@ def withdrawal_lines(store: Store) -> list[str]:
         for e in rec.disqualified_entrants:
             if e in dq:
                 dq[e] += 1
-    return [f"{names[e]}: retirado tras {dq[e]} descalificaciones" for e in withdrawn]
+    return [f"{inert.printable(names[e])}: retirado tras {dq[e]} descalificaciones" for e in withdrawn]

@@ -1,8 +1,10 @@
 """The schedule of a torneo: which entrants meet, in which seats, with which deal.
 
 Pure and deterministic (no I/O, no clocks): the same entrants count, options and
-``seed`` always give the same list. Entrants are indexes ``0..n-1``; a scheduled
-partido's ``seats`` lists the entrant in each seat.
+``seed`` always give the same list. The ``seed`` is the torneo's secret key (hex
+text, :mod:`arena.seeds`) or an explicit int (``--seed N``, predictable deals).
+Entrants are indexes ``0..n-1``; a scheduled partido's ``seats`` lists the entrant
+in each seat.
 
 Guarantees (see ``docs/tournament.md``):
 
@@ -10,7 +12,7 @@ Guarantees (see ``docs/tournament.md``):
   the group size under ``duplicate``);
 * seats: each entrant's number of partidos in each seat differs by at most one
   from one seat to another (exactly equal under ``duplicate``);
-* ``duplicate``: one deal seed per group, played under all 6 orders (K = 3) or the
+* ``duplicate``: one deal (one partido seed) per group, played under all 6 orders (K = 3) or the
   K cyclic rotations of one order (K >= 4), so every entrant holds every seat's
   cards once (twice for K = 3) per deal;
 * ``partidos``: every entrant's number of partidos differs by at most one from
@@ -27,6 +29,8 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from arena.seeds import Seed, check_seed, derive, is_key
+
 MIN_TABLE, MAX_TABLE = 3, 6
 MAX_PARTIDOS = 1_000_000
 """A larger schedule is refused: draw a subset with ``partidos`` instead."""
@@ -39,7 +43,8 @@ class ScheduledPartido:
     pos: int
     """0-based position: the order partidos are dispatched, and counted for max-faults."""
     id: str
-    seed: int
+    seed: Seed
+    """The partido's seed: a key derived from the torneo's key, or an int under ``--seed N``."""
     seats: tuple[int, ...]
     """The entrant index in each seat."""
     deal: int
@@ -48,10 +53,25 @@ class ScheduledPartido:
     """The pass over all K-subsets this partido belongs to (the ``partidos`` remainder is the last)."""
 
 
-def deal_seed(seed: int, deal: int) -> int:
-    """The engine seed of deal number ``deal`` of a torneo seeded ``seed`` (53 bits, JSON-safe)."""
+def deal_seed(seed: Seed, deal: int) -> Seed:
+    """The engine seed of deal number ``deal`` of a torneo seeded ``seed``.
+
+    Under a key: HMAC-SHA256 of the deal number (a key of 64 hex digits), so that
+    one partido's seed, shown in its replay, reveals neither the torneo's key nor
+    any other deal. Under an explicit int: an int of 53 bits (JSON-safe), as
+    predictable as the int itself.
+    """
+    if is_key(seed):
+        return derive(str(seed), f"tute-arena/torneo/deal/{deal}")
     digest = hashlib.sha256(f"tute-arena/torneo/{seed}/{deal}".encode()).digest()
     return int.from_bytes(digest[:8], "big") >> 11
+
+
+def schedule_rng(seed: Seed) -> random.Random:
+    """The stream that draws tables and seats (not deals); under a key, from a key derived from it."""
+    if is_key(seed):
+        return random.Random(derive(str(seed), "tute-arena/torneo/schedule"))
+    return random.Random(f"tute-arena/schedule/{seed}")
 
 
 def group_size(table_size: int, duplicate: bool) -> int:
@@ -65,11 +85,15 @@ def make_schedule(
     entrants: int,
     table_size: int = 4,
     rounds: int = 1,
-    seed: int = 2002,
+    seed: Seed = 2002,
     duplicate: bool = False,
     partidos: int | None = None,
 ) -> list[ScheduledPartido]:
-    """The ordered schedule; ValueError (one clear line) for impossible options."""
+    """The ordered schedule; ValueError (one clear line) for impossible options.
+
+    ``seed``: the torneo's key, or an explicit int (the default suits tests only).
+    """
+    check_seed(seed)
     n, k = entrants, table_size
     if not MIN_TABLE <= k <= MAX_TABLE:
         raise ValueError(f"a table seats {MIN_TABLE} to {MAX_TABLE} jugadores, not {k}")
@@ -83,7 +107,7 @@ def make_schedule(
         raise ValueError("give either rounds or partidos, not both")
     g = group_size(k, duplicate)
     subsets = math.comb(n, k)
-    rng = random.Random(f"tute-arena/schedule/{seed}")
+    rng = schedule_rng(seed)
     if partidos is None:
         passes, extra = rounds, 0
     else:

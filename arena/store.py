@@ -5,6 +5,10 @@ commit moves the worker's temporary replay (and its incident files and logs) to
 their final names first, then inserts the rows in one transaction, so a crash at
 any moment leaves either a committed partido or nothing that counts. The schema
 is documented in ``docs/tournament.md``.
+
+The folder is the referee's alone: ``DIR`` and ``DIR/replays`` are 0700, the store
+(with its journal files) 0600; it holds the torneo's deal key (``meta.deal_key``)
+and every partido's seed, secret until the torneo is complete.
 """
 
 from __future__ import annotations
@@ -21,13 +25,22 @@ from pathlib import Path
 from typing import Any
 
 from arena.schedule import ScheduledPartido
+from arena.seeds import Seed
 
 FORMAT = "tute-arena-torneo"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+"""2: seeds are JSON text (an int, or a key as a string). Stores of version 1 (int seeds) are read too."""
+READABLE_VERSIONS = (1, 2)
+DEAL_KEY = "deal_key"
+"""The ``meta`` row of the torneo's secret key (absent under an explicit ``--seed``)."""
 DB_NAME = "torneo.sqlite"
 LOCK_NAME = "torneo.lock"
 REPLAYS = "replays"
 TEMP_PREFIX = ".tmp-"
+_FAILURES = """CREATE TABLE IF NOT EXISTS failures (
+    partido TEXT NOT NULL REFERENCES schedule(id), pos INTEGER NOT NULL, reason TEXT NOT NULL,
+    at TEXT NOT NULL)"""
+"""Partidos the referee failed on (not settled: ``--resume`` plays them again); made on first use."""
 
 _SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -36,10 +49,10 @@ CREATE TABLE entrants (
     idx INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, folder TEXT NOT NULL, kind TEXT NOT NULL,
     display_name TEXT, authors TEXT NOT NULL, fingerprint TEXT NOT NULL);
 CREATE TABLE schedule (
-    pos INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, seed INTEGER NOT NULL, deal INTEGER NOT NULL,
+    pos INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, seed TEXT NOT NULL, deal INTEGER NOT NULL,
     round INTEGER NOT NULL, seats TEXT NOT NULL);
 CREATE TABLE partidos (
-    id TEXT PRIMARY KEY REFERENCES schedule(id), pos INTEGER NOT NULL UNIQUE, seed INTEGER NOT NULL,
+    id TEXT PRIMARY KEY REFERENCES schedule(id), pos INTEGER NOT NULL UNIQUE, seed TEXT NOT NULL,
     seats TEXT NOT NULL, players TEXT NOT NULL, winners TEXT NOT NULL, ranking TEXT NOT NULL,
     manos INTEGER NOT NULL, porotos TEXT NOT NULL, move_ms TEXT NOT NULL, stats TEXT NOT NULL,
     replay TEXT NOT NULL,
@@ -92,7 +105,7 @@ class PartidoRecord:
 
     id: str
     pos: int
-    seed: int
+    seed: Seed
     seats: tuple[int, ...]
     players: tuple[str, ...]
     winners: tuple[int, ...]
@@ -142,6 +155,20 @@ def _j(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
+def _seed_in(value: int | str) -> Seed:
+    """A seed as stored: JSON text (version 2), or an int (version 1, or SQLite's conversion there)."""
+    return value if isinstance(value, int) else json.loads(value)
+
+
+def _private(folder: Path) -> None:
+    """Make an existing torneo folder the referee's alone (folders 0700, store files 0600)."""
+    for path, mode in [(folder, 0o700), (folder / REPLAYS, 0o700)] + [
+        (folder / f"{DB_NAME}{suffix}", 0o600) for suffix in ("", "-wal", "-shm", "-journal")
+    ]:
+        with contextlib.suppress(OSError):
+            os.chmod(path, mode)
+
+
 def _fsync(path: Path) -> None:
     fd = os.open(path, os.O_RDONLY)
     try:
@@ -167,21 +194,28 @@ class Store:
         config: dict[str, Any],
         entrants: Sequence[Entrant],
         schedule: Sequence[ScheduledPartido],
+        key: str | None = None,
     ) -> Store:
-        """Make a new torneo in ``folder`` (absent or empty; StoreError otherwise)."""
+        """Make a new torneo in ``folder`` (absent or empty; StoreError otherwise).
+
+        ``key``: the torneo's secret deal key (None under an explicit seed), kept in ``meta``.
+        """
         folder = Path(folder)
         if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
             raise StoreError(f"{folder}: not an empty folder")
-        (folder / REPLAYS).mkdir(parents=True, exist_ok=True)
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        (folder / REPLAYS).mkdir(mode=0o700, exist_ok=True)
+        _private(folder)  # also a folder that existed (empty) before
         temp = folder / f"{TEMP_PREFIX}{DB_NAME}"
+        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)  # SQLite's journals inherit the mode
+        os.fchmod(fd, 0o600)
+        os.close(fd)
+        meta = [("format", FORMAT), ("schema_version", str(SCHEMA_VERSION)), ("created", now())]
         db = sqlite3.connect(temp)
         try:
             with db:
                 db.executescript(_SCHEMA)
-                db.executemany(
-                    "INSERT INTO meta VALUES (?, ?)",
-                    [("format", FORMAT), ("schema_version", str(SCHEMA_VERSION)), ("created", now())],
-                )
+                db.executemany("INSERT INTO meta VALUES (?, ?)", meta + ([(DEAL_KEY, key)] if key else []))
                 db.executemany("INSERT INTO config VALUES (?, ?)", [(k, _j(v)) for k, v in config.items()])
                 db.executemany(
                     "INSERT INTO entrants VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -192,7 +226,7 @@ class Store:
                 )
                 db.executemany(
                     "INSERT INTO schedule VALUES (?, ?, ?, ?, ?, ?)",
-                    [(p.pos, p.id, p.seed, p.deal, p.round, _j(p.seats)) for p in schedule],
+                    [(p.pos, p.id, _j(p.seed), p.deal, p.round, _j(p.seats)) for p in schedule],
                 )
         finally:
             db.close()
@@ -219,10 +253,11 @@ class Store:
             db.close()
             raise StoreError(f"{path}: not a tute-arena torneo store")
         version = int(meta.get("schema_version", "0"))
-        if version != SCHEMA_VERSION:
+        if version not in READABLE_VERSIONS:
             db.close()
             raise StoreError(f"{path}: store schema {version}; this tute-arena reads {SCHEMA_VERSION}")
         if not readonly:
+            _private(folder)  # a torneo begun by an older version may have been readable by others
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=FULL")
         db.execute("PRAGMA foreign_keys=ON")
@@ -235,7 +270,7 @@ class Store:
         """
         import fcntl
 
-        fd = os.open(self.dir / LOCK_NAME, os.O_RDWR | os.O_CREAT, 0o644)
+        fd = os.open(self.dir / LOCK_NAME, os.O_RDWR | os.O_CREAT, 0o600)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
@@ -265,6 +300,14 @@ class Store:
         out["created"] = self.db.execute("SELECT value FROM meta WHERE key = 'created'").fetchone()[0]
         return out
 
+    def deal_key(self) -> str | None:
+        """The torneo's secret deal key; None when its deals come from an explicit ``--seed``.
+
+        Show it only once the torneo is complete (see :mod:`arena.report`).
+        """
+        row = self.db.execute("SELECT value FROM meta WHERE key = ?", (DEAL_KEY,)).fetchone()
+        return row[0] if row else None
+
     def entrants(self) -> list[Entrant]:
         rows = self.db.execute(
             "SELECT idx, name, folder, kind, display_name, authors, fingerprint FROM entrants ORDER BY idx"
@@ -273,7 +316,10 @@ class Store:
 
     def scheduled(self) -> list[ScheduledPartido]:
         rows = self.db.execute("SELECT pos, id, seed, seats, deal, round FROM schedule ORDER BY pos")
-        return [ScheduledPartido(p, i, s, tuple(json.loads(seats)), d, r) for p, i, s, seats, d, r in rows]
+        return [
+            ScheduledPartido(p, i, _seed_in(seed), tuple(json.loads(seats)), d, r)
+            for p, i, seed, seats, d, r in rows
+        ]
 
     def results(self) -> list[PartidoRecord]:
         """Committed partidos in schedule order, each with its faults."""
@@ -293,7 +339,7 @@ class Store:
                 PartidoRecord(
                     pid,
                     pos,
-                    seed,
+                    _seed_in(seed),
                     tuple(json.loads(seats)),
                     tuple(json.loads(players)),
                     tuple(json.loads(winners)),
@@ -391,7 +437,7 @@ class Store:
                 (
                     partido.id,
                     partido.pos,
-                    partido.seed,
+                    _j(partido.seed),
                     _j(seats),
                     _j(result["players"]),
                     _j(result["winners"]),
@@ -432,6 +478,25 @@ class Store:
                 "INSERT INTO withdrawn VALUES (?, ?, ?, ?, ?)",
                 (partido.id, partido.pos, _j(sorted(entrants)), reason, now()),
             )
+
+    def record_failure(self, partido: ScheduledPartido, reason: str) -> None:
+        """Note that the referee failed on ``partido`` (one line ``reason``); it stays unsettled.
+
+        The ``failures`` table is made on first use, so older stores need no migration.
+        """
+        with self.db:
+            self.db.execute(_FAILURES)
+            self.db.execute(
+                "INSERT INTO failures (partido, pos, reason, at) VALUES (?, ?, ?, ?)",
+                (partido.id, partido.pos, reason, now()),
+            )
+
+    def failures(self) -> list[tuple[str, str, str]]:
+        """Every failure recorded, oldest first: (partido, reason, time); a retried partido stays listed."""
+        try:
+            return self.db.execute("SELECT partido, reason, at FROM failures ORDER BY rowid").fetchall()
+        except sqlite3.OperationalError:  # no failure ever: no table
+            return []
 
     def begin_run(self, workers: int) -> int:
         from arena import __version__

@@ -17,7 +17,7 @@ import signal
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -43,6 +43,10 @@ class TournamentError(Exception):
     """Something that stops the torneo before or while it runs (one line for the user)."""
 
 
+class PartidoFailed(Exception):
+    """A partido the referee could not play or commit (not its players' fault): retried by ``--resume``."""
+
+
 class Interrupted(Exception):
     """Ctrl-C (or SIGTERM): the committed partidos stay, the rest is for ``--resume``."""
 
@@ -58,7 +62,8 @@ class Config:
 
     table_size: int = 4
     rounds: int = 1
-    seed: int = 2002
+    seed: int | None = None
+    """An explicit seed (``--seed N``: predictable deals, for reproduction); None: deals from ``key``."""
     duplicate: bool = False
     partidos: int | None = None
     rules: dict[str, Any] = field(default_factory=lambda: RuleSet().to_dict())
@@ -68,6 +73,11 @@ class Config:
     paths: tuple[str, ...] = ()
     sandbox: str | None = None
     """The containment mechanism the partidos run under (``bwrap``, ``rlimits``, ``none``)."""
+    key: str | None = field(default=None, repr=False, compare=False)
+    """The torneo's secret deal key (:func:`arena.seeds.new_key`) when ``seed`` is None.
+
+    Kept in the store's ``meta`` table, never with the parameters (which the workbook shows).
+    """
 
     @property
     def limits(self) -> Limits:
@@ -76,7 +86,8 @@ class Config:
     def to_store(self) -> dict[str, Any]:
         from arena import __version__
 
-        return {**asdict(self), "paths": list(self.paths), "arena_version": __version__}
+        values = {k: v for k, v in asdict(self).items() if k != "key"}
+        return {**values, "paths": list(self.paths), "arena_version": __version__}
 
     @classmethod
     def from_store(cls, d: dict[str, Any]) -> Config:
@@ -107,10 +118,16 @@ def check_empty(folder: Path) -> None:
 
 
 def plan(config: Config, entrants: int) -> list[ScheduledPartido]:
-    """The schedule of ``config`` for ``entrants``; TournamentError for impossible options."""
+    """The schedule of ``config`` for ``entrants``; TournamentError for impossible options.
+
+    The deals come from ``config.seed`` when given, else from ``config.key``.
+    """
+    seed = config.seed if config.seed is not None else config.key
+    if seed is None:
+        raise TournamentError("a torneo needs a secret key (or an explicit --seed N) for its deals")
     try:
         return make_schedule(
-            entrants, config.table_size, config.rounds, config.seed, config.duplicate, config.partidos
+            entrants, config.table_size, config.rounds, seed, config.duplicate, config.partidos
         )
     except ValueError as exc:
         raise TournamentError(str(exc)) from None
@@ -119,13 +136,14 @@ def plan(config: Config, entrants: int) -> list[ScheduledPartido]:
 def create(
     folder: Path, config: Config, specs: Sequence[PlayerSpec], schedule: Sequence[ScheduledPartido]
 ) -> Store:
-    """A new torneo in ``folder`` (absent or empty): configuration, entrants and schedule stored."""
+    """A new torneo in ``folder`` (absent or empty): configuration, entrants, schedule and key stored."""
     check_empty(folder)
     entrants = [
         Entrant(i, s.name, str(s.folder), s.kind, s.display_name, s.authors, fingerprint(s.folder))
         for i, s in enumerate(specs)
     ]
-    return Store.create(folder, config.to_store(), entrants, schedule)
+    key = config.key if config.seed is None else None
+    return Store.create(folder, config.to_store(), entrants, schedule, key)
 
 
 def open_for_resume(folder: Path) -> tuple[Store, Config, list[PlayerSpec], list[str]]:
@@ -151,12 +169,14 @@ def open_for_resume(folder: Path) -> tuple[Store, Config, list[PlayerSpec], list
 def check_entrants(backend: Backend, specs: Sequence[PlayerSpec], config: Config) -> None:
     """Start and greet every entrant once; TournamentError listing the folders that cannot run."""
     handles = [backend.submit(check_entrant, spec, config.limits, config.sandbox) for spec in specs]
-    try:
-        errors = [h.result() for h in handles]
-    except BackendError as exc:  # a worker that must not play (containment, another referee)
-        raise TournamentError(str(exc)) from None
-    except Exception as exc:  # the pool itself failed (a worker could not start)
-        raise TournamentError(f"the worker processes failed: {exc!r}") from exc
+    errors = []
+    for spec, handle in zip(specs, handles, strict=True):
+        try:
+            errors.append(handle.result())
+        except BackendError as exc:  # a worker that must not play (containment, another referee)
+            raise TournamentError(str(exc)) from None
+        except Exception as exc:  # the pool itself failed (a worker could not start, or died)
+            raise TournamentError(f"the worker processes failed checking {spec.name}: {exc!r}") from exc
     bad = [e for e in errors if e]
     if bad:
         raise TournamentError("these players cannot run: " + " | ".join(bad))
@@ -196,8 +216,11 @@ def run(
     """Play every partido of ``store`` not yet settled; Interrupted on Ctrl-C / SIGTERM.
 
     ``specs`` are the entrants (index order). A player folder that cannot load,
-    or a task that fails, raises TournamentError after the committed partidos
-    are kept.
+    or a backend that cannot run tasks, raises TournamentError after the committed
+    partidos are kept. A partido whose referee fails (an unexpected exception, a
+    worker that dies, a commit refused) is logged with its players, recorded
+    (:meth:`Store.record_failure`) and left unsettled; the others go on, and then
+    TournamentError names every such partido: ``--resume`` plays them again.
     """
     progress = progress or Progress()
     config = Config.from_store(store.config())
@@ -207,6 +230,10 @@ def run(
     stats = RunStats(len(schedule), len(done))
     todo = {p.pos: p for p in schedule if p.id not in done}
     dq = _disqualifications(store, len(specs))
+    retried = sorted({pid for pid, _, _ in store.failures()} - done)
+    if retried:
+        log.info("se reintentan partidos que fallaron antes: %s", ", ".join(retried))
+    failed: dict[int, str] = {}  # pos -> one line naming the partido, its players and the failure
     run_id = store.begin_run(backend.slots)
     log.info("torneo %s: %d partidos, %d ya guardados", store.dir, len(schedule), len(done))
     progress.start(len(schedule), len(done))
@@ -217,18 +244,26 @@ def run(
     _raise_on_sigterm()
     try:
         while todo:
-            _dispatch(store, backend, specs, config, todo, in_flight, dq, stats, progress)
+            before = len(todo)
+            _dispatch(store, backend, specs, config, todo, in_flight, dq, stats, progress, failed)
             if not in_flight:
+                if len(todo) == before:
+                    break  # what is left failed, or waits on a failed partido (--max-faults)
                 continue  # withdrawals only: decide the next ones
             for handle in backend.wait(list(in_flight), 1.0):
                 partido = in_flight.pop(handle)
-                for e in _commit(store, partido, handle):
+                try:
+                    disqualified = _commit(store, partido, handle)
+                except PartidoFailed as exc:
+                    failed[partido.pos] = _failed(store, partido, specs, str(exc))
+                    continue
+                for e in disqualified:
                     bisect.insort(dq[e], partido.pos)
                 del todo[partido.pos]
                 stats.committed += 1
                 progress.advance()
             progress.tick()
-        status = "finished"
+        status = "failed" if failed else "finished"
     except KeyboardInterrupt:
         log.warning("torneo interrumpido")
         backend.stop()
@@ -246,23 +281,46 @@ def run(
             store.clean_uncommitted()
         store.end_run(run_id, status)
         log.info("fin de la ejecución: %s, %d partidos nuevos", status, stats.committed)
+    if failed:
+        waiting = len(todo) - len(failed)
+        held = f"; {waiting} more wait for them (--max-faults)" if waiting else ""
+        raise TournamentError(
+            f"{len(failed)} partido(s) could not be played, by a failure of the referee (not of their "
+            f"players); nothing of them was saved{held}; the others were. --resume plays them again:\n"
+            + "\n".join(f"  {failed[pos]}" for pos in sorted(failed))
+        )
     return stats
 
 
+def _failed(store: Store, partido: ScheduledPartido, specs: Sequence[PlayerSpec], why: str) -> str:
+    """Log and record a failed partido; returns one line naming it and its players."""
+    from arena.inert import printable
+
+    line = printable(f"{partido.id} ({', '.join(specs[e].name for e in partido.seats)}): {why}")
+    log.error("%s; se sigue con los demás, --resume lo reintenta", line)
+    store.record_failure(partido, why)
+    return line
+
+
 def _commit(store: Store, partido: ScheduledPartido, handle: Any) -> set[int]:
-    """Commit a finished task's partido; returns the entrants disqualified in it."""
+    """Commit a finished task's partido; returns the entrants disqualified in it.
+
+    PartidoFailed when the referee failed on it; TournamentError when nothing can be played.
+    """
     try:
         outcome = handle.result()
     except BackendError as exc:
         raise TournamentError(f"{partido.id}: {exc}") from None
     except Exception as exc:  # a worker died (killed, out of memory) or a bug
-        raise TournamentError(f"{partido.id}: the worker failed: {exc!r}") from exc
+        raise PartidoFailed(f"the worker failed: {exc!r}") from exc
     if outcome["error"]:
+        if outcome.get("failed"):
+            raise PartidoFailed(outcome["error"])
         raise TournamentError(f"{partido.id}: {outcome['error']}")
     try:
         store.commit(partido, outcome)
     except StoreError as exc:
-        raise TournamentError(str(exc)) from None
+        raise PartidoFailed(str(exc)) from None
     return {partido.seats[f["seat"]] for f in outcome["result"]["faults"] if not f["penalized"]}
 
 
@@ -297,15 +355,19 @@ def _dispatch(
     dq: list[list[int]],
     stats: RunStats,
     progress: Progress,
+    failed: Collection[int] = (),
 ) -> None:
     """Submit the next decidable partidos (up to twice the slots in flight), record withdrawals.
+
+    ``failed`` partidos (positions) are not submitted again in this run, and still
+    count as unsettled for the decisions on later ones.
 
     Under ``max_faults`` F, partido i is decided once, for each of its entrants,
     either F disqualifications are known before i (withdrawn) or fewer than F are
     possible before i (even if every unsettled earlier partido disqualified it).
     """
     f = config.max_faults
-    busy = {p.pos for p in in_flight.values()}
+    busy = {p.pos for p in in_flight.values()} | set(failed)
     pending: Counter[int] = Counter()  # unsettled earlier partidos, per entrant
     settled: list[int] = []
     for scanned, p in enumerate(todo.values()):

@@ -25,6 +25,7 @@ from typing import Any
 
 from arena.connection import Limits
 from arena.players import PlayerSpec
+from arena.seeds import Seed
 
 log = logging.getLogger("arena.worker")
 
@@ -41,7 +42,8 @@ class PartidoTask:
     """Everything a worker needs to play one scheduled partido."""
 
     id: str
-    seed: int
+    seed: Seed
+    """The partido's seed (a secret key, or an int under ``--seed``): never logged."""
     specs: tuple[PlayerSpec, ...]
     """The players in seat order."""
     rules: dict[str, Any]
@@ -138,7 +140,9 @@ def play_task(task: PartidoTask) -> dict[str, Any]:
 
     Keys: ``id``, ``replay`` (the temporary replay), ``incidents`` (seat -> file),
     ``logs`` (stderr logs folder), ``result`` (players, winners, ranking, manos,
-    porotos, faults, move_ms), ``started``, ``finished``, ``worker``, ``error``.
+    porotos, faults, move_ms), ``started``, ``finished``, ``worker``, ``error``;
+    ``failed`` is true when the error is the referee's own (an unexpected exception):
+    the partido is then retried by ``--resume`` while the torneo goes on.
     """
     global _busy
     try:
@@ -178,7 +182,7 @@ def play(task: PartidoTask) -> dict[str, Any]:
         "worker": f"{os.uname().nodename}:{os.getpid()}",
         "error": None,
     }
-    log.info("%s empieza: semilla %d, %s", task.id, task.seed, ", ".join(names))
+    log.info("%s empieza: %s", task.id, ", ".join(names))  # never the seed: the log is no place for it
     start = time.monotonic()
     events: list[dict[str, Any]] = []
     try:
@@ -192,9 +196,15 @@ def play(task: PartidoTask) -> dict[str, Any]:
             partido_id=task.id,
             mechanism=task.mechanism,
         )
+        stats = _stats(events)
     except PlayerLoadError as exc:
         log.error("%s: %s", task.id, exc)
         out["error"] = str(exc)
+        return out
+    except Exception as exc:  # the referee failed, not a player: nothing counts, --resume retries it
+        out["error"] = _failure(exc)
+        out["failed"] = True
+        log.error("%s (%s) no se pudo jugar: %s", task.id, ", ".join(names), out["error"], exc_info=True)
         return out
     out["finished"] = now()
     out["incidents"] = {seat: str(path) for seat, path in incidents.items()}
@@ -209,7 +219,7 @@ def play(task: PartidoTask) -> dict[str, Any]:
             for f in result.faults
         ],
         "move_ms": [[round(ms, 3) for ms in seat] for seat in result.move_ms],
-        "stats": _stats(events),
+        "stats": stats,
     }
     faults = "; ".join(f"{names[f.seat]} {f.reason}" for f in result.faults) or "sin faltas"
     log.info(
@@ -221,6 +231,13 @@ def play(task: PartidoTask) -> dict[str, Any]:
         faults,
     )
     return out
+
+
+def _failure(exc: BaseException) -> str:
+    """One line on an unexpected exception of the referee (its text may quote a player: inert)."""
+    from arena.inert import printable
+
+    return printable(f"the referee failed: {type(exc).__name__}: {exc}")[:300]
 
 
 def _stats(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -242,6 +259,8 @@ def check_entrant(spec: PlayerSpec, limits: Limits, mechanism: str | None = None
             SubprocessConnection(spec, limits, mechanism=mechanism).close()
         except PlayerLoadError as exc:
             return str(exc)
+        except Exception as exc:  # the referee's failure, not a folder that cannot run: its partidos say more
+            log.error("%s: %s al saludarlo", spec.name, _failure(exc), exc_info=True)
         return None
     except WorkerStopped:
         _exit()

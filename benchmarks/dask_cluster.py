@@ -106,7 +106,9 @@ def loopback_cluster(folder: Path, workers: int = 2) -> Iterator[str]:
 def tournament(out: Path, folders: list[Path], rounds: int, **where: Any) -> tuple[t.RunStats, float]:
     """One torneo (``workers=2`` here, or ``scheduler=ADDRESS``); its stats and its wall time."""
     specs = collect_entrants(folders)
-    config = t.Config(table_size=4, rounds=rounds, init_ms=10_000, move_ms=2_000, sandbox=resolve("auto"))
+    config = t.Config(  # an explicit seed: the cluster's results are compared with the local ones
+        table_size=4, rounds=rounds, seed=2002, init_ms=10_000, move_ms=2_000, sandbox=resolve("auto")
+    )
     start = time.monotonic()
     stats = t.execute(out, specs, config, 2, None, t.plan(config, len(specs)), **where)
     return stats, time.monotonic() - start

@@ -37,7 +37,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=30)
     args = ap.parse_args()
-    mechanisms = ["none", "rlimits"] + (["bwrap"] if sandbox.bwrap_works() else [])
+    mechanisms = ["none"] + (["rlimits"] if sandbox.rlimits_problem() is None else [])
+    mechanisms += ["bwrap"] if sandbox.bwrap_works() else []
     medians = {}
     for _ in range(2):  # interleave, so that machine noise hits every mechanism alike
         for m in mechanisms:

@@ -37,6 +37,7 @@ from arena import tournament as t  # noqa: E402
 from arena.connection import Limits, SubprocessConnection  # noqa: E402
 from arena.entrants import collect_entrants  # noqa: E402
 from arena.sandbox import resolve  # noqa: E402
+from arena.seeds import new_key  # noqa: E402
 from arena.store import Store  # noqa: E402
 
 
@@ -53,7 +54,9 @@ def entrants(folder: Path, n: int) -> list[Path]:
 def tournament(out: Path, folders: list[Path], workers: int, **options: object) -> tuple[t.RunStats, float]:
     """Run one torneo; returns its stats (``seconds``: the partidos only) and the wall time."""
     specs = collect_entrants(folders)
-    config = t.Config(table_size=4, init_ms=10_000, move_ms=2_000, sandbox=resolve("auto"), **options)
+    config = t.Config(
+        table_size=4, init_ms=10_000, move_ms=2_000, sandbox=resolve("auto"), key=new_key(), **options
+    )
     start = time.monotonic()
     stats = t.execute(out, specs, config, workers, None, t.plan(config, len(specs)))
     return stats, time.monotonic() - start

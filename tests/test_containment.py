@@ -10,10 +10,11 @@ the mechanism promises (see :mod:`arena.sandbox` and ``sandbox.warning``):
 * no player process is left behind: none carrying this test's token, none in a
   player's pid namespace (bwrap), none of the pids the bot reported (rlimits).
 
-Players are staged in a temporary folder that an unprivileged uid can read
-(0755 folders, 0644 files, under ``/tmp``): that is what lets the ``rlimits``
-fallback run them as ``nobody`` when the referee is root. The replay is written
-to ``<stage>/out/p.jsonl``, known to the bots before the partido starts.
+Players are copied into a temporary folder under ``/tmp``; the replay is written
+to ``<stage>/out/p.jsonl``, known to the bots before the partido starts. The
+``rlimits`` mode runs only under a root referee (each player gets a uid of its
+own); elsewhere those cases are skipped, and its refusal is tested in
+``test_security.py``.
 
 Tests marked ``xfail(strict=True, reason="BUG: ...")`` pin containment bugs in
 ``arena/`` found by these bots: each passes once the bug is fixed (and then the
@@ -39,7 +40,7 @@ from typing import Any
 
 import pytest
 
-from arena import sandbox
+from arena import sandbox, uids
 from arena.connection import Limits
 from arena.players import find_player
 from arena.referee import PartidoResult, play_folders
@@ -69,12 +70,8 @@ NOBODY = sandbox.NOBODY
 Event = dict[str, Any]
 
 BWRAP = pytest.mark.skipif(not sandbox.bwrap_works(), reason="bubblewrap does not work here")
-MECHANISMS = [pytest.param("bwrap", marks=BWRAP), "rlimits"]
-
-
-def drops_to_nobody() -> bool:
-    """Whether the rlimits fallback runs (world-readable) player folders as ``nobody`` here."""
-    return sandbox.can_drop_to_nobody()
+RLIMITS = pytest.mark.skipif(sandbox.rlimits_problem() is not None, reason="--sandbox rlimits refuses here")
+MECHANISMS = [pytest.param("bwrap", marks=BWRAP), pytest.param("rlimits", marks=RLIMITS)]
 
 
 # ---------------------------------------------------------------- processes: tests/procs.py
@@ -265,53 +262,22 @@ def test_snoop_cannot_read_the_replay_nor_the_referees_files(stage: Path, mechan
         assert set(json.loads(listing)) <= interpreter_skeleton(), f"/root shows {listing}"
         assert not read, f"read under bwrap: {read}"
         return
-    # rlimits: no filesystem isolation (the warning says so); what it does promise is the
-    # unprivileged uid, which cannot open the 0600 replay and logs nor enter 0700 folders.
+    # rlimits: no filesystem isolation (the warning says so); what it does promise is a uid of
+    # the player's own, which cannot open the 0600 replay and logs nor enter 0700 folders.
     warning = sandbox.warning("rlimits")
-    assert warning is not None
-    if not drops_to_nobody():
-        assert "unprivileged user" in warning
-        return
-    assert f"UID {NOBODY}" in game.log("hostile_snoop")
+    assert warning is not None and "filesystem isolation" in warning
+    assert int(next(iter(game.report("hostile_snoop", "UID")))) >= uids.FIRST_UID
     for hidden in (replay, Path(f"{replay}.logs"), private / "secret.txt", Path("/root")):
         assert str(hidden) not in read, f"{hidden} was read under rlimits"
     for shown in read:  # other players' folders and the output folder are open to any uid here
         assert str(shown) in {str(other), str(elsewhere), str(replay.parent)}
-        assert "filesystem isolation" in warning
-
-
-@pytest.mark.skipif(not drops_to_nobody(), reason="needs a root referee that can run players as nobody")
-@pytest.mark.skipif(not sandbox.can_drop_to_nobody(), reason="rlimits cannot drop to nobody here")
-def test_a_private_folder_under_rlimits_is_refused_rather_than_run_as_root(stage: Path) -> None:
-    """Was a bug: such a player ran as root, silently, and could read the 0600 replay."""
-    from arena.players import PlayerLoadError
-
-    stage_good(stage)
-    home = stage / "home"  # e.g. players kept under /root or a 0700 home folder
-    home.mkdir(mode=0o700)
-    snoop = put(stage, "hostile_snoop", [replay_path(stage)], under=home)
-    with pytest.raises(PlayerLoadError, match="not readable by an unprivileged user") as err:
-        play(stage, ["hostile_snoop", *GOOD], "rlimits", folders={"hostile_snoop": snoop})
-    assert str(snoop) in str(err.value) and "\n" not in str(err.value)
 
 
 ROOT_ONLY = Path("/etc/shadow")
 
 
 @pytest.mark.skipif(os.geteuid() != 0 or not ROOT_ONLY.is_file(), reason="needs root and /etc/shadow")
-@pytest.mark.parametrize(
-    "mechanism",
-    [
-        pytest.param(
-            "bwrap",
-            marks=BWRAP,  # /etc/shadow is not mounted (only a short list of /etc is)
-        ),
-        pytest.param(
-            "rlimits",
-            marks=pytest.mark.skipif(not drops_to_nobody(), reason="rlimits cannot drop to nobody here"),
-        ),
-    ],
-)
+@pytest.mark.parametrize("mechanism", MECHANISMS)
 def test_snoop_cannot_read_root_only_system_files(stage: Path, mechanism: str) -> None:
     stage_good(stage)
     put(stage, "hostile_snoop", [ROOT_ONLY])
@@ -396,30 +362,7 @@ def test_fork_bot_leaves_no_process_behind(stage: Path, mechanism: str) -> None:
                 kill_and_reap(pid)
 
 
-@pytest.mark.parametrize(
-    "mechanism",
-    [
-        pytest.param(
-            "bwrap",
-            marks=[
-                BWRAP,
-                pytest.mark.xfail(
-                    not sandbox.nobody_reaches_python(),
-                    strict=True,
-                    reason="LIMITATION: when uid 65534 cannot reach the interpreter (Python under /root), "
-                    "bwrap runs the player as root outside the sandbox and RLIMIT_NPROC does not bind "
-                    "root (arena doctor reports it)",
-                ),
-            ],
-        ),
-        pytest.param(
-            "rlimits",
-            marks=pytest.mark.skipif(
-                not drops_to_nobody(), reason="RLIMIT_NPROC binds only an unprivileged uid"
-            ),
-        ),
-    ],
-)
+@pytest.mark.parametrize("mechanism", MECHANISMS)
 def test_process_limit_stops_a_fork_flood(stage: Path, mechanism: str) -> None:
     stage_good(stage)
     put(stage, "hostile_nproc", [96])
@@ -432,23 +375,7 @@ def test_process_limit_stops_a_fork_flood(stage: Path, mechanism: str) -> None:
     assert "LIMITED " in log and started < 48, log
 
 
-@pytest.mark.parametrize(
-    "mechanism",
-    [
-        pytest.param("bwrap", marks=BWRAP),
-        pytest.param(
-            "rlimits",
-            marks=[
-                pytest.mark.skipif(not drops_to_nobody(), reason="players run as the referee's uid"),
-                pytest.mark.xfail(
-                    strict=True,
-                    reason="LIMITATION: rlimits runs every player as the same uid 65534: a player can "
-                    "SIGKILL (or ptrace) the other players (sandbox.warning says so; use bwrap)",
-                ),
-            ],
-        ),
-    ],
-)
+@pytest.mark.parametrize("mechanism", MECHANISMS)
 def test_kill_bot_cannot_touch_the_other_players(stage: Path, mechanism: str) -> None:
     stage_good(stage)
     put(stage, "hostile_kill")
@@ -465,7 +392,7 @@ def test_kill_bot_cannot_touch_the_other_players(stage: Path, mechanism: str) ->
     "mechanism",
     [
         pytest.param("bwrap", marks=BWRAP),  # bwrap holds the pipe: the fault is found at the next request
-        "rlimits",  # was a bug: a fault found while flushing events ended the replay early
+        pytest.param("rlimits", marks=RLIMITS),  # was a bug: a fault while flushing events ended the replay
     ],
 )
 def test_deaf_player_in_a_three_player_partido_still_gets_a_complete_replay(
@@ -514,8 +441,8 @@ def test_disk_filler_is_a_crash_of_its_own(stage: Path, mechanism: str, run_toke
         assert f"filling /tmp/hostile_disk-{run_token}.bin" in log
         if mechanism == "bwrap":  # its /tmp was private: nothing reached the host's /tmp
             assert not on_host.exists(), "the bot's /tmp file is on the host"
-        else:  # rlimits shares the host's /tmp: the file is there, no bigger than the limit
-            assert on_host.stat().st_size <= file_mb << 20
+        else:  # rlimits shares the host's /tmp, but what the player's uid left there is removed
+            assert not on_host.exists(), "the bot's /tmp file outlived its partido"
     finally:
         on_host.unlink(missing_ok=True)
 
@@ -602,14 +529,27 @@ def test_cpu_limit_is_named_in_the_crash(stage: Path, mechanism: str) -> None:
 
 @BWRAP
 def test_doctor_finds_every_protection_under_bwrap() -> None:
-    from arena import doctor
+    from arena import cgroups, doctor
 
     results = doctor.probe("bwrap")
     assert set(results) == set(doctor.CHECKS)
-    # Without a uid 65534 that reaches the interpreter (Python under /root), bwrap runs players as
-    # root outside the sandbox: the doctor must then say so, truthfully, for these two.
-    root_mapped = {"unprivileged_user", "process_limit"}
-    expected = {k: not (k in root_mapped and not sandbox.nobody_reaches_python()) for k in results}
+    per_player = {"memory_limit_per_player", "cpu_share_per_player"}
+    expected = {k: k not in per_player or cgroups.detect() is not None for k in results}
+    if not sandbox.is_root():  # players share the referee's uid, kept apart by namespaces
+        expected["own_uid"] = False
+        expected["process_limit"] = cgroups.detect() is not None
+    assert results == expected
+
+
+@RLIMITS
+def test_doctor_under_rlimits_says_what_it_lacks() -> None:
+    from arena import cgroups, doctor
+
+    results = doctor.probe("rlimits")
+    lacking = {"no_network", "other_folders_hidden", "private_tmp", "own_pid_namespace"}
+    per_player = {"memory_limit_per_player", "cpu_share_per_player"}
+    cgroup = cgroups.detect() is not None
+    expected = {k: k not in lacking and (k not in per_player or cgroup) for k in results}
     assert results == expected
 
 

@@ -111,7 +111,7 @@ def infer(view: TableView, hand: Sequence[str] | None = None) -> Knowledge:
             known[parse(took)] = seat
         known.pop(parse(gave), None)
     if view.mano == 1 and not view.shown:
-        if len(order) in (4, 5):
+        if len(order) in (4, 5) and view.sitting_out is None:  # a=6 draws the mano instead
             known[card(2, "oro")] = view.mano_seat  # the 2-oro found the mano
         elif len(order) == 3 and not view.swaps and view.out_of_play == NAMES[card(2, "oro")]:
             known[card(4, "oro")] = view.mano_seat  # the 2-oro was the leftover: the 4-oro is mano
