@@ -21,6 +21,7 @@ import logging.handlers
 import multiprocessing
 import os
 import signal
+import threading
 from collections.abc import Callable, Collection
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
@@ -133,6 +134,10 @@ class LocalBackend:
         self.executor.shutdown(wait=True, cancel_futures=True)
 
 
+LOG_CLOSE_S = 10.0
+"""How long closing the log waits for queued records."""
+
+
 class LogSink:
     """The one writer of the torneo's log file, fed by a queue every process can use.
 
@@ -164,11 +169,26 @@ class LogSink:
         """Write out every record queued so far and close the file (records are dropped if never started)."""
         self.logger.removeHandler(self.local)
         self.logger.setLevel(self.old_level)
-        if self.listener is not None:
-            self.listener.stop()
+        drained = self.listener is not None and self._stop_listener()
         if self.handler is not None:
             self.handler.close()
-        else:
-            self.queue.cancel_join_thread()  # nobody reads the queue: do not wait on it
+        if not drained:  # nobody reads the queue (any more): do not wait on it
+            self.queue.cancel_join_thread()
         self.queue.close()
         self.queue.join_thread()
+
+    def _stop_listener(self, timeout: float = LOG_CLOSE_S) -> bool:
+        """Stop the listener once it has written what was queued; False if it did not within ``timeout``.
+
+        A worker killed while writing to the queue can leave its lock taken for good:
+        the log then loses its last lines, but the torneo never hangs on it.
+        """
+        assert self.listener is not None
+        self.listener.enqueue_sentinel()
+        thread: threading.Thread | None = getattr(self.listener, "_thread", None)
+        if thread is not None:
+            thread.join(timeout)
+            if thread.is_alive():
+                return False
+        self.listener._thread = None  # type: ignore[attr-defined]
+        return True

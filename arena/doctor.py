@@ -44,16 +44,6 @@ try:
     out["tmp_writable"] = True
 except OSError:
     out["tmp_writable"] = False
-def outside_uid():
-    try:
-        for line in open("/proc/self/uid_map"):
-            inside, outside, count = map(int, line.split())
-            if inside <= os.getuid() < inside + count:
-                return outside + os.getuid() - inside
-    except OSError:
-        pass
-    return os.getuid()
-out["unprivileged_user"] = outside_uid() != 0
 out["clean_environment"] = secret_env not in os.environ
 def signal_other():
     os.kill(int(victim), 0)
@@ -183,6 +173,34 @@ def _sleeper(pid: int) -> int | None:
     return None
 
 
+def _host_uids(proc: subprocess.Popen[str], marker: str) -> set[int]:
+    """The uids (real, effective, saved), as the host sees them, of the probe's processes.
+
+    Read from outside, while the probe runs: nested user namespaces make any
+    answer from inside unreliable.
+    """
+    from arena.process import descendants
+
+    found: set[int] = set()
+    while proc.poll() is None:
+        for pid in [proc.pid, *descendants(proc.pid)]:
+            with contextlib.suppress(OSError, ValueError):
+                with open(f"/proc/{pid}/cmdline", "rb") as f:
+                    if marker.encode() not in f.read():
+                        continue
+                with open(f"/proc/{pid}/comm") as f:
+                    if not f.read().startswith("python"):
+                        continue
+                with open(f"/proc/{pid}/status") as f:
+                    for line in f:
+                        if line.startswith("Uid:"):
+                            found.update(map(int, line.split()[1:4]))
+        if found:
+            return found
+        time.sleep(0.005)
+    return found
+
+
 def probe(mechanism: str) -> dict[str, bool]:
     """Run the probe as a player under ``mechanism``; which protections held."""
     with tempfile.TemporaryDirectory() as tmp:
@@ -210,9 +228,11 @@ def probe(mechanism: str) -> dict[str, bool]:
         argv = [sys.executable, "-c", PROBE, str(other / "secret.txt"), secret, str(port), str(private)]
         box = sandbox.contain([*argv, str(target), tmp_name], mine, mechanism, PROBE_LIMITS)
         try:
-            done = subprocess.run(
-                box.argv, cwd=box.cwd, env=box.env, capture_output=True, text=True, timeout=60, check=False
+            proc = subprocess.Popen(
+                box.argv, cwd=box.cwd, env=box.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
             )
+            host_uids = _host_uids(proc, tmp_name)
+            stdout, stderr = proc.communicate(timeout=60)
         finally:
             listener.close()
             if env_before is None:
@@ -225,10 +245,11 @@ def probe(mechanism: str) -> dict[str, bool]:
                 os.killpg(victim.pid, signal.SIGKILL)
             victim.wait()
             victim_box.release()
-        lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
+        lines = [line for line in stdout.splitlines() if line.startswith("{")]
         if not lines:
-            raise RuntimeError(f"the probe did not run under {mechanism}: {done.stderr.strip()[-300:]}")
+            raise RuntimeError(f"the probe did not run under {mechanism}: {stderr.strip()[-300:]}")
         out = dict(json.loads(lines[-1]))
+        out["unprivileged_user"] = bool(host_uids) and 0 not in host_uids
         out["private_tmp"] = out.pop("tmp_writable") and not shared_tmp
         with contextlib.suppress(OSError):
             left.unlink()

@@ -72,6 +72,8 @@ def init_worker(log_queue: Any, coordinator: int, level: int = logging.INFO) -> 
                 logger.removeHandler(handler)
         root.addHandler(logging.handlers.QueueHandler(log_queue))
         root.setLevel(level)
+        # Never hang at exit on the queue's lock (another worker killed mid-write can hold it).
+        log_queue.cancel_join_thread()
     threading.Thread(target=_watch, args=(coordinator,), name="watchdog", daemon=True).start()
     log.info("worker ready")
 

@@ -38,7 +38,7 @@ from arena.engine import IllegalMove, Partido
 from arena.players import PlayerSpec
 from arena.process import LineTooLong
 from arena.store import Store
-from tests.test_referee import BOTS, GOOD, LIMITS, ROOT, audit, check_disqualified, play
+from tests.test_referee import BOTS, GOOD, LIMITS, ROOT, audit, check_disqualified, folder, play
 from tests.torneos import CONFIG, assert_same, execute, outcome, resume
 
 ENGINE_REASONS = {"protocol", "not_in_hand", "renuncio", "false_canto"}
@@ -637,7 +637,7 @@ def test_a_torneo_with_hostile_bots_completes_and_charges_only_them(tmp_path: Pa
     for name in ("a_mas", "a_menos"):
         shutil.copytree(ROOT / "sample_players" / name, field / name)
     for name in ("hostile_reply_hello_list_id", "hostile_reply_deep"):
-        shutil.copytree(BOTS / name, field / name)
+        shutil.copytree(folder(name), field / name)
     out = tmp_path / "torneo"
     config = t.Config(table_size=3, rounds=1, seed=5, move_ms=3000, init_ms=10_000)
     stats = execute(out, field, config, 2)

@@ -12,9 +12,12 @@ the leak checks never see another run's processes.
 
 from __future__ import annotations
 
+import atexit
 import json
 import os
 import re
+import shutil
+import tempfile
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -70,7 +73,17 @@ class Clock:
 # ---------------------------------------------------------------- partidos
 
 
+REPLY_BOTS = Path(tempfile.mkdtemp(prefix="tute-reply-bots-"))
+"""Copies of ``tests/bots/hostile_reply``, one per attack: the folder's name chooses the attack."""
+atexit.register(shutil.rmtree, REPLY_BOTS, True)
+
+
 def folder(name: str) -> Path:
+    if name.startswith("hostile_reply_"):
+        copy = REPLY_BOTS / name
+        if not copy.is_dir():
+            shutil.copytree(BOTS / "hostile_reply", copy)
+        return copy
     return SAMPLES / name if (SAMPLES / name).is_dir() else BOTS / name
 
 

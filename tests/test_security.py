@@ -7,6 +7,7 @@ the shared staging and the checks that nothing is left behind).
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -321,3 +322,52 @@ def test_a_players_cgroup_sits_under_the_referees_own_and_goes_away() -> None:
     finally:
         group.remove()
     assert not any(folder.exists() for folder in group.folders.values())
+
+
+ORDINARY = uids.FIRST_UID - 2
+"""A uid for running the referee as an ordinary user (outside the leased range)."""
+
+
+def _as_ordinary_user(code: str, home: Path) -> subprocess.CompletedProcess[str]:
+    root = str(Path(__file__).resolve().parent.parent)
+    argv = [
+        *sandbox._drop(ORDINARY),
+        "/usr/bin/python3",
+        "-c",
+        f"import sys; sys.path.insert(0, {root!r}); {code}",
+    ]
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(home), "PYTHONDONTWRITEBYTECODE": "1"}
+    return subprocess.run(argv, capture_output=True, text=True, env=env, cwd=home, timeout=120, check=False)
+
+
+@ROOT
+@pytest.mark.skipif(not Path("/usr/bin/python3").is_file(), reason="needs the system's Python")
+def test_doctor_run_by_an_ordinary_user_is_truthful(tmp_path: Path) -> None:
+    """The non-root run: players share the referee's uid, kept apart by namespaces; the doctor says so."""
+    tmp_path.chmod(0o777)
+    trial = _as_ordinary_user("import arena.doctor", tmp_path)
+    if trial.returncode != 0:
+        pytest.skip(f"an ordinary user cannot import the checkout here: {trial.stderr.strip()[-200:]}")
+    if _as_ordinary_user("from arena import sandbox; assert sandbox.bwrap_works()", tmp_path).returncode:
+        pytest.skip("bubblewrap does not work for an ordinary user here")
+
+    done = _as_ordinary_user(
+        "import json; from arena import doctor; print(json.dumps(doctor.probe('bwrap')))", tmp_path
+    )
+
+    assert done.returncode == 0, done.stderr
+    results = json.loads(done.stdout.splitlines()[-1])
+    from arena import doctor
+
+    assert set(results) == set(doctor.CHECKS)
+    assert results.pop("own_uid") is False, "an ordinary user cannot give players uids of their own"
+    assert results.pop("unprivileged_user") is True
+    per_player = {k: results.pop(k) for k in ("memory_limit_per_player", "cpu_share_per_player")}
+    delegated = _as_ordinary_user("from arena import cgroups; print(cgroups.detect() is not None)", tmp_path)
+    assert set(per_player.values()) == {delegated.stdout.strip() == "True"}
+    assert all(results.values()), results
+    lines = _as_ordinary_user(
+        "from arena import doctor; print(chr(10).join(doctor.report()))", tmp_path
+    ).stdout
+    assert "Referee: not root: players share your uid (kept apart by namespaces)" in lines
+    assert "✗ a uid of its own, shared with nothing else — needs a root referee" in lines
