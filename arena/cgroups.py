@@ -204,9 +204,11 @@ class CgroupLimits:
 class PlayerCgroup:
     """The cgroup (one folder per hierarchy) of one player process and all it starts."""
 
-    def __init__(self, hierarchy: Hierarchy, folders: dict[str, Path]) -> None:
+    def __init__(self, hierarchy: Hierarchy, folders: dict[str, Path], cpus: float | None = None) -> None:
         self.hierarchy = hierarchy
         self.folders = folders
+        self.cpus = cpus
+        """The CPU cap in cores (None: not capped)."""
 
     @classmethod
     def create(cls, name: str, limits: CgroupLimits, hierarchy: Hierarchy | None = None) -> PlayerCgroup:
@@ -215,7 +217,7 @@ class PlayerCgroup:
         if h is None:
             raise CgroupError("no cgroup hierarchy is writable here")
         folders = {key: run / name for key, run in _run_folders(h).items()}
-        group = cls(h, folders)
+        group = cls(h, folders, limits.cpus)
         try:
             for folder in folders.values():
                 folder.mkdir()

@@ -46,6 +46,9 @@ class CheckReport:
     faults: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     move_ms: list[float] = field(default_factory=list)
+    """Wall-clock time of each reply."""
+    move_cpu_ms: list[float] = field(default_factory=list)
+    """CPU time of each reply (the player's whole process tree), where measured."""
     startup_ms: float = 0.0
 
     @property
@@ -125,6 +128,7 @@ def check_player(
         )
         report.partidos += 1
         report.move_ms += result.move_ms[seat]
+        report.move_cpu_ms += [c for c in result.move_cpu_ms[seat] if c is not None]
         mine = [f for f in result.faults if f.seat == seat]
         place = 1 + sum(len(g) for g in result.ranking[: _group(result.ranking, seat)])
         outcome = "ganó" if seat in result.winners else f"terminó {place}.º de {n}"
@@ -135,8 +139,9 @@ def check_player(
         for f in mine:
             what = REASONS.get(f.reason, f.reason)
             verb = "castigado" if f.penalized else "descalificado"
-            report.faults.append(f"partido {i + 1}, mano {f.mano}: {what}: {printable(f.detail)}")
-            say(f"  ✗ mano {f.mano}: {verb} por {what} — {printable(f.detail)}")
+            when = f"mano {f.mano}" if f.mano else "hello"  # mano 0: judged at hello, before the deal
+            report.faults.append(f"partido {i + 1}, {when}: {what}: {printable(f.detail)}")
+            say(f"  ✗ {when}: {verb} por {what} — {printable(f.detail)}")
             hint = _hint(f.reason, f.detail)
             if hint:
                 say(f"    pista: {hint}")
@@ -199,20 +204,31 @@ def _hint(reason: str, detail: str) -> str | None:
     return HINTS.get(reason)
 
 
+def _spread(times: list[float]) -> tuple[float, float, float]:
+    """Median, p95 (inclusive: never above the maximum) and maximum."""
+    p95 = statistics.quantiles(times, n=20, method="inclusive")[-1] if len(times) >= 2 else times[0]
+    return statistics.median(times), p95, max(times)
+
+
 def _timing(report: CheckReport, limits: Limits, say: Say) -> None:
-    times = report.move_ms
-    if not times:
+    if not report.move_ms:
         say("Tiempo por jugada: sin jugadas")
         return
-    p95 = statistics.quantiles(times, n=20)[-1] if len(times) >= 2 else times[0]
-    worst = max(times)
+    wall = _spread(report.move_ms)
+    cpu = _spread(report.move_cpu_ms) if report.move_cpu_ms else None
+    if cpu is not None:
+        say(
+            f"CPU por jugada ({len(report.move_cpu_ms)} jugadas): mediana {cpu[0]:.1f} ms, "
+            f"p95 {cpu[1]:.1f} ms, máximo {cpu[2]:.1f} ms (límite {limits.move_ms} ms de CPU)"
+        )
     say(
-        f"Tiempo por jugada ({len(times)} jugadas): mediana {statistics.median(times):.1f} ms, "
-        f"p95 {p95:.1f} ms, máximo {worst:.1f} ms (límite {limits.move_ms} ms)"
+        f"Reloj por jugada ({len(report.move_ms)} jugadas): mediana {wall[0]:.1f} ms, "
+        f"p95 {wall[1]:.1f} ms, máximo {wall[2]:.1f} ms (respaldo {limits.move_wall} ms)"
     )
+    worst = cpu[2] if cpu is not None else wall[2]
     if worst > limits.move_ms / 2:
         report.warnings.append(
-            f"a move took {worst:.0f} ms, over half the {limits.move_ms} ms limit: a slower "
+            f"a move took {worst:.0f} ms of CPU time, over half the {limits.move_ms} ms limit: a slower "
             "machine in the tournament could time you out"
         )
 
@@ -237,13 +253,14 @@ def flush_probe(spec: PlayerSpec, limits: Limits, mechanism: str = "none") -> st
     argv = [sys.executable, "-m", "arena.runner", str(spec.folder)] if spec.kind == "python" else spec.command
     box = sandbox.contain(argv, spec.folder, mechanism, python_player=spec.kind == "python")
     try:
-        proc = PlayerProcess(box.argv, box.cwd, box.env)
+        proc = PlayerProcess(box.argv, box.cwd, box.env, pass_fds=box.pass_fds)
+        box.started()
     except OSError:
         box.release()
         return None
     try:
         lines = [
-            protocol.hello(1, spec.name, limits.init_ms, limits.move_ms),
+            protocol.hello(1, spec.name, limits.to_dict()),
             {
                 "type": "partido_start",
                 "partido": "probe",

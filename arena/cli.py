@@ -34,12 +34,16 @@ def sandbox_option(f):  # type: ignore[no-untyped-def]
 
 def containment(mode: str) -> str:
     """Resolve --sandbox to a mechanism, saying in one line what is not enforced."""
-    from arena.sandbox import SandboxError, resolve, warning
+    from arena.sandbox import SandboxError, preflight, resolve, warning
 
     try:
         mechanism = resolve(mode)
     except SandboxError as exc:
         raise click.UsageError(str(exc)) from None
+    try:
+        preflight(mechanism)
+    except SandboxError as exc:
+        raise click.ClickException(str(exc)) from None
     note = warning(mechanism)
     if note:
         click.echo(note, err=True)
@@ -69,26 +73,22 @@ def deals_from(seed: int | None) -> int | str:
 
 
 def limits_options(f):  # type: ignore[no-untyped-def]
-    """``--move-ms`` and ``--init-ms``, with the referee's defaults."""
+    """``--move-ms``, ``--init-ms`` (CPU time) and their wall-clock backstops, with the referee's defaults."""
     from arena.connection import Limits
 
     default = Limits()
-    f = click.option(
-        "--init-ms",
-        metavar="MS",
-        type=click.IntRange(1),
-        default=default.init_ms,
-        show_default=True,
-        help="Time for hello.",
-    )(f)
-    return click.option(
-        "--move-ms",
-        metavar="MS",
-        type=click.IntRange(1),
-        default=default.move_ms,
-        show_default=True,
-        help="Time per play.",
-    )(f)
+    backstop = "Wall-clock backstop {} [default: max(3 × {}, {} + 2000)]."
+    for name, value, what in (
+        ("--move-wall-ms", None, backstop.format("per play", "move-ms", "move-ms")),
+        ("--init-wall-ms", None, backstop.format("for hello", "init-ms", "init-ms")),
+        ("--init-ms", default.init_ms, "CPU time for hello (the player's whole process tree)."),
+        ("--move-ms", default.move_ms, "CPU time per play (the player's whole process tree)."),
+    ):
+        shown = value is not None
+        f = click.option(
+            name, metavar="MS", type=click.IntRange(1), default=value, show_default=shown, help=what
+        )(f)
+    return f
 
 
 def lang_option(f):  # type: ignore[no-untyped-def]
@@ -143,6 +143,8 @@ def play(
     renuncio: str,
     move_ms: int,
     init_ms: int,
+    move_wall_ms: int | None,
+    init_wall_ms: int | None,
     replay: Path | None,
     quiet: bool,
     in_process: bool,
@@ -154,6 +156,7 @@ def play(
     from arena.narrate import narrate
     from arena.players import PlayerLoadError, find_player, load_player_class, unique_names
     from arena.referee import play_folders, play_partido
+    from arena.sandbox import SandboxFailure
     from arena.seeds import short
 
     rules = _ruleset(ruleset, variants, renuncio)
@@ -175,11 +178,17 @@ def play(
         else:
             mechanism = containment(sandbox)
             _, incidents = play_folders(
-                specs, deals, rules, Limits(init_ms, move_ms), replay, sinks=[sink], mechanism=mechanism
+                specs,
+                deals,
+                rules,
+                Limits(init_ms, move_ms, init_wall_ms, move_wall_ms),
+                replay,
+                sinks=[sink],
+                mechanism=mechanism,
             )
             for seat, path in sorted(incidents.items()):
                 click.echo(f"Incidente del asiento {seat}: {printable(str(path))}", err=True)
-    except PlayerLoadError as exc:
+    except (PlayerLoadError, SandboxFailure) as exc:
         raise click.ClickException(printable(str(exc))) from None
     lines = list(narrate(events))
     for line in lines[-2:] if quiet else lines:
@@ -272,6 +281,8 @@ def check(
     renuncio: str,
     move_ms: int,
     init_ms: int,
+    move_wall_ms: int | None,
+    init_wall_ms: int | None,
     out: Path | None,
     sandbox: str,
 ) -> None:
@@ -280,19 +291,22 @@ def check(
     from arena.connection import Limits
     from arena.inert import printable
     from arena.players import PlayerLoadError
+    from arena.sandbox import SandboxFailure
 
     rules = _ruleset(ruleset, variants, renuncio)
     if seed is not None:
         deals_from(seed)  # the warning: each partido deals from seed + i
     try:
         mechanism = containment(sandbox)
-        limits = Limits(init_ms, move_ms)
+        limits = Limits(init_ms, move_ms, init_wall_ms, move_wall_ms)
         report = check_player(
             player, partidos, limits, rules, out, click.echo, mechanism=mechanism, seed=seed
         )
     except (PlayerLoadError, FileNotFoundError) as exc:
         click.echo(f"Resultado: no se puede usar — {printable(str(exc))}", err=True)
         sys.exit(2)
+    except SandboxFailure as exc:  # the machine's failure, not the student's: no verdict
+        raise click.ClickException(printable(str(exc))) from None
     sys.exit(0 if report.clean else 1)
 
 

@@ -26,6 +26,8 @@ RESULT_OPTIONS = (
     "renuncio",
     "move_ms",
     "init_ms",
+    "move_wall_ms",
+    "init_wall_ms",
     "max_faults",
     "sandbox",
 )
@@ -88,6 +90,8 @@ def tournament(
     renuncio: str,
     move_ms: int,
     init_ms: int,
+    move_wall_ms: int | None,
+    init_wall_ms: int | None,
     max_faults: int | None,
     resume: bool,
     sandbox: str,
@@ -101,6 +105,7 @@ def tournament(
     the partidos run on a Dask cluster's workers; this process alone writes DIR.
     """
     from arena import tournament as t
+    from arena.connection import wall_backstop
     from arena.entrants import collect_entrants
     from arena.inert import printable
     from arena.players import PlayerLoadError
@@ -147,6 +152,8 @@ def tournament(
                 rules=rules.to_dict(),
                 init_ms=init_ms,
                 move_ms=move_ms,
+                init_wall_ms=init_wall_ms or wall_backstop(init_ms),
+                move_wall_ms=move_wall_ms or wall_backstop(move_ms),
                 max_faults=max_faults,
                 paths=tuple(str(p) for p in paths),
                 sandbox=_mechanism(sandbox, scheduler),

@@ -152,7 +152,7 @@ def _victim(mechanism: str, folder: Path) -> tuple[sandbox.Box, subprocess.Popen
     """Another contained 'player' (a sleeper) for the probe to try to reach."""
     box = sandbox.contain(["sleep", "60"], folder, mechanism, PROBE_LIMITS)
     try:
-        proc = subprocess.Popen(box.argv, cwd=box.cwd, env=box.env, start_new_session=True)
+        proc = box.popen(start_new_session=True)
     except OSError:
         box.release()
         raise
@@ -228,9 +228,7 @@ def probe(mechanism: str) -> dict[str, bool]:
         argv = [sys.executable, "-c", PROBE, str(other / "secret.txt"), secret, str(port), str(private)]
         box = sandbox.contain([*argv, str(target), tmp_name], mine, mechanism, PROBE_LIMITS)
         try:
-            proc = subprocess.Popen(
-                box.argv, cwd=box.cwd, env=box.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
-            )
+            proc = box.popen(stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
             host_uids = _host_uids(proc, tmp_name)
             stdout, stderr = proc.communicate(timeout=60)
         finally:
@@ -238,6 +236,7 @@ def probe(mechanism: str) -> dict[str, bool]:
             if env_before is None:
                 os.environ.pop(secret, None)
             uid = box.uid
+            capped = box.cgroup is not None  # seen from outside: the probe's tree has a CPU quota
             left = Path(tempfile.gettempdir(), tmp_name)
             shared_tmp = left.exists()  # seen from outside while the player's uid still holds it
             box.release()
@@ -254,6 +253,9 @@ def probe(mechanism: str) -> dict[str, bool]:
         with contextlib.suppress(OSError):
             left.unlink()
         out["own_uid"] = uid is not None
+        # The probe's spinners got less than 0.9 s of CPU in 1 s: on a loaded machine that happens
+        # without any cap, so it counts only where the tree really was in a cgroup of its own.
+        out["cpu_share_per_player"] = bool(out["cpu_share_per_player"]) and capped
         return out
 
 

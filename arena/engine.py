@@ -256,6 +256,11 @@ class Partido:
     Drive it with :attr:`to_move`, :meth:`play` and :meth:`fault` until
     :attr:`over`. When ``record`` is true, :attr:`events` collects the replay's
     omniscient events (``mano_start`` … ``partido_end``).
+
+    Mano 1 is dealt at once, unless ``deal`` is false: then faults judged before
+    the deal (the referee's ``hello`` faults) disqualify their seats first, and
+    :meth:`start` deals mano 1 among the others (or ends the partido, with them as
+    its winners, when fewer than three are left).
     """
 
     def __init__(
@@ -265,6 +270,7 @@ class Partido:
         ruleset: RuleSet | None = None,
         record: bool = True,
         stacked: Mapping[int, tuple[int, Sequence[int]]] | None = None,
+        deal: bool = True,
     ) -> None:
         rules.check_table_size(n)
         self.stacked = dict(stacked or {})  # tests and teaching: mano -> (first seat dealt, deck)
@@ -285,13 +291,16 @@ class Partido:
         self.sitting_out: int | None = None
         self.winners: list[int] = []
         self.over = False
-        self._deal()
+        self.started = False
+        """Whether :meth:`start` ran: mano 1 was dealt, or the partido ended before it."""
+        if deal:
+            self.start()
 
     # ------------------------------------------------------------ queries
 
     @property
     def to_move(self) -> int | None:
-        """The seat whose play is awaited, or None when the partido is over."""
+        """The seat whose play is awaited, or None when the partido is over (or not started)."""
         return None if self.over or self.mano is None else self.mano.turn
 
     def active_seats(self) -> list[int]:
@@ -321,6 +330,21 @@ class Partido:
         return groups
 
     # ------------------------------------------------------------ actions
+
+    def start(self) -> None:
+        """Deal mano 1 among the active seats (``Partido(..., deal=False)`` only).
+
+        Seats disqualified before it are left out, and the first mano follows the
+        rules for the players left; with fewer than three left the partido ends at
+        once, those left (maybe none) its winners, after 0 manos.
+        """
+        if self.started:
+            raise rules.RulesError("the partido has already started")
+        self.started = True
+        if sum(self.active) < rules.MIN_PLAYERS:
+            self._end_partido()
+        else:
+            self._deal()
 
     def play(self, card: str | int | None, sing: str | None = None) -> None:
         """The player to move plays ``card``, singing ``sing`` first if given.
@@ -378,7 +402,9 @@ class Partido:
 
         Faults of players no longer active, or after the partido is decided, are
         ignored. A renuncio or false canto under ``penalize`` ends the mano with the
-        offender alone losing two porotos; every other case disqualifies.
+        offender alone losing two porotos; every other case disqualifies. Before
+        :meth:`start` every fault disqualifies and the partido goes on to its start,
+        however few are left: each such fault is judged.
         """
         if reason not in rules.FAULT_REASONS:
             raise rules.RulesError(f"unknown fault reason {reason!r}")
@@ -395,7 +421,7 @@ class Partido:
         self._emit({"type": "disqualified", "seat": seat, "reason": reason, "detail": detail, **evidence})
         if dealt_in:
             self._finish_mano("void")
-        elif sum(self.active) < rules.MIN_PLAYERS:
+        elif self.started and sum(self.active) < rules.MIN_PLAYERS:
             self._end_partido()
         return True
 
@@ -403,7 +429,7 @@ class Partido:
 
     def _current(self) -> Mano:
         if self.over or self.mano is None:
-            raise IllegalMove("protocol", "the partido is over: no play is awaited")
+            raise IllegalMove("protocol", "no play is awaited: the partido is over or not started")
         return self.mano
 
     def _emit(self, event: Event) -> None:

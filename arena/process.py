@@ -81,6 +81,28 @@ def descendants(pid: int) -> list[int]:
     return found
 
 
+_TICK_NS = 1_000_000_000 // os.sysconf("SC_CLK_TCK")
+
+
+def process_tree_cpu_ns(pid: int) -> int | None:
+    """CPU time of ``pid`` and its live descendants, plus what they reaped, from /proc (tick precision).
+
+    The fallback where no cgroup measures a player; None when ``pid`` is gone.
+    """
+    total = 0
+    for i, p in enumerate([pid, *descendants(pid)]):
+        try:
+            with open(f"/proc/{p}/stat", "rb") as f:
+                stat = f.read()
+        except OSError:
+            if i == 0:
+                return None
+            continue
+        fields = stat[stat.rindex(b")") + 2 :].split()
+        total += sum(int(x) for x in fields[11:15])  # utime, stime, cutime, cstime
+    return total * _TICK_NS
+
+
 def _signal_all(pids: Sequence[int], sig: int) -> None:
     for p in pids:
         with contextlib.suppress(ProcessLookupError, PermissionError):
@@ -176,6 +198,7 @@ class PlayerProcess:
         stderr_log: Path | None = None,
         line_cap: int = 4096,
         wrapper: str | None = None,
+        pass_fds: Sequence[int] = (),
     ) -> None:
         self.argv = list(argv)
         self.wrapper = wrapper
@@ -196,6 +219,7 @@ class PlayerProcess:
                 stderr=err_w,
                 start_new_session=True,
                 bufsize=0,
+                pass_fds=tuple(pass_fds),
             )
         except BaseException:
             os.close(err_r)

@@ -67,13 +67,14 @@ def view(event: Message, seat: int) -> Message:
     return event
 
 
-def hello(request_id: int, name: str, init_ms: int, move_ms: int) -> Message:
+def hello(request_id: int, name: str, limits: dict[str, int]) -> Message:
+    """The ``hello`` request; ``limits`` as :meth:`arena.connection.Limits.to_dict` gives them."""
     return {
         "type": "hello",
         "id": request_id,
         "protocol": PROTOCOL_VERSION,
         "name": name,
-        "limits": {"init_ms": init_ms, "move_ms": move_ms},
+        "limits": dict(limits),
     }
 
 

@@ -9,7 +9,6 @@ typed fault judged by the engine, with its evidence in the replay.
 from __future__ import annotations
 
 import os
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -39,6 +38,7 @@ __all__ = [
 @dataclass
 class Fault:
     mano: int
+    """The mano in progress; 0 for a fault judged at hello, before the first deal."""
     seat: int
     reason: str
     detail: str
@@ -59,7 +59,9 @@ class PartidoResult:
     porotos: list[int]
     faults: list[Fault] = field(default_factory=list)
     move_ms: list[list[float]] = field(default_factory=list)
-    """Reply times by seat, in milliseconds."""
+    """Reply times by seat, in milliseconds (wall clock)."""
+    move_cpu_ms: list[list[float | None]] = field(default_factory=list)
+    """The CPU time of each reply by seat, in milliseconds (None where not measured)."""
 
 
 EventSink = Callable[[Message], None]
@@ -85,12 +87,13 @@ class Referee:
         self.incidents: dict[int, Path] = {}
         self.names = list(names)
         self.limits = limits or Limits()
-        self.partido = Partido(len(self.connections), seed, ruleset)
+        self.partido = Partido(len(self.connections), seed, ruleset, deal=False)  # dealt in run()
         self.partido_id = partido_id
         self.sources = list(sources or names)
         self.sinks = list(sinks)
         self.alive = [True] * len(self.connections)
         self.move_ms: list[list[float]] = [[] for _ in self.connections]
+        self.move_cpu_ms: list[list[float | None]] = [[] for _ in self.connections]
         self.faults: list[Fault] = []
         self._sent = 0
 
@@ -119,9 +122,13 @@ class Referee:
         """
         p = self.partido
         self._record(self.header())
+        # Every hello is judged before mano 1 is dealt: each failed one disqualifies its
+        # seat (its own line, ranked last), and the deal is among the others; with fewer
+        # than three left the partido ends here, after 0 manos, those left its winners.
         for seat, conn in enumerate(self.connections):
-            if conn.failed is not None:  # the hello went wrong: judged as the partido starts
+            if conn.failed is not None:
                 self._fault(seat, conn.failed.reason, conn.failed.detail, conn.failed.evidence)
+        p.start()
         for seat in range(p.n):
             self._send(
                 seat,
@@ -154,29 +161,32 @@ class Referee:
             porotos=p.porotos[:],
             faults=self.faults,
             move_ms=self.move_ms,
+            move_cpu_ms=self.move_cpu_ms,
         )
 
     def _turn(self, seat: int) -> None:
         p = self.partido
         request = p.request()
-        start = time.perf_counter()
+        conn = self.connections[seat]
         try:
-            reply = self.connections[seat].ask(request, self.limits.move_ms)
-            ms = (time.perf_counter() - start) * 1000
+            reply = conn.ask(request, self.limits.move_ms, self.limits.move_wall)
+            ms, cpu = conn.last_wall_ms, conn.last_cpu_ms
             card, sing = protocol.check_play(reply, request["id"], request["may_sing"])
             before = len(p.events)
             p.play(card, sing)
         except FaultError as f:  # from the connection (PlayerFault) or the engine (IllegalMove)
             self._fault(seat, f.reason, f.detail, f.evidence)
         except ProtocolError as e:
-            raw = getattr(self.connections[seat], "last_line", None)
+            raw = getattr(conn, "last_line", None)
             line = e.line or (raw.decode("utf-8", "replace")[:200] if raw else _line_of(reply))
             self._fault(seat, "protocol", e.detail, {"line": line})
         else:
             self.move_ms[seat].append(ms)
+            self.move_cpu_ms[seat].append(cpu)
             for event in p.events[before:]:
                 if event["type"] == "played":
                     event["ms"] = round(ms, 3)
+                    event["cpu_ms"] = None if cpu is None else round(cpu, 3)
 
     def _fault(self, seat: int, reason: str, detail: str, evidence: dict[str, Any]) -> None:
         p = self.partido
@@ -291,6 +301,7 @@ def play_folders(
     containment (see :func:`arena.sandbox.resolve`; default: the best that works here).
     """
     mechanism = mechanism or sandbox.resolve("auto")
+    sandbox.preflight(mechanism)  # a setup problem is named here, never charged to the players
     from arena.connection import SubprocessConnection
     from arena.replay import ReplayWriter
 

@@ -47,6 +47,7 @@ import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from arena import cgroups, uids
 
@@ -80,6 +81,10 @@ ETC_FILES = (
 
 class SandboxError(RuntimeError):
     """The requested containment cannot be had on this machine (or for this player)."""
+
+
+class SandboxFailure(RuntimeError):
+    """The sandbox could not start or run a player: the machine's or referee's failure, never the player's."""
 
 
 @dataclass(frozen=True)
@@ -123,6 +128,53 @@ class Box:
     """The host uid the player runs as (None: the referee's own, or mapped from it)."""
     cgroup: cgroups.PlayerCgroup | None = None
     lease: uids.UidLease | None = field(default=None, repr=False)
+    status: tuple[int, int] | None = field(default=None, repr=False)
+    """bwrap's JSON status pipe (read end, write end): it says whether the sandbox ever ran the player."""
+    status_text: bytes = field(default=b"", repr=False)
+
+    @property
+    def pass_fds(self) -> tuple[int, ...]:
+        """Descriptors the launcher must inherit."""
+        return (self.status[1],) if self.status else ()
+
+    def started(self) -> None:
+        """The process is started: close this side's copy of what it inherited."""
+        if self.status and self.status[1] >= 0:
+            os.close(self.status[1])
+            self.status = (self.status[0], -1)
+
+    def popen(self, **kw: Any) -> subprocess.Popen[Any]:
+        """Start the contained process (``subprocess.Popen`` keywords for the rest)."""
+        try:
+            return subprocess.Popen(self.argv, cwd=self.cwd, env=self.env, pass_fds=self.pass_fds, **kw)
+        finally:
+            self.started()
+
+    def run(self, timeout: float) -> subprocess.CompletedProcess[str]:
+        """Run the contained process to its end, capturing its output as text."""
+        proc = self.popen(stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            out, err = proc.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            out, err = proc.communicate()
+        return subprocess.CompletedProcess(self.argv, proc.returncode, out, err)
+
+    def never_ran(self) -> bool:
+        """Whether the sandbox exited without ever running the player's command (bwrap only).
+
+        bwrap writes ``exit-code`` on its status pipe only when the command it set up
+        has run; a player cannot write there, so it cannot fake a setup failure.
+        """
+        if not self.status:
+            return False
+        data = b""
+        with contextlib.suppress(OSError):
+            os.set_blocking(self.status[0], False)
+            while chunk := os.read(self.status[0], 65536):
+                data += chunk
+        self.status_text += data
+        return b'"exit-code"' not in self.status_text
 
     def limit_hit(self) -> str | None:
         """Which per-player limit the kernel enforced (memory, processes), if any."""
@@ -132,6 +184,11 @@ class Box:
         """CPU time the player's whole tree has used so far (None where not measured)."""
         return self.cgroup.cpu_ns() if self.cgroup else None
 
+    @property
+    def cpus(self) -> float | None:
+        """The most cores the player's tree can use at once (None: not capped)."""
+        return self.cgroup.cpus if self.cgroup else None
+
     def kill(self) -> None:
         """Kill every process of the player, wherever it went (cgroup, uid)."""
         if self.cgroup:
@@ -140,6 +197,11 @@ class Box:
             uids.kill_all(self.uid)
 
     def release(self) -> None:
+        self.started()
+        if self.status:
+            with contextlib.suppress(OSError):
+                os.close(self.status[0])
+            self.status = None
         if self.cgroup:
             self.cgroup.remove()
             self.cgroup = None
@@ -441,6 +503,36 @@ def _reaches(executable: str) -> bool:
 
 
 _names = iter(range(1, 1 << 62))
+_ready: set[str] = set()
+
+
+def preflight(mechanism: str) -> None:
+    """Try, once per process and mechanism, that a player's user can run Python and import the SDK.
+
+    SandboxError (one line naming the path and the fix) when it cannot: a setup problem
+    of the machine is named before the first partido, never charged to every player.
+    """
+    if mechanism == "none" or mechanism in _ready:
+        return
+    probe = "import arena.runner, arena.sdk"
+    with tempfile.TemporaryDirectory(prefix="tute-arena-preflight-") as tmp:
+        os.chmod(tmp, 0o755)
+        box = contain([sys.executable, "-c", probe, tmp], Path(tmp), mechanism, python_player=True)
+        try:
+            done = box.run(timeout=60)
+        except (OSError, subprocess.SubprocessError) as exc:
+            raise SandboxError(f"cannot start a player process under {mechanism}: {exc}") from None
+        finally:
+            box.release()
+    if done.returncode != 0:
+        said = [line for line in done.stderr.splitlines() if line.strip()]
+        why = said[-1][:200] if said else f"exit status {done.returncode}"
+        raise SandboxError(
+            f"players cannot run here under {mechanism}: {sys.executable} importing the SDK from "
+            f"{ARENA_PACKAGE} fails for the players' user ({why}); make the interpreter and {ARENA_PACKAGE} "
+            "readable by every user (chmod -R o+rX), or install the project where they are"
+        )
+    _ready.add(mechanism)
 
 
 def contain(
@@ -497,7 +589,10 @@ def contain(
         if python_player:
             argv[-1] = PLAYER_DIR
         box.env = _base_env({"PYTHONPATH": SDK_DIR, **(extra_env or {})})
+        box.status = os.pipe()
+        os.set_inheritable(box.status[1], True)
         inner = _bwrap_mounts(seen, limits, box.env, as_root)
+        inner[1:1] = ["--json-status-fd", str(box.status[1])]
         box.argv = [*launch, *limits.prlimit(), *inner, "--", *drop, *argv]
         return box
     except BaseException:

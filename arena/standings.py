@@ -95,6 +95,7 @@ def standings(records: Sequence[dict[str, Any]], entrants: Sequence[str]) -> pd.
         manos = sum(s["manos"] for s in stats)
         porotos = sum(s["porotos_perdidos"] for s in stats)
         times = [t for s in stats for t in s["move_ms"]]
+        cpu = [t for s in stats for t in s.get("move_cpu_ms", [])]
         mu, sigma = rating[name]
         row: dict[str, Any] = {
             "entrant": name,
@@ -115,6 +116,8 @@ def standings(records: Sequence[dict[str, Any]], entrants: Sequence[str]) -> pd.
             row[f"dq_{reason}"] = sum(s["faults"].count(reason) for s in stats)
         row["ms_mediana"] = statistics.median(times) if times else math.nan
         row["ms_p95"] = _p95(times)
+        row["cpu_ms_mediana"] = statistics.median(cpu) if cpu else math.nan
+        row["cpu_ms_p95"] = _p95(cpu)
         row["mu"] = mu
         row["sigma"] = sigma
         row["rating"] = mu - 3 * sigma

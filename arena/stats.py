@@ -36,7 +36,8 @@ def finishing_places(ranking: Sequence[Sequence[int]]) -> dict[int, float]:
 
 
 def partido_stats(events: Sequence[Event]) -> list[dict[str, Any]]:
-    """One dict per seat: the FIELDS counts, ``won``, ``place``, ``faults`` (reasons) and ``move_ms``.
+    """One dict per seat: the FIELDS counts, ``won``, ``place``, ``faults`` (reasons), ``move_ms``
+    (wall clock) and ``move_cpu_ms`` (the player's CPU time, where measured).
 
     A replay without ``partido_end`` is refused (a partido cut short never counts).
     """
@@ -46,7 +47,14 @@ def partido_stats(events: Sequence[Event]) -> list[dict[str, Any]]:
         raise ValueError("the partido has no partido_end: it was cut short and does not count")
     n = len(events[0]["players"])
     out: list[dict[str, Any]] = [
-        {**dict.fromkeys(FIELDS, 0), "faults": [], "move_ms": [], "won": False, "place": 0.0}
+        {
+            **dict.fromkeys(FIELDS, 0),
+            "faults": [],
+            "move_ms": [],
+            "move_cpu_ms": [],
+            "won": False,
+            "place": 0.0,
+        }
         for _ in range(n)
     ]
     dealt: list[int] = []
@@ -56,6 +64,8 @@ def partido_stats(events: Sequence[Event]) -> list[dict[str, Any]]:
             dealt = [s for s, hand in enumerate(e["hands"]) if hand is not None]
         elif kind == "played" and "ms" in e:
             out[e["seat"]]["move_ms"].append(e["ms"])
+            if e.get("cpu_ms") is not None:
+                out[e["seat"]]["move_cpu_ms"].append(e["cpu_ms"])
         elif kind == "sang":
             out[e["seat"]]["tutes" if e["canto"] == "tute" else "cantos"] += 1
         elif kind in ("disqualified", "penalized"):

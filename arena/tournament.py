@@ -69,6 +69,9 @@ class Config:
     rules: dict[str, Any] = field(default_factory=lambda: RuleSet().to_dict())
     init_ms: int = 10_000
     move_ms: int = 1_000
+    init_wall_ms: int | None = None
+    """The wall-clock backstops (None: the spec's defaults; a torneo stores the values it used)."""
+    move_wall_ms: int | None = None
     max_faults: int | None = None
     paths: tuple[str, ...] = ()
     sandbox: str | None = None
@@ -81,7 +84,7 @@ class Config:
 
     @property
     def limits(self) -> Limits:
-        return Limits(self.init_ms, self.move_ms)
+        return Limits(self.init_ms, self.move_ms, self.init_wall_ms, self.move_wall_ms)
 
     def to_store(self) -> dict[str, Any]:
         from arena import __version__

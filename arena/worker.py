@@ -15,6 +15,7 @@ import contextlib
 import logging
 import logging.handlers
 import os
+import shutil
 import signal
 import threading
 import time
@@ -25,11 +26,14 @@ from typing import Any
 
 from arena.connection import Limits
 from arena.players import PlayerSpec
+from arena.sandbox import SandboxFailure
 from arena.seeds import Seed
 
 log = logging.getLogger("arena.worker")
 
 WATCH_S = 0.25
+STOP_GRACE_S = 5.0
+"""How long a worker whose coordinator is gone may take to stop by itself before it is ended."""
 """How often a worker checks that its coordinator is alive."""
 
 
@@ -53,6 +57,9 @@ class PartidoTask:
     mechanism: str | None = None
     """The containment of the players (:mod:`arena.sandbox`); None: the best that works here."""
 
+
+SANDBOX_ATTEMPTS = 3
+"""How many times a partido is played when the sandbox fails to start a player (then it fails)."""
 
 _busy = False
 _stopping = False
@@ -94,9 +101,17 @@ def _alive(pid: int) -> bool:
 
 
 def _watch(coordinator: int) -> None:
+    """Stop this worker once its coordinator is gone (killed, even with SIGKILL).
+
+    The signal goes to the main thread itself: sent to the process, it may land on
+    another thread and leave the main thread blocked in a read for good.
+    """
     while _alive(coordinator):
         time.sleep(WATCH_S)
-    os.kill(os.getpid(), signal.SIGTERM)
+    signal.pthread_kill(threading.main_thread().ident or 0, signal.SIGTERM)
+    time.sleep(STOP_GRACE_S)  # the main thread unwinds its partido and exits; if it could not:
+    _kill_players()
+    os._exit(1)
 
 
 def _on_term(signum: int, frame: Any) -> None:
@@ -188,16 +203,26 @@ def play(task: PartidoTask) -> dict[str, Any]:
     start = time.monotonic()
     events: list[dict[str, Any]] = []
     try:
-        result, incidents = play_folders(
-            task.specs,
-            task.seed,
-            RuleSet.from_dict(task.rules),
-            task.limits,
-            replay,
-            sinks=[events.append],
-            partido_id=task.id,
-            mechanism=task.mechanism,
-        )
+        for attempt in range(1, SANDBOX_ATTEMPTS + 1):
+            events.clear()
+            try:
+                result, incidents = play_folders(
+                    task.specs,
+                    task.seed,
+                    RuleSet.from_dict(task.rules),
+                    task.limits,
+                    replay,
+                    sinks=[events.append],
+                    partido_id=task.id,
+                    mechanism=task.mechanism,
+                )
+                break
+            except SandboxFailure as exc:  # the machine's failure, never the player's: play it again
+                if attempt == SANDBOX_ATTEMPTS:
+                    raise
+                log.warning("%s: %s; se juega otra vez (intento %d)", task.id, exc, attempt + 1)
+                _discard(replay)
+                time.sleep(0.5 * attempt)
         stats = _stats(events)
     except PlayerLoadError as exc:
         log.error("%s: %s", task.id, exc)
@@ -233,6 +258,14 @@ def play(task: PartidoTask) -> dict[str, Any]:
         faults,
     )
     return out
+
+
+def _discard(replay: Path) -> None:
+    """Remove what an attempt that does not count left behind: its replay, logs and incidents."""
+    replay.unlink(missing_ok=True)
+    shutil.rmtree(f"{replay}.logs", ignore_errors=True)
+    for incident in replay.parent.glob(f"{replay.stem}.incident-*"):
+        incident.unlink(missing_ok=True)
 
 
 def _failure(exc: BaseException) -> str:

@@ -93,8 +93,9 @@ def loopback_cluster(folder: Path, workers: int = 2) -> Iterator[str]:
         yield address
     finally:
         for p in reversed(procs):
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(p.pid, signal.SIGTERM)
+            if p.returncode is None:  # a reaped pid (and group id) may be anyone's now
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(p.pid, signal.SIGTERM)
         for p in reversed(procs):
             try:
                 p.wait(15)

@@ -6,10 +6,15 @@ import uuid
 from collections.abc import Iterator
 
 import pytest
+from hypothesis import settings
 
 from tests.procs import TOKEN_VAR, kill_and_reap, leftover_players
 
 pytest_plugins = ["tests.torneos"]  # the players and reference fixtures of the torneo tests
+
+# No time limit per example: on a loaded machine a fast example can still take long.
+settings.register_profile("arena", deadline=None)
+settings.load_profile("arena")
 
 
 @pytest.fixture

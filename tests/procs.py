@@ -57,9 +57,12 @@ def player_processes(token: str | None = None) -> dict[int, str]:
 
 
 def leftover_players(
-    token: str | None = None, grace: float = 1.0, players_only: bool = True
+    token: str | None = None, grace: float = 5.0, players_only: bool = True
 ) -> dict[int, str]:
-    """The marked processes still alive after ``grace`` seconds (SIGKILL is not instantaneous)."""
+    """The marked processes still alive after ``grace`` seconds (SIGKILL is not instantaneous).
+
+    Returns as soon as none is left: the grace is generous for a loaded machine.
+    """
     deadline = time.monotonic() + grace
     while (left := marked(token, players_only)) and time.monotonic() < deadline:
         time.sleep(0.02)

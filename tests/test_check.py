@@ -32,7 +32,8 @@ def test_check_is_clean_on_each_sample_player(sample: str, tmp_path: Path) -> No
     assert r.exit_code == 0, r.output
     assert "Resultado: LIMPIO" in r.output
     assert len(re.findall(r"^Partido \d: .* sin faltas$", r.output, re.M)) == 3
-    assert re.search(r"Tiempo por jugada \(\d+ jugadas\): mediana .* \(límite 1000 ms\)", r.output)
+    assert re.search(r"CPU por jugada \(\d+ jugadas\): mediana .* \(límite 1000 ms de CPU\)", r.output)
+    assert re.search(r"Reloj por jugada \(\d+ jugadas\): mediana .* \(respaldo 3000 ms\)", r.output)
 
 
 @pytest.mark.parametrize(

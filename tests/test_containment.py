@@ -29,7 +29,6 @@ import os
 import re
 import shutil
 import socket
-import statistics
 import sys
 import tempfile
 import time
@@ -53,6 +52,7 @@ from tests.procs import (
     leftover_players,
     read,
 )
+from tests.torneos import evidence as incidents
 
 pytestmark = pytest.mark.usefixtures("run_token")  # no player process may outlive a test
 
@@ -190,10 +190,11 @@ def check_contained(game: Game, bot: str, reason: str | None = None, detail: str
     end = game.events[-1]
     assert end["type"] == "partido_end", "the partido did not finish"
     lines = game.fault_lines()
-    assert {e["seat"] for e in lines} <= {seat}, f"another player was faulted: {lines}"
-    assert {f.seat for f in game.result.faults} <= {seat}, game.result.faults
+    evidence = incidents(game.replay.parent)
+    assert {e["seat"] for e in lines} <= {seat}, f"another player was faulted: {lines}\n{evidence}"
+    assert {f.seat for f in game.result.faults} <= {seat}, f"{game.result.faults}\n{evidence}"
     if reason is None:
-        assert not lines and not game.result.faults and not game.incidents, lines
+        assert not lines and not game.result.faults and not game.incidents, f"{lines}\n{evidence}"
         return
     assert len(lines) == 1, lines
     line = lines[0]
@@ -204,14 +205,6 @@ def check_contained(game: Game, bot: str, reason: str | None = None, detail: str
     assert seat not in game.result.winners
     assert set(game.incidents) == {seat}
     assert len(game.result.winners) == 2, "the three others played on to a normal finish"
-
-
-def good_median_ms(game: Game, bot: str) -> float:
-    """The median reply time of the players other than ``bot``."""
-    seat = game.seat(bot)
-    times = [ms for s, seat_ms in enumerate(game.result.move_ms) if s != seat for ms in seat_ms]
-    assert times
-    return statistics.median(times)
 
 
 def stage_good(stage: Path) -> None:
@@ -492,9 +485,8 @@ def test_cpu_spinner_times_out_without_slowing_the_referee(stage: Path, mechanis
 
     check_contained(game, "hostile_cpu", "timeout")
     line = game.fault_lines()[0]
-    assert FAST.move_ms <= line["elapsed_ms"] < FAST.move_ms + 1000, line
-    assert good_median_ms(game, "hostile_cpu") < 5, game.result.move_ms
-    assert game.seconds < 10
+    assert line["cpu_ms"] > FAST.move_ms and "CPU time" in line["detail"], line  # its own time, not the wall
+    # How little the others were slowed is a timing figure: benchmarks/timing.py, spinner.
 
 
 @pytest.mark.parametrize("mechanism", MECHANISMS)
@@ -508,8 +500,8 @@ def test_cpu_limit_kills_the_spinner_before_move_ms(stage: Path, mechanism: str)
     check_contained(game, "hostile_cpu", "crash")
     line = game.fault_lines()[0]
     assert line["exit"] in ("SIGXCPU", "SIGKILL"), line  # killed by the kernel, not by the referee
-    assert game.seconds < 4.5, "the referee waited for move_ms instead of seeing the crash"
-    assert good_median_ms(game, "hostile_cpu") < 5, game.result.move_ms
+    # A crash, not a timeout: the referee saw the death instead of waiting out a limit.
+    # How soon is a timing figure: benchmarks/timing.py, cpu_rlimit.
 
 
 @pytest.mark.parametrize("mechanism", MECHANISMS)

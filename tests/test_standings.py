@@ -196,7 +196,7 @@ def test_partido_stats_from_a_replay() -> None:
         {"type": "partido_start", "players": [{"seat": s} for s in range(3)]},
         {"type": "mano_start", "hands": [["1-oro"], ["2-oro"], ["3-oro"]]},
         {"type": "sang", "seat": 0, "canto": "cuarenta"},
-        {"type": "played", "seat": 0, "card": "1-oro", "ms": 2.5},
+        {"type": "played", "seat": 0, "card": "1-oro", "ms": 2.5, "cpu_ms": 1.25},
         {"type": "mano_end", "outcome": "capote", "tricks": [13, 0, 0], "losers": [0]},
         {"type": "mano_start", "hands": [["1-oro"], ["2-oro"], ["3-oro"]]},
         {"type": "sang", "seat": 1, "canto": "tute"},
@@ -217,7 +217,7 @@ def test_partido_stats_from_a_replay() -> None:
     assert [x["tutes"] for x in s] == [0, 1, 0]
     assert [x["faults"] for x in s] == [["timeout"], [], ["renuncio"]]
     assert [x["won"] for x in s] == [False, True, True] and [x["place"] for x in s] == [3.0, 1.5, 1.5]
-    assert s[0]["move_ms"] == [2.5]
+    assert s[0]["move_ms"] == [2.5] and s[0]["move_cpu_ms"] == [1.25]
     with pytest.raises(ValueError, match="cut short"):
         partido_stats(events[:-1])
 
@@ -229,3 +229,20 @@ def test_tied_winners_rate_above_the_players_they_beat() -> None:
     r = ratings([{"players": ["a", "b", "c", "d"], "ranking": [[0, 1], [2], [3]]}], ["a", "b", "c", "d"])
     ordinal = {k: mu - 3 * sigma for k, (mu, sigma) in r.items()}
     assert ordinal["a"] == ordinal["b"] > ordinal["c"] > ordinal["d"]
+
+
+def test_cpu_time_per_move_stands_beside_wall_time() -> None:
+    records = [
+        {
+            **RECORDS[0],
+            "stats": [
+                {**s, "move_cpu_ms": cpu}
+                for s, cpu in zip(RECORDS[0]["stats"], [[0.5, 1.5], [], [2.0, 4.0, 6.0]], strict=True)
+            ],
+        },
+    ]
+    df = standings(records, ["ana", "beto", "caro"])
+    ana, beto, caro = (row(df, n) for n in ("ana", "beto", "caro"))
+    assert ana["cpu_ms_mediana"] == 1.0 and ana["ms_mediana"] == 2.0
+    assert math.isnan(beto["cpu_ms_mediana"])  # not measured: shown empty, never as zero
+    assert caro["cpu_ms_mediana"] == 4.0 and caro["cpu_ms_p95"] == pytest.approx(5.8)

@@ -73,21 +73,49 @@ def outcome(folder: Path) -> list[tuple[Any, ...]]:
         ] + [(w.partido, w.entrants, w.reason) for w in store.withdrawn()]
 
 
+TIMES = ("ms", "cpu_ms", "elapsed_ms")
+"""Measured times on replay lines: they differ from run to run (and with the machine's load)."""
+
+
 def replays(folder: Path) -> dict[str, list[dict[str, Any]]]:
-    """Every committed replay's events, without the reply times (``ms``)."""
+    """Every committed replay's events, without the measured times (:data:`TIMES`)."""
     out = {}
     with Store.open(folder) as store:
         for r in store.results():
             events = [json.loads(line) for line in (folder / r.replay).read_text().splitlines()]
             for e in events:
-                e.pop("ms", None)
+                for key in TIMES:
+                    e.pop(key, None)
             out[r.id] = events
     return out
 
 
+def evidence(*folders: Path, cap: int = 4000, most: int = 40) -> str:
+    """The incident reports and non-empty player stderr logs under ``folders``, for a failure message.
+
+    Incidents first; each file cut to its last ``cap`` characters, at most ``most`` files.
+    """
+    files = [p for f in folders for p in sorted(f.rglob("*.incident-*.txt"))]
+    files += [p for f in folders for p in sorted(f.rglob("*.stderr.log"))]
+    parts = []
+    for path in files:
+        try:
+            text = path.read_text(encoding="utf-8", errors="replace")
+        except OSError as exc:
+            text = f"(unreadable: {exc})"
+        if path.suffix == ".log" and not text.strip():
+            continue
+        if len(parts) == most:
+            parts.append(f"----- ... and more under {', '.join(map(str, folders))}")
+            break
+        parts.append(f"----- {path}\n{text[-cap:]}")
+    return "incident files and player logs:\n" + ("\n".join(parts) if parts else "(none)")
+
+
 def assert_same(folder: Path, reference: Path) -> None:
-    assert outcome(folder) == outcome(reference)
-    assert replays(folder) == replays(reference)
+    """``folder`` decided exactly what ``reference`` did; on a difference, shows both runs' incidents."""
+    assert outcome(folder) == outcome(reference), evidence(folder, reference)
+    assert replays(folder) == replays(reference), evidence(folder, reference)
     names = sorted(p.name for p in (folder / "replays").iterdir())
     assert names == sorted(p.name for p in (reference / "replays").iterdir()), "stray or missing files"
 
@@ -119,7 +147,7 @@ def coordinator(players: Path, out: Path, *extra: str, **kw: Any) -> subprocess.
     )
 
 
-def wait_for(folder: Path, count: int, proc: subprocess.Popen[str], timeout: float = 60) -> None:
+def wait_for(folder: Path, count: int, proc: subprocess.Popen[str], timeout: float = 180) -> None:
     deadline = time.monotonic() + timeout
     while committed(folder) < count:
         assert proc.poll() is None, f"the torneo ended early: {proc.communicate()[0]}"

@@ -1,0 +1,238 @@
+"""Issue 13: a player's time is its own CPU time, with a wall-clock backstop; the machine's failures
+are never a player's fault (protocol.md "Faults", v1.1).
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from arena import referee, sandbox, worker
+from arena.connection import InProcessConnection, Limits, wall_backstop
+from arena.players import find_player
+from arena.referee import play_folders
+from arena.sandbox import SandboxFailure
+from arena.sdk import Player, PlayRequest
+from tests.procs import leftover_players
+from tests.test_containment import GOOD, check_contained, play, put, stage_good
+from tests.test_containment import stage as stage  # the fixture
+
+pytestmark = pytest.mark.usefixtures("run_token")
+
+BWRAP = pytest.mark.skipif(not sandbox.bwrap_works(), reason="bubblewrap does not work here")
+CONTAINED = [pytest.param("bwrap", marks=BWRAP), pytest.param("none", id="none (CPU from /proc)")]
+
+
+@pytest.fixture
+def busy_machine() -> Iterator[None]:
+    """Both cores (and more) kept busy by other processes for the test's duration."""
+    spinners = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(6)]
+    try:
+        yield
+    finally:
+        for p in spinners:
+            p.kill()
+            p.wait()
+
+
+def test_the_wall_backstop_defaults_to_the_spec() -> None:
+    assert wall_backstop(1000) == 3000 and wall_backstop(300) == 2300 and wall_backstop(10_000) == 30_000
+    limits = Limits(init_ms=500, move_ms=100, move_wall_ms=5000)
+    assert limits.to_dict() == {"init_ms": 500, "move_ms": 100, "init_wall_ms": 2500, "move_wall_ms": 5000}
+
+
+@pytest.mark.parametrize("mechanism", CONTAINED)
+def test_a_spinner_is_a_timeout_by_cpu_time(stage: Path, mechanism: str) -> None:
+    stage_good(stage)
+    put(stage, "hostile_cpu")
+    limits = Limits(init_ms=5000, move_ms=300)
+
+    game = play(stage, ["hostile_cpu", *GOOD], mechanism, limits)
+
+    check_contained(game, "hostile_cpu", "timeout", "CPU time")
+    line = game.fault_lines()[0]
+    assert line["cpu_ms"] > limits.move_ms, line
+    assert line["elapsed_ms"] < limits.move_wall, "judged by its CPU time, before the backstop"
+
+
+@pytest.mark.parametrize("mechanism", CONTAINED)
+def test_a_sleeper_is_a_timeout_by_the_wall_clock_backstop(stage: Path, mechanism: str) -> None:
+    stage_good(stage)
+    put(stage, "slow")
+    limits = Limits(init_ms=5000, move_ms=300, move_wall_ms=1200)
+
+    game = play(stage, ["slow", *GOOD], mechanism, limits)
+
+    check_contained(game, "slow", "timeout", "wall-clock")
+    line = game.fault_lines()[0]
+    assert line["elapsed_ms"] >= 1200
+    assert line["cpu_ms"] is not None and line["cpu_ms"] < limits.move_ms, line
+
+
+@BWRAP
+@pytest.mark.usefixtures("busy_machine")
+def test_a_legal_thinker_on_a_loaded_machine_is_never_faulted(stage: Path) -> None:
+    """150 ms of CPU per move under a 200 ms limit: on a busy machine that is far more wall time."""
+    stage_good(stage)
+    put(stage, "thinker", [150])
+    limits = Limits(init_ms=5000, move_ms=200)
+
+    game = play(stage, ["thinker", *GOOD], "bwrap", limits)
+
+    check_contained(game, "thinker")
+    plays = [e for e in game.events if e["type"] == "played" and e["seat"] == game.seat("thinker")]
+    hard = sorted(plays, key=lambda e: e["cpu_ms"])[-3:]
+    assert all(150 <= e["cpu_ms"] < 200 for e in hard), hard
+    assert all(e["ms"] >= e["cpu_ms"] for e in hard)
+
+
+def test_every_played_line_carries_cpu_ms_and_the_header_the_wall_limits(stage: Path) -> None:
+    stage_good(stage)
+    limits = Limits(init_ms=5000, move_ms=1000, move_wall_ms=4000)
+
+    game = play(stage, list(GOOD), "bwrap" if sandbox.bwrap_works() else "none", limits)
+
+    assert game.events[0]["limits"] == limits.to_dict()
+    played = [e for e in game.events if e["type"] == "played"]
+    assert played and all(isinstance(e["cpu_ms"], float) and e["cpu_ms"] >= 0 for e in played)
+
+
+class _Recorder(Player):
+    def __init__(self) -> None:
+        super().__init__()
+        self.limits: dict[str, Any] = {}
+
+    def setup(self, name: str, limits: dict[str, int]) -> None:
+        self.limits = limits
+
+    def play(self, request: PlayRequest) -> str:
+        return request.legal()[0]
+
+
+def test_hello_tells_the_player_its_cpu_and_wall_limits() -> None:
+    player = _Recorder()
+    InProcessConnection(player, "ana", Limits(init_ms=800, move_ms=100))
+    assert player.limits == {"init_ms": 800, "move_ms": 100, "init_wall_ms": 2800, "move_wall_ms": 2100}
+
+
+# ---------------------------------------------------------------- the machine's failures are not the player's
+
+
+def _broken_sandbox_for(monkeypatch: pytest.MonkeyPatch, victim: str) -> None:
+    """bwrap cannot set up the sandbox of ``victim`` (a bind of a path that does not exist)."""
+    real = sandbox._bwrap_mounts
+
+    def mounts(folder: Path, *args: Any) -> list[str]:
+        box = real(folder, *args)
+        if folder.name == victim:
+            box[1:1] = ["--ro-bind", "/nonexistent-tute-arena", "/x"]
+        return box
+
+    monkeypatch.setattr(sandbox, "_bwrap_mounts", mounts)
+
+
+@BWRAP
+def test_a_sandbox_that_cannot_start_a_player_is_no_verdict(
+    stage: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    stage_good(stage)
+    _broken_sandbox_for(monkeypatch, "a_mas")
+    specs = [find_player(stage / name) for name in GOOD]
+    replay = tmp_path / "p.jsonl"
+
+    with pytest.raises(SandboxFailure, match="the sandbox could not start the player") as err:
+        play_folders(specs, 7, None, Limits(), replay, mechanism="bwrap")
+
+    assert "a_mas" in str(err.value) and "\n" not in str(err.value)
+    assert not replay.exists() or "disqualified" not in replay.read_text()
+    assert not leftover_players()
+
+
+@BWRAP
+def test_a_player_that_fakes_a_sandbox_error_is_still_a_crash(stage: Path) -> None:
+    stage_good(stage)
+    put(stage, "fake_sandbox_error")
+
+    game = play(stage, ["fake_sandbox_error", *GOOD], "bwrap")
+
+    check_contained(game, "fake_sandbox_error", "crash")
+
+
+def _task(stage: Path, tmp_path: Path) -> worker.PartidoTask:
+    specs = tuple(find_player(stage / name) for name in GOOD)
+    (tmp_path / "replays").mkdir()
+    return worker.PartidoTask("p0001", 7, specs, {}, Limits(), str(tmp_path / "replays"), "bwrap")
+
+
+@BWRAP
+def test_the_worker_plays_a_partido_again_when_the_sandbox_failed(
+    stage: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    stage_good(stage)
+    real, calls = referee.play_folders, []
+
+    def flaky(*args: Any, **kw: Any) -> Any:
+        calls.append(1)
+        if len(calls) == 1:
+            raise SandboxFailure("a_mas: the sandbox could not start the player: out of memory")
+        return real(*args, **kw)
+
+    monkeypatch.setattr(referee, "play_folders", flaky)
+    monkeypatch.setattr(worker.time, "sleep", lambda s: None)
+
+    out = worker.play(_task(stage, tmp_path))
+
+    assert len(calls) == 2 and out["error"] is None and out["result"]["faults"] == []
+
+
+@BWRAP
+def test_a_sandbox_that_keeps_failing_fails_the_partido_for_resume(
+    stage: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    stage_good(stage)
+    _broken_sandbox_for(monkeypatch, "a_menos")
+    monkeypatch.setattr(worker.time, "sleep", lambda s: None)
+
+    out = worker.play(_task(stage, tmp_path))
+
+    assert out["failed"] and out["result"] is None
+    assert "the sandbox could not start the player" in out["error"] and "a_menos" in out["error"]
+
+
+# ---------------------------------------------------------------- setup problems: named before any partido
+
+
+@pytest.fixture
+def private_checkout(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The referee's package in a folder the players' user cannot read (0700 folders, 0600 files)."""
+    package = tmp_path / "private" / "arena"
+    shutil.copytree(sandbox.ARENA_PACKAGE, package, ignore=shutil.ignore_patterns("__pycache__"))
+    for path in [package, *package.rglob("*")]:
+        path.chmod(0o700 if path.is_dir() else 0o600)
+    monkeypatch.setattr(sandbox, "ARENA_PACKAGE", package)
+    monkeypatch.setattr(sandbox, "_ready", set())
+    return package
+
+
+@pytest.mark.skipif(not sandbox.is_root(), reason="as root, the players' user is another user")
+@BWRAP
+def test_a_package_the_players_cannot_read_is_one_line_before_any_partido(
+    private_checkout: Path, stage: Path
+) -> None:
+    mechanism = "bwrap"
+    with pytest.raises(sandbox.SandboxError) as err:
+        sandbox.preflight(mechanism)
+    message = str(err.value)
+    assert str(private_checkout) in message and "chmod -R o+rX" in message and "\n" not in message
+    stage_good(stage)
+    with pytest.raises(sandbox.SandboxError):  # play_folders asks first: no partido, no verdict
+        play_folders(
+            [find_player(stage / n) for n in GOOD], 7, None, Limits(), stage / "p.jsonl", mechanism=mechanism
+        )
+    assert not (stage / "p.jsonl").exists()
