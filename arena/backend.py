@@ -92,6 +92,8 @@ class LocalBackend:
         if self.context.get_start_method() == "forkserver":
             self.context.set_forkserver_preload(["arena.worker", "arena.referee"])
         self.executor = self._pool()
+        self._pools: dict[cf.Future[Any], cf.ProcessPoolExecutor] = {}
+        """The pool of each task not yet seen done."""
 
     def _pool(self) -> cf.ProcessPoolExecutor:
         from arena import worker
@@ -105,14 +107,23 @@ class LocalBackend:
 
     def submit(self, fn: Callable[..., T], *args: Any) -> cf.Future[T]:
         try:
-            return self.executor.submit(fn, *args)
+            future = self.executor.submit(fn, *args)
         except BrokenProcessPool:  # a worker died (killed, out of memory): the rest go to a new pool
             self.executor.shutdown(wait=False, cancel_futures=True)
             self.executor = self._pool()
-            return self.executor.submit(fn, *args)
+            future = self.executor.submit(fn, *args)
+        self._pools[future] = self.executor
+        return future
 
     def wait(self, handles: Collection[Handle[Any]], timeout: float) -> set[Handle[Any]]:
         done, _ = cf.wait(handles, timeout, return_when=cf.FIRST_COMPLETED)  # type: ignore[arg-type]
+        for f in done:
+            pool = self._pools.pop(f, None)  # type: ignore[call-overload]
+            if pool is not None and not f.cancelled() and isinstance(f.exception(), BrokenProcessPool):
+                # A worker died: its pool fails every task at once, and only then stops its other
+                # workers. Wait for them to be gone, so that nothing they write lands after the
+                # runner has cleaned up the partidos it is told failed.
+                pool.shutdown(wait=True)
         return set(done)
 
     def close(self) -> None:

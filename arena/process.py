@@ -187,6 +187,21 @@ class StderrLog:
         self._thread.join(timeout)
 
 
+def _holds(pid: int, pipe: str) -> bool | None:
+    """Whether process ``pid`` has ``pipe`` open; None when its descriptors cannot be listed."""
+    try:
+        fds = os.listdir(f"/proc/{pid}/fd")
+    except OSError:
+        return None
+    for fd in fds:
+        try:
+            if os.readlink(f"/proc/{pid}/fd/{fd}") == pipe:
+                return True
+        except OSError:
+            continue  # closed since the listing: not our pipe's last holder
+    return False
+
+
 class PlayerProcess:
     """One player program: stdin/stdout pipes, stderr to a capped log, its own session."""
 
@@ -311,8 +326,11 @@ class PlayerProcess:
     def _player_writers(self) -> list[int] | None:
         """Descendants other than the wrapper (e.g. bwrap) that still hold our stdout pipe.
 
-        None while no such process exists yet: the wrapper is still setting up (or the
-        player is gone, which its exit tells soon enough) — nothing to conclude.
+        None when nothing can be concluded: no such process exists yet (the wrapper is
+        still setting up, or the player is gone, which its exit tells soon enough), or
+        a process could not be looked at completely (its descriptors change as it runs:
+        an interpreter opening and closing files while it starts must not read as a
+        player that closed its output).
         """
         pipe = f"pipe:[{os.fstat(self._out_fd).st_ino}]"
         players = 0
@@ -322,12 +340,14 @@ class PlayerProcess:
                 with open(f"/proc/{pid}/comm") as f:
                     if f.read().strip() == self.wrapper:
                         continue
-                players += 1
-                fds = os.listdir(f"/proc/{pid}/fd")
-                if any(os.readlink(f"/proc/{pid}/fd/{fd}") == pipe for fd in fds):
-                    holders.append(pid)
             except OSError:
-                continue
+                continue  # gone
+            players += 1
+            holds = _holds(pid, pipe)
+            if holds is None:
+                return None
+            if holds:
+                holders.append(pid)
         return holders if players else None
 
     def _fill(self, timeout: float) -> None:
