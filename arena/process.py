@@ -188,7 +188,12 @@ class StderrLog:
 
 
 def _holds(pid: int, pipe: str) -> bool | None:
-    """Whether process ``pid`` has ``pipe`` open; None when its descriptors cannot be listed."""
+    """Whether process ``pid`` has ``pipe`` open; None when that cannot be told for sure.
+
+    A process that moves its descriptors while being looked at (a shell parking its
+    stdout on another fd for a redirection) can hide the pipe from one listing; a
+    "no" stands only when the listing was the same before and after the look.
+    """
     try:
         fds = os.listdir(f"/proc/{pid}/fd")
     except OSError:
@@ -199,7 +204,10 @@ def _holds(pid: int, pipe: str) -> bool | None:
                 return True
         except OSError:
             continue  # closed since the listing: not our pipe's last holder
-    return False
+    try:
+        return None if sorted(os.listdir(f"/proc/{pid}/fd")) != sorted(fds) else False
+    except OSError:
+        return None
 
 
 class PlayerProcess:
@@ -303,6 +311,7 @@ class PlayerProcess:
         """
         deadline = time.monotonic() + timeout
         next_check = time.monotonic() + WRITER_CHECK_S
+        closed_looks = 0  # consecutive looks that found no player holding our pipe
         while True:
             nl = self._buf.find(b"\n", 0, self.line_cap + 1)
             if nl >= 0:
@@ -318,7 +327,8 @@ class PlayerProcess:
                 raise LineTimeout()
             if self.wrapper is not None and now >= next_check:
                 next_check = now + WRITER_CHECK_S
-                if self._player_writers() == []:
+                closed_looks = closed_looks + 1 if self._player_writers() == [] else 0
+                if closed_looks >= 2:
                     self._eof = True  # only the wrapper holds our pipe: the player closed it
                     continue
             self._fill(min(left, WRITER_CHECK_S) if self.wrapper is not None else left)

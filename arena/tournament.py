@@ -429,12 +429,13 @@ def execute(
     """
     import multiprocessing
 
-    from arena.backend import LocalBackend, LogSink, default_context
+    from arena.backend import LocalBackend, default_context
+    from arena.logchannel import LogSink
 
     context = context or multiprocessing.get_context(default_context())
     sink = LogSink(context)
     try:
-        backend = _cluster(scheduler) if scheduler else LocalBackend(workers, sink.queue, context)
+        backend = _cluster(scheduler) if scheduler else LocalBackend(workers, sink.channel, context)
     except BaseException:
         sink.close()
         raise

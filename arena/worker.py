@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import logging.handlers
 import os
 import shutil
 import signal
@@ -63,24 +62,21 @@ SANDBOX_ATTEMPTS = 3
 
 _busy = False
 _stopping = False
-_log_queue: Any = None
 
 
-def init_worker(log_queue: Any, coordinator: int, level: int = logging.INFO) -> None:
-    """Set up a worker process: logging to the coordinator's queue, signals, a watchdog."""
-    global _log_queue
+def init_worker(log_channel: Any, coordinator: int, level: int = logging.INFO) -> None:
+    """Set up a worker process: logging to the coordinator's log channel, signals, a watchdog."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, _on_term)
-    _log_queue = log_queue
-    if log_queue is not None:
+    if log_channel is not None:
+        from arena.logchannel import PipeHandler
+
         root = logging.getLogger()
         for logger in [root, *(logging.getLogger(n) for n in list(root.manager.loggerDict))]:
             for handler in logger.handlers[:]:  # under fork: the coordinator's handlers came along
                 logger.removeHandler(handler)
-        root.addHandler(logging.handlers.QueueHandler(log_queue))
+        root.addHandler(PipeHandler(log_channel))
         root.setLevel(level)
-        # Never hang at exit on the queue's lock (another worker killed mid-write can hold it).
-        log_queue.cancel_join_thread()
     threading.Thread(target=_watch, args=(coordinator,), name="watchdog", daemon=True).start()
     log.info("worker ready")
 
@@ -144,11 +140,7 @@ def _kill_players() -> None:
 def _exit() -> None:
     """Leave now, after the log records are out and no player is left."""
     _kill_players()
-    log.warning("worker stopped")
-    if _log_queue is not None:
-        with contextlib.suppress(Exception):
-            _log_queue.close()
-            _log_queue.join_thread()
+    log.warning("worker stopped")  # written whole before the call returns: nothing to flush
     os._exit(0)
 
 

@@ -76,6 +76,7 @@ def main(argv: list[str] | None = None) -> int:
     if not command:
         parser.error("give a command to run under load (after --)")
     signal.signal(signal.SIGTERM, _stop)  # unwind (and stop the spinners) on SIGTERM too
+    signal.signal(signal.SIGINT, signal.default_int_handler)  # Ctrl-C reaches the command, even from `&`
     with busy(args.procs) as pids:
         print(f"load: {len(pids)} busy processes on {len(os.sched_getaffinity(0))} cores", file=sys.stderr)
         start = time.monotonic()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import signal
 import uuid
 from collections.abc import Iterator
 
@@ -15,6 +16,11 @@ pytest_plugins = ["tests.torneos"]  # the players and reference fixtures of the 
 # No time limit per example: on a loaded machine a fast example can still take long.
 settings.register_profile("arena", deadline=None)
 settings.load_profile("arena")
+
+# Started in the background by a non-interactive shell, this process inherits SIGINT ignored, and
+# so would the torneos the tests start and interrupt with Ctrl-C: make it interruptible again.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @pytest.fixture

@@ -657,18 +657,14 @@ def _inject_failure(monkeypatch: pytest.MonkeyPatch, partidos: set[str], how: st
     Reaches workers forked from this process after the call (``fork`` context), not
     those of a forkserver: a resume through the command plays normally.
     """
-    from arena import referee, worker
+    from arena import referee
 
     real = referee.play_folders
 
     def play_folders(*args: Any, partido_id: str = "partido", **kw: Any) -> Any:
         if partido_id in partidos:
             if how == "exit":
-                # Out with the log records first: a process that dies while writing one to the
-                # shared log queue holds its lock for good (multiprocessing.Queue), stalling the log.
-                worker._log_queue.close()
-                worker._log_queue.join_thread()
-                os._exit(3)
+                os._exit(3)  # at once: whatever it was logging must not silence the others
             raise RuntimeError(f"injected failure in {partido_id}")
         return real(*args, partido_id=partido_id, **kw)
 
