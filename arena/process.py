@@ -389,6 +389,20 @@ class PlayerProcess:
         except subprocess.TimeoutExpired:
             return None
 
+    def _wait_exit(self, timeout: float) -> bool:
+        """Whether the player has exited, waiting up to ``timeout`` s, without reaping it."""
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                if os.waitid(os.P_PID, self.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None:
+                    return True
+            except ChildProcessError:
+                return True  # reaped already
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return False
+            time.sleep(min(left, 0.01))
+
     def kill_tree(self, grace: float = 0.0, also: Callable[[], None] | None = None) -> int | None:
         """Wait up to ``grace`` seconds for an exit, then kill the process and all it started.
 
@@ -396,11 +410,16 @@ class PlayerProcess:
         it, reaps the player and any adopted orphan. ``also`` kills what the tree
         cannot show (e.g. everything in the player's cgroup). Returns the exit status.
         """
-        status = self.exit_status(grace) if grace > 0 else self.exit_status()
+        # Signals by pid and process group only while the player is unreaped: its pid (and so
+        # its group's id) cannot be given to another process before that. Once it is reaped,
+        # what it left behind is found as adopted orphans (reap_orphans) and by ``also``.
+        reaped = self.popen.returncode is not None
+        if not reaped and grace > 0:
+            self._wait_exit(grace)
         if also is not None:
             also()
-        for _ in range(3):
-            tree = [self.pid, *descendants(self.pid)] if status is None else descendants(self.pid)
+        for _ in range(0 if reaped else 3):
+            tree = [self.pid, *descendants(self.pid)]
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(self.pid, signal.SIGSTOP)
             _signal_all(tree, signal.SIGSTOP)
@@ -408,11 +427,9 @@ class PlayerProcess:
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(self.pid, signal.SIGKILL)
             _signal_all(tree, signal.SIGKILL)
-            if not tree:
+            if len(tree) == 1 and self._wait_exit(1.0):
                 break
-            status = self.exit_status(1.0) if status is None else status
-        if status is None:
-            status = self.exit_status(1.0)
+        status = self.exit_status(1.0)
         if status is not None:
             self.killed = True
             _live.discard(self.pid)

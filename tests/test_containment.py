@@ -33,7 +33,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -481,7 +481,9 @@ def test_cpu_spinner_times_out_without_slowing_the_referee(stage: Path, mechanis
     stage_good(stage)
     put(stage, "hostile_cpu")
 
-    game = play(stage, ["a_mas", "a_menos", "hostile_cpu", "random_legal"], mechanism, FAST)
+    # A wall backstop far away: however loaded the machine, the CPU-time limit is what ends the move.
+    limits = replace(FAST, move_wall_ms=30_000)
+    game = play(stage, ["a_mas", "a_menos", "hostile_cpu", "random_legal"], mechanism, limits)
 
     check_contained(game, "hostile_cpu", "timeout")
     line = game.fault_lines()[0]

@@ -40,7 +40,8 @@ def test_writers_killed_mid_line_leave_every_line_whole_and_the_log_writable(tmp
     sink.start(path)
     try:
         for round_ in range(6):
-            writers = [context.Process(target=_chatter, args=(sink.channel, f"w{round_}{i}")) for i in range(3)]
+            names = [f"w{round_}{i}" for i in range(3)]
+            writers = [context.Process(target=_chatter, args=(sink.channel, n)) for n in names]
             for w in writers:
                 w.start()
             time.sleep(0.15)
