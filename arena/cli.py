@@ -377,7 +377,7 @@ def standings_cmd(folder: Path, lang: str, csv: bool, xls: bool) -> None:
     for path in report.write(rep, folder, lang, csv):
         click.echo(f"Escrito: {path}" if lang == "es" else f"Written: {path}")
     if xls:
-        _, message = to_xls(folder / report.WORKBOOK)
+        _, message = to_xls(folder / report.workbook_name(lang))
         click.echo(message)
 
 

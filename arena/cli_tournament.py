@@ -29,6 +29,8 @@ RESULT_OPTIONS = (
     "move_wall_ms",
     "init_wall_ms",
     "max_faults",
+    "until_separated",
+    "budget",
     "sandbox",
 )
 """Options that decide the results: stored at creation, never changed by --resume."""
@@ -72,6 +74,17 @@ RESULT_OPTIONS = (
 @click.option(
     "--max-faults", metavar="F", type=click.IntRange(1), help="Withdraw a jugador disqualified in F partidos."
 )
+@click.option(
+    "--until-separated",
+    is_flag=True,
+    help="After the schedule, play more partidos until consecutive places are separated at 95%.",
+)
+@click.option(
+    "--budget",
+    metavar="M",
+    type=click.IntRange(1),
+    help="With --until-separated: at most M more partidos [default: as many as the schedule].",
+)
 @click.option("--resume", is_flag=True, help="Finish the torneo in DIR (--resume DIR, or --out DIR).")
 @sandbox_option
 @lang_option
@@ -93,6 +106,8 @@ def tournament(
     move_wall_ms: int | None,
     init_wall_ms: int | None,
     max_faults: int | None,
+    until_separated: bool,
+    budget: int | None,
     resume: bool,
     sandbox: str,
     lang: str,
@@ -136,6 +151,8 @@ def tournament(
                 rules = RuleSet(ruleset, frozenset(variants), renuncio)
             except RulesError as exc:
                 raise click.UsageError(str(exc)) from None
+            if budget is not None and not until_separated:
+                raise click.UsageError("--budget goes with --until-separated")
             if partidos is not None and ctx.get_parameter_source("rounds") is ParameterSource.COMMANDLINE:
                 raise click.UsageError("give either --rounds or --partidos, not both")
             folder = out or t.default_out()
@@ -155,6 +172,8 @@ def tournament(
                 init_wall_ms=init_wall_ms or wall_backstop(init_ms),
                 move_wall_ms=move_wall_ms or wall_backstop(move_ms),
                 max_faults=max_faults,
+                until_separated=until_separated,
+                budget=budget,
                 paths=tuple(str(p) for p in paths),
                 sandbox=_mechanism(sandbox, scheduler),
                 key=None if seed is not None else new_key(),

@@ -48,9 +48,15 @@ HEADERS: dict[str, dict[str, str]] = {
         "ms_p95": "ms por jugada (p95)",
         "cpu_ms_mediana": "ms de CPU por jugada (mediana)",
         "cpu_ms_p95": "ms de CPU por jugada (p95)",
-        "mu": "μ",
-        "sigma": "σ",
-        "rating": "Rating (μ−3σ)",
+        "pen_renuncio": "Penaliz. renuncio",
+        "pen_false_canto": "Penaliz. canto falso",
+        "grupo": "Grupo",
+        "puestos_95": "Puesto 95%",
+        "retiradas": "Perdidos por retirada",
+        "fuerza": "Fuerza (Plackett–Luce)",
+        "p_delante": "P(por delante del siguiente)",
+        "faltan": "Partidos más para separarlo del siguiente",
+        "penalizado": "Penalización",
         "partido": "Partido",
         "semilla": "Semilla",
         "jugadores": "Jugadores (por asiento)",
@@ -92,9 +98,15 @@ HEADERS: dict[str, dict[str, str]] = {
         "ms_p95": "ms per move (p95)",
         "cpu_ms_mediana": "CPU ms per move (median)",
         "cpu_ms_p95": "CPU ms per move (p95)",
-        "mu": "μ",
-        "sigma": "σ",
-        "rating": "Rating (μ−3σ)",
+        "pen_renuncio": "Penalty renuncio",
+        "pen_false_canto": "Penalty false canto",
+        "grupo": "Group",
+        "puestos_95": "Rank 95%",
+        "retiradas": "Forfeited (withdrawn)",
+        "fuerza": "Strength (Plackett–Luce)",
+        "p_delante": "P(ahead of the next)",
+        "faltan": "More partidos to separate from the next",
+        "penalizado": "Penalty",
         "partido": "Partido",
         "semilla": "Seed",
         "jugadores": "Players (by seat)",
@@ -112,7 +124,7 @@ HEADERS: dict[str, dict[str, str]] = {
         "err_menos": "error −",
     },
 }
-PERCENT = {"pct_ganados", "ic_bajo", "ic_alto"}
+PERCENT = {"pct_ganados", "ic_bajo", "ic_alto", "p_delante"}
 DECIMALS = {
     "lugar_medio": "0.00",
     "porotos_100": "0.0",
@@ -120,9 +132,8 @@ DECIMALS = {
     "ms_p95": "0.00",
     "cpu_ms_mediana": "0.00",
     "cpu_ms_p95": "0.00",
-    "mu": "0.00",
-    "sigma": "0.00",
-    "rating": "0.00",
+    "fuerza": "0.00",
+    "faltan": "0",
 }
 
 
@@ -183,93 +194,297 @@ def _text_cells(ws: Any) -> None:
                 c.quotePrefix = True
 
 
-def write_workbook(frames: dict[str, pd.DataFrame], path: Path, lang: str = "es") -> Path:
+def write_workbook(
+    frames: dict[str, pd.DataFrame],
+    path: Path,
+    lang: str = "es",
+    captions: dict[str, list[str]] | None = None,
+) -> Path:
     """Write ``frames`` to ``path`` (xlsx) with the formatting; atomically (temp + rename).
 
-    Every text is inert: control characters escaped, and no cell is ever a formula.
+    ``captions`` (sheet name → lines) are written above that sheet's table, one line a row,
+    then an empty row; they replace the sheet's default (:func:`default_captions`: how to
+    read Posiciones and Enfrentamientos). Every sheet prints on A4 landscape, one page wide,
+    its header row (and the names, on Posiciones and Enfrentamientos) on every page.
+    Posiciones opens first, its chart under its table. Every text is inert: control
+    characters escaped, and no cell is ever a formula.
     """
-    from openpyxl.chart import BarChart, Reference
-    from openpyxl.chart.data_source import NumDataSource, NumRef
-    from openpyxl.chart.error_bar import ErrorBars
-    from openpyxl.formatting.rule import ColorScaleRule
-    from openpyxl.styles import Font
     from openpyxl.utils import get_column_letter
 
     h = headers(lang)
+    columns = set(frames["Posiciones"].columns) if "Posiciones" in frames else set()
+    lines = {**default_captions(h, lang, columns), **(captions or {})}
+    lines = {name: [_printable(str(x)) for x in lines.get(name) or []] for name in frames}
+    tops = {name: len(lines[name]) + 2 if lines[name] else 1 for name in frames}
     tmp = path.with_name(path.name + ".tmp")
     frames = {name: inert_frame(df, _printable) for name, df in frames.items()}
     with pd.ExcelWriter(tmp, engine="openpyxl") as writer:
         for name, df in frames.items():
-            df.to_excel(writer, sheet_name=name, index=False)
+            df.to_excel(writer, sheet_name=name, index=False, startrow=tops[name] - 1)
         for name, df in frames.items():
-            ws = writer.sheets[name]
+            ws, top = writer.sheets[name], tops[name]
+            _table_format(ws, name, df, top, h)
+            if name == "Posiciones":
+                for key in ("err_mas", "err_menos"):
+                    if h[key] in df.columns:
+                        letter = get_column_letter(list(df.columns).index(h[key]) + 1)
+                        ws.column_dimensions[letter].hidden = True
+            _caption(ws, lines[name], len(df.columns))
             _text_cells(ws)
-            ws.freeze_panes = "B2" if name in ("Posiciones", "Enfrentamientos") else "A2"
-            if ws.max_row >= 1 and ws.max_column >= 1:
-                ws.auto_filter.ref = ws.dimensions
-            for cell in ws[1]:
-                cell.font = Font(bold=True)
-            for i, column in enumerate(df.columns, 1):
-                letter = get_column_letter(i)
-                values = [str(column), *(str(v) for v in df[column].head(200))]
-                ws.column_dimensions[letter].width = min(60, max(8, max(map(len, values)) + 2))
-                key = next((k for k, v in h.items() if v == column), None)
-                fmt = (
-                    "0.0%"
-                    if key in PERCENT or (name == "Enfrentamientos" and i > 1)
-                    else DECIMALS.get(key or "")
-                )
-                if fmt:
-                    for row in ws.iter_rows(min_row=2, min_col=i, max_col=i):
-                        row[0].number_format = fmt
+            names = _names_columns(name, df, h)
+            ws.freeze_panes = f"{get_column_letter(names + 1)}{top + 1}"
+            last = f"{get_column_letter(max(1, len(df.columns)))}{top + len(df)}"
+            ws.auto_filter.ref = f"A{top}:{last}"
+            _print_setup(ws, top, names, lang)
         pos_ws = writer.sheets["Posiciones"]
-        pos = frames["Posiciones"]
-        n = len(pos)
-        col = {c: i + 1 for i, c in enumerate(pos.columns)}
-        rate = get_column_letter(col[h["pct_ganados"]])
-        if n:
-            pos_ws.conditional_formatting.add(
-                f"{rate}2:{rate}{n + 1}",
-                ColorScaleRule(
-                    start_type="min",
-                    start_color="F8696B",
-                    mid_type="percentile",
-                    mid_value=50,
-                    mid_color="FFEB84",
-                    end_type="max",
-                    end_color="63BE7B",
-                ),
-            )
-        for key in ("err_mas", "err_menos"):
-            pos_ws.column_dimensions[get_column_letter(col[h[key]])].hidden = True
-        chart = BarChart()
-        chart.type = "bar"
-        chart.title = h["pct_ganados"] + " (IC 95%)" if lang == "es" else h["pct_ganados"] + " (95% CI)"
-        chart.y_axis.number_format = "0%"
-        chart.y_axis.scaling.min = 0
-        chart.y_axis.scaling.max = 1
-        chart.x_axis.scaling.orientation = "maxMin"  # the best on top, as in the table
-        chart.legend = None
-        data = Reference(pos_ws, min_col=col[h["pct_ganados"]], min_row=1, max_row=max(n, 1) + 1)
-        cats = Reference(pos_ws, min_col=col[h["entrant"]], min_row=2, max_row=max(n, 1) + 1)
-        chart.add_data(data, titles_from_data=True)
-        chart.set_categories(cats)
-        if n:
-            plus = get_column_letter(col[h["err_mas"]])
-            minus = get_column_letter(col[h["err_menos"]])
-            chart.series[0].errBars = ErrorBars(
-                errDir="y",
-                errBarType="both",
-                errValType="cust",
-                noEndCap=False,
-                plus=NumDataSource(numRef=NumRef(f=f"'Posiciones'!${plus}$2:${plus}${n + 1}")),
-                minus=NumDataSource(numRef=NumRef(f=f"'Posiciones'!${minus}$2:${minus}${n + 1}")),
-            )
-        chart.height = max(7.5, 0.6 * n + 2)
-        chart.width = 18
-        pos_ws.add_chart(chart, f"{get_column_letter(len(pos.columns) + 2)}2")
+        _posiciones_chart(pos_ws, frames["Posiciones"], tops["Posiciones"], h, lang)
+        book = writer.book
+        book.active = book.worksheets.index(pos_ws)
+        for ws in book.worksheets:
+            ws.sheet_view.tabSelected = ws is pos_ws
     tmp.replace(path)
     return path
+
+
+_FOOTER = {"es": "Página &P de &N", "en": "Page &P of &N"}
+_CAPTION_WIDTH = 120
+"""A caption is merged across the table's columns up to about this many characters, then wraps."""
+
+
+def default_captions(h: dict[str, str], lang: str, columns: Any) -> dict[str, list[str]]:
+    """How to read Posiciones and Enfrentamientos, in the workbook's language; the place
+    interval and group letters are explained only when Posiciones has them (``columns``)."""
+    places = h.get("puestos_95") in columns and h.get("grupo") in columns
+    if lang == "es":
+        order = (
+            "Ordenados por la fuerza estimada (modelo de Plackett–Luce sobre la clasificación "
+            "completa de cada partido)."
+        )
+        if places:
+            order += (
+                f" {h['puestos_95']}: el intervalo de puestos compatible con los resultados; los "
+                f"jugadores con la misma letra de {h['grupo'].lower()} no están separados."
+            )
+        return {
+            "Posiciones": [
+                order,
+                f"Debajo de la tabla, el gráfico de {h['pct_ganados']} con su intervalo del 95%.",
+            ],
+            "Enfrentamientos": [
+                "Fila A, columna B: parte de los partidos que A y B jugaron juntos en que A terminó "
+                "por delante de B (vacía si nunca coincidieron).",
+            ],
+        }
+    order = "Sorted by estimated strength (a Plackett–Luce model over each partido's full ranking)."
+    if places:
+        order += (
+            f" {h['puestos_95']}: the range of places consistent with the results; players "
+            f"sharing a {h['grupo'].lower()} letter are not separated."
+        )
+    return {
+        "Posiciones": [order, f"Below the table, the chart of {h['pct_ganados']} with its 95% interval."],
+        "Enfrentamientos": [
+            "Row A, column B: the share of the partidos A and B played together in which A "
+            "finished ahead of B (empty if they never met).",
+        ],
+    }
+
+
+def _names_columns(name: str, df: pd.DataFrame, h: dict[str, str]) -> int:
+    """How many columns from A on hold the names (kept in view and on every printed page)."""
+    if name == "Enfrentamientos":
+        return 1
+    if name == "Posiciones" and h["entrant"] in df.columns:
+        return list(df.columns).index(h["entrant"]) + 1
+    return 0
+
+
+def _shown(value: Any, fmt: str | None) -> str:
+    """``value`` about as the cell shows it under ``fmt``."""
+    if isinstance(value, float) and value != value:
+        return ""
+    if fmt and isinstance(value, (int, float)) and not isinstance(value, bool):
+        if fmt.endswith("%"):
+            return f"{value:.{fmt.count('0') - 1}%}"
+        return f"{value:.{len(fmt.partition('.')[2])}f}"
+    return str(value)
+
+
+def _table_format(ws: Any, name: str, df: pd.DataFrame, top: int, h: dict[str, str]) -> None:
+    """Bold wrapped headers on row ``top`` (Enfrentamientos' names turned upright), thin grey
+    borders on the table's cells (they print; the grid does not), number formats, and widths
+    fitted to the values as shown."""
+    import textwrap
+
+    from openpyxl.styles import Alignment, Border, Font, Side
+    from openpyxl.utils import get_column_letter
+
+    thin = Side(style="thin", color="A6A6A6")
+    border = Border(left=thin, right=thin, top=thin, bottom=thin)
+    for row in ws.iter_rows(min_row=top, max_row=top + len(df), max_col=len(df.columns)):
+        for c in row:
+            c.border = border
+    header_pt = 15.0
+    for i, column in enumerate(df.columns, 1):
+        key = next((k for k, v in h.items() if v == column), None)
+        matrix = name == "Enfrentamientos" and i > 1
+        fmt = "0.0%" if key in PERCENT or matrix else DECIMALS.get(key or "")
+        shown = max((len(_shown(v, fmt)) for v in df.iloc[:200, i - 1]), default=0)
+        title = str(column)
+        cell = ws.cell(top, i)
+        cell.font = Font(name="Calibri", bold=True)
+        if matrix:
+            width = max(7, shown + 2)
+            cell.alignment = Alignment(textRotation=90, horizontal="center", vertical="bottom")
+            header_pt = max(header_pt, min(160.0, 6.5 * len(title) + 8))
+        else:
+            word = max(map(len, title.split()), default=0)
+            width = min(60, max(6, shown + 2, word + 2, -(-len(title) // 3) + 2))  # up to 3 lines
+            cell.alignment = Alignment(wrap_text=True, horizontal="center", vertical="bottom")
+            header_pt = max(header_pt, 15.0 * len(textwrap.wrap(title, width - 2) or [""]))
+        ws.column_dimensions[get_column_letter(i)].width = width
+        if fmt:
+            for row in ws.iter_rows(min_row=top + 1, max_row=top + len(df), min_col=i, max_col=i):
+                row[0].number_format = fmt
+    ws.row_dimensions[top].height = header_pt
+
+
+def _caption(ws: Any, lines: list[str], columns: int) -> None:
+    """``lines`` in rows 1, 2, … of column A, each merged across the table's visible columns
+    (up to :data:`_CAPTION_WIDTH` characters) and wrapped."""
+    import textwrap
+
+    from openpyxl.styles import Alignment, Font
+    from openpyxl.utils import get_column_letter
+
+    span, width = 1, 0.0
+    for i in range(1, max(1, columns) + 1):
+        dim = ws.column_dimensions[get_column_letter(i)]
+        if dim.hidden:
+            continue
+        span, width = i, width + (dim.width or 8.43)
+        if width >= _CAPTION_WIDTH:
+            break
+    for r, line in enumerate(lines, 1):
+        cell = ws.cell(r, 1, line)
+        cell.font = Font(name="Calibri", size=11)
+        cell.alignment = Alignment(wrap_text=True, vertical="top")
+        if span > 1:
+            ws.merge_cells(start_row=r, start_column=1, end_row=r, end_column=span)
+        rows = len(textwrap.wrap(line, max(10, int(width) - 2)) or [""])
+        ws.row_dimensions[r].height = min(409.0, 15.0 * rows)  # 409 pt: the most a row can be
+
+
+def _print_setup(ws: Any, top: int, names: int, lang: str) -> None:
+    """A4 landscape, one page wide (as many tall as it takes), small margins, the header row
+    (and the first ``names`` columns) on every page, the sheet's name above, page numbers below."""
+    from openpyxl.utils import get_column_letter
+    from openpyxl.worksheet.page import PageMargins
+    from openpyxl.worksheet.properties import PageSetupProperties
+
+    ws.page_setup.orientation = "landscape"
+    ws.page_setup.paperSize = ws.PAPERSIZE_A4
+    ws.page_setup.fitToWidth = 1
+    ws.page_setup.fitToHeight = 0
+    if ws.sheet_properties.pageSetUpPr is None:
+        ws.sheet_properties.pageSetUpPr = PageSetupProperties()
+    ws.sheet_properties.pageSetUpPr.fitToPage = True
+    ws.page_margins = PageMargins(left=0.4, right=0.4, top=0.6, bottom=0.6, header=0.25, footer=0.25)
+    ws.print_title_rows = f"{top}:{top}"
+    if names:
+        ws.print_title_cols = f"A:{get_column_letter(names)}"
+    ws.oddHeader.center.text = "&A"
+    ws.oddFooter.center.text = _FOOTER[lang]
+    ws.HeaderFooter.scaleWithDoc = False  # readable whatever the table's scale
+
+
+def _posiciones_chart(ws: Any, pos: pd.DataFrame, top: int, h: dict[str, str], lang: str) -> None:
+    """The colour scale on the rate, and the bar chart of the rate with its 95% interval as
+    error bars, anchored in column A two rows under the table."""
+    from openpyxl.chart import BarChart, Reference
+    from openpyxl.chart.data_source import NumDataSource, NumRef
+    from openpyxl.chart.error_bar import ErrorBars
+    from openpyxl.formatting.rule import ColorScaleRule
+    from openpyxl.utils import get_column_letter
+
+    n = len(pos)
+    first, last = top + 1, top + max(n, 1)
+    col = {c: i + 1 for i, c in enumerate(pos.columns)}
+    rate = get_column_letter(col[h["pct_ganados"]])
+    if n:
+        ws.conditional_formatting.add(
+            f"{rate}{first}:{rate}{last}",
+            ColorScaleRule(
+                start_type="min",
+                start_color="F8696B",
+                mid_type="percentile",
+                mid_value=50,
+                mid_color="FFEB84",
+                end_type="max",
+                end_color="63BE7B",
+            ),
+        )
+    chart = BarChart()
+    chart.type = "bar"
+    chart.title = h["pct_ganados"] + (" (IC 95%)" if lang == "es" else " (95% CI)")
+    chart.y_axis.number_format = "0%"
+    chart.y_axis.scaling.min = 0
+    chart.y_axis.scaling.max = 1
+    chart.x_axis.scaling.orientation = "maxMin"  # the best on top, as in the table
+    chart.legend = None
+    chart.add_data(
+        Reference(ws, min_col=col[h["pct_ganados"]], min_row=top, max_row=last), titles_from_data=True
+    )
+    chart.set_categories(Reference(ws, min_col=col[h["entrant"]], min_row=first, max_row=last))
+    if n:
+        plus = get_column_letter(col[h["err_mas"]])
+        minus = get_column_letter(col[h["err_menos"]])
+        chart.series[0].errBars = ErrorBars(
+            errDir="y",
+            errBarType="both",
+            errValType="cust",
+            noEndCap=False,
+            plus=NumDataSource(numRef=NumRef(f=f"'Posiciones'!${plus}${first}:${plus}${last}")),
+            minus=NumDataSource(numRef=NumRef(f=f"'Posiciones'!${minus}${first}:${minus}${last}")),
+        )
+    chart.width = 24
+    chart.height = max(7.5, 0.6 * n + 2)
+    _chart_on_one_page(ws, chart, len(pos.columns), top, last)
+    ws.add_chart(chart, f"A{last + 3}")
+
+
+_PAGE_PT = (841.89 - 2 * 0.4 * 72, 0.9 * (595.28 - 2 * 0.6 * 72))
+"""What an A4 landscape page of :func:`_print_setup` holds, in points (height with some slack)."""
+_CM_PT = 72 / 2.54
+
+
+def _chart_on_one_page(ws: Any, chart: Any, columns: int, top: int, last: int) -> None:
+    """Keep the chart (at row ``last + 3``, under the table headed on row ``top``) off a page
+    break: shrunk by up to 30% to fit the rest of the page, else a manual break before it;
+    never taller than a page. Estimates the printed scale from the widths (one page wide,
+    never enlarged) and the row heights (15 pt unless set)."""
+    from openpyxl.utils import get_column_letter
+    from openpyxl.worksheet.pagebreak import Break
+
+    def row_pt(r: int) -> float:
+        dim = ws.row_dimensions.get(r)
+        return dim.height if dim is not None and dim.height else 15.0
+
+    width_pt = sum(
+        0.75 * (7 * (dim.width or 8.43) + 5)
+        for dim in (ws.column_dimensions[get_column_letter(i)] for i in range(1, columns + 1))
+        if not dim.hidden
+    )
+    scale = min(1.0, _PAGE_PT[0] / max(width_pt, chart.width * _CM_PT))
+    first_page, next_pages = _PAGE_PT[1] / scale, _PAGE_PT[1] / scale - row_pt(top)
+    chart.height = min(chart.height, 0.95 * next_pages / _CM_PT)
+    used = sum(row_pt(r) for r in range(1, last + 3))
+    room = first_page - used if used <= first_page else next_pages - (used - first_page) % next_pages
+    need = chart.height * _CM_PT
+    if need > room >= max(0.7 * need, 7.5 * _CM_PT):
+        chart.height = room / _CM_PT
+    elif need > room:
+        ws.row_breaks.append(Break(id=last + 1))
 
 
 def write_csvs(frames: dict[str, pd.DataFrame], folder: Path) -> list[Path]:

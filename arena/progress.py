@@ -38,10 +38,14 @@ class BarProgress(Progress):
     def __init__(self, stream: IO[str]) -> None:
         self.stream = stream
         self.bar: Any = None
+        self.label = "Partidos"
+
+    def phase(self, label: str) -> None:
+        self.label = f"Partidos ({label})"
 
     def start(self, total: int, settled: int) -> None:
         self.bar = click.progressbar(
-            length=max(1, total - settled), label="Partidos", show_eta=True, show_pos=True, file=self.stream
+            length=max(1, total - settled), label=self.label, show_eta=True, show_pos=True, file=self.stream
         )
         self.bar.__enter__()
 
@@ -67,7 +71,7 @@ class LineProgress(Progress):
         self.start_time = self.last = 0.0
 
     def start(self, total: int, settled: int) -> None:
-        self.total, self.settled, self.todo = total, settled, total - settled
+        self.total, self.settled, self.todo, self.done = total, settled, total - settled, 0
         self.every = max(1, self.todo // EVERY_FRACTION)
         self.start_time = self.last = time.monotonic()
 
@@ -80,6 +84,9 @@ class LineProgress(Progress):
     def tick(self) -> None:
         if time.monotonic() - self.last >= EVERY_S:
             self._line()
+
+    def phase(self, label: str) -> None:
+        click.echo(f"Partidos más: {label}", file=self.stream)
 
     def _line(self) -> None:
         self.last = now = time.monotonic()

@@ -13,12 +13,13 @@ from typing import Any
 
 import pandas as pd
 
-from arena import export, inert, standings
+from arena import export, inert, ranking, standings
 from arena.replay import read_replay
 from arena.stats import partido_stats
 from arena.store import PartidoRecord, Store
 
 WORKBOOK = "standings.xlsx"
+WORKBOOK_EN = "standings-en.xlsx"
 CSV_DIR = "csv"
 
 
@@ -31,6 +32,8 @@ class Report:
     scheduled: int
     committed: int
     withdrawn: int
+    separation: list[str]
+    """What the order establishes, in words (:func:`arena.standings.separation_lines`)."""
 
     @property
     def complete(self) -> bool:
@@ -67,6 +70,7 @@ def records(store: Store) -> list[dict[str, Any]]:
                         "mano": f.mano,
                         "seat": f.seat,
                         "reason": f.reason,
+                        "penalized": f.penalized,
                         "detail": f.detail,
                         "incident": f.incident or "",
                     }
@@ -111,11 +115,25 @@ def configuration(store: Store) -> dict[str, Any]:
     return conf
 
 
-def build(store: Store, lang: str = "es") -> Report:
+def forfeits(store: Store) -> list[dict[str, Any]]:
+    """The partidos not played because entrants were withdrawn, for the standings (forfeits)."""
+    names = [e.name for e in store.entrants()]
+    seats = {p.id: p.seats for p in store.scheduled()}
+    return [
+        {
+            "partido": w.partido,
+            "players": [names[e] for e in seats[w.partido]],
+            "withdrawn": [names[e] for e in w.entrants],
+        }
+        for w in store.withdrawn()
+    ]
+
+
+def build(store: Store, lang: str = "es", resamples: int = ranking.RESAMPLES) -> Report:
     """Compute every table from the store."""
     entrants = [e.name for e in store.entrants()]
     recs = records(store)
-    pos = standings.standings(recs, entrants)
+    pos = standings.standings(recs, entrants, forfeits(store), resamples)
     frames = export.sheet_frames(
         pos,
         standings.partidos_table(recs),
@@ -125,18 +143,25 @@ def build(store: Store, lang: str = "es") -> Report:
         lang,
     )
     scheduled, committed, withdrawn = store.counts()
-    return Report(pos, frames, scheduled, committed, withdrawn)
+    return Report(pos, frames, scheduled, committed, withdrawn, standings.separation_lines(pos, lang))
+
+
+def workbook_name(lang: str = "es") -> str:
+    """The workbook's file name in ``lang``: an English one never overwrites the Spanish one."""
+    export.headers(lang)  # an unknown language is refused
+    return WORKBOOK if lang == "es" else WORKBOOK_EN
 
 
 def write(report: Report, folder: Path, lang: str = "es", csv: bool = True) -> list[Path]:
-    """(Re)write ``standings.xlsx`` (and the CSVs) in ``folder``; returns the files written."""
-    paths = [export.write_workbook(report.frames, folder / WORKBOOK, lang)]
+    """(Re)write ``standings.xlsx`` (``standings-en.xlsx`` in English) and the CSVs in ``folder``;
+    returns the files written."""
+    h = export.headers(lang)
+    caption = export.default_captions(h, lang, set(report.frames["Posiciones"].columns))["Posiciones"]
+    captions = {"Posiciones": [*report.separation, *caption]}
+    paths = [export.write_workbook(report.frames, folder / workbook_name(lang), lang, captions)]
     if csv:
         paths += export.write_csvs(report.frames, folder / CSV_DIR)
     return paths
-
-
-TERMINAL = ("puesto", "entrant", "partidos", "ganados", "pct_ganados", "lugar_medio", "porotos_100", "rating")
 
 
 def terminal_table(report: Report, lang: str = "es") -> str:
@@ -148,6 +173,7 @@ def terminal_table(report: Report, lang: str = "es") -> str:
     rows = []
     for _, r in df.iterrows():
         dq = int(sum(r[c] for c in df.columns if c.startswith("dq_")))
+        pen = int(sum(r[c] for c in df.columns if c.startswith("pen_")))
         pct = (
             "—"
             if math.isnan(r["pct_ganados"])
@@ -156,33 +182,37 @@ def terminal_table(report: Report, lang: str = "es") -> str:
         rows.append(
             [
                 str(r["puesto"]),
+                r["grupo"] or "—",
+                r["puestos_95"] or "—",
                 inert.printable(str(r["entrant"])),
-                str(r["partidos"]),
+                str(r["partidos"] + r["retiradas"]),
                 str(r["ganados"]),
                 pct,
                 _num(r["lugar_medio"], "{:.2f}"),
                 _num(r["porotos_100"], "{:.1f}"),
                 str(dq),
-                f"{r['rating']:.2f}",
+                str(pen),
             ]
         )
     head = [
         h["puesto"],
+        h["grupo"],
+        h["puestos_95"],
         h["entrant"],
-        h["partidos"],
+        "Partidos",
         h["ganados"],
         h["pct_ganados"] + " [IC 95%]",
         h["lugar_medio"],
         h["porotos_100"],
         "Desc." if lang == "es" else "DQ",
-        h["rating"],
+        "Penaliz." if lang == "es" else "Pen.",
     ]
     widths = [max(len(x) for x in col) for col in zip(head, *rows, strict=True)]
     lines = [
         "  ".join(x.ljust(w) for x, w in zip(line, widths, strict=True)).rstrip() for line in [head, *rows]
     ]
     lines.insert(1, "  ".join("-" * w for w in widths))
-    return "\n".join(lines)
+    return "\n".join([*report.separation, "", *lines])
 
 
 def _num(value: float, fmt: str) -> str:

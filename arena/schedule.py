@@ -121,7 +121,7 @@ def make_schedule(
         rng.shuffle(every)
         tables += [(r, s) for s in every]
     tables += [(passes, s) for s in balanced_tables(n, k, extra, rng)]
-    orders = _duplicate_orders(tables, k, rng) if duplicate else _seat(tables, n, k, passes, rng)
+    orders = duplicate_orders(tables, k, rng) if duplicate else _seat(tables, n, k, passes, rng)
     width = max(4, len(str(total)))
     out: list[ScheduledPartido] = []
     for deal, ((r, _), group) in enumerate(zip(tables, orders, strict=True)):
@@ -242,7 +242,7 @@ def _spread_pairs(tables: list[tuple[int, ...]], n: int, rng: random.Random) -> 
     return [tuple(sorted(t)) for t in rows]
 
 
-def _duplicate_orders(
+def duplicate_orders(
     tables: Sequence[tuple[int, tuple[int, ...]]], k: int, rng: random.Random
 ) -> list[list[tuple[int, ...]]]:
     """Per table: every order of a shuffled base (K = 3), or its K cyclic rotations."""

@@ -471,6 +471,14 @@ class Store:
                 ],
             )
 
+    def extend(self, partidos: Sequence[ScheduledPartido]) -> None:
+        """Append ``partidos`` to the schedule (``--until-separated``), all or none."""
+        with self.db:
+            self.db.executemany(
+                "INSERT INTO schedule VALUES (?, ?, ?, ?, ?, ?)",
+                [(p.pos, p.id, _j(p.seed), p.deal, p.round, _j(p.seats)) for p in partidos],
+            )
+
     def commit_withdrawal(self, partido: ScheduledPartido, entrants: Sequence[int], reason: str) -> None:
         """Record that ``partido`` is not played because ``entrants`` were withdrawn."""
         with self.db:

@@ -73,6 +73,10 @@ class Config:
     """The wall-clock backstops (None: the spec's defaults; a torneo stores the values it used)."""
     move_wall_ms: int | None = None
     max_faults: int | None = None
+    until_separated: bool = False
+    """After the schedule, play more partidos where consecutive places are not separated (arena.separate)."""
+    budget: int | None = None
+    """At most this many extra partidos under ``until_separated`` (None: as many as the schedule has)."""
     paths: tuple[str, ...] = ()
     sandbox: str | None = None
     """The containment mechanism the partidos run under (``bwrap``, ``rlimits``, ``none``)."""
@@ -200,6 +204,9 @@ class Progress:
     def tick(self) -> None:
         """Called about once a second while waiting."""
 
+    def phase(self, label: str) -> None:
+        """What the next partidos are for (``separando 3.º/4.º: 82%``), before they start."""
+
     def finish(self) -> None:
         """The run ended (completed or not)."""
 
@@ -293,6 +300,67 @@ def run(
             + "\n".join(f"  {failed[pos]}" for pos in sorted(failed))
         )
     return stats
+
+
+def play_until_separated(
+    store: Store,
+    backend: Backend,
+    specs: Sequence[PlayerSpec],
+    config: Config,
+    progress: Progress | None,
+    stats: RunStats,
+) -> RunStats:
+    """Batches of extra partidos until every consecutive place is separated or the budget is spent.
+
+    Each batch is decided from the settled partidos only (see :mod:`arena.separate`).
+    """
+    from arena import report, separate, standings
+
+    progress = progress or Progress()
+    names = [s.name for s in specs]
+    seed = config.seed if config.seed is not None else config.key
+    assert seed is not None
+    while True:
+        schedule = store.scheduled()
+        extra = [p for p in schedule if p.round < 0]
+        budget = (config.budget if config.budget is not None else len(schedule) - len(extra)) - len(extra)
+        posiciones = standings.standings(report.records(store), names, report.forfeits(store))
+        gap = separate.weakest(posiciones)
+        if gap is None:
+            log.info("todos los puestos separados al 95%%")
+            return stats
+        if budget <= 0:
+            log.info("presupuesto de partidos agotado; %s", gap.label())
+            return stats
+        who = separate.members(posiciones, names, config.table_size)
+        rows = posiciones[posiciones["entrant"].isin([names[e] for e in who])]
+        played = int((rows["partidos"] + rows["retiradas"]).median())
+        number = 1 + max((-p.round for p in extra), default=0)
+        batch = separate.batch(
+            who,
+            played,
+            config.table_size,
+            seed,
+            number,
+            first_pos=len(schedule),
+            first_deal=1 + max(p.deal for p in schedule),
+            first_id=1 + len(extra),
+            duplicate=config.duplicate,
+            budget=budget,
+        )
+        if not batch:
+            return stats
+        store.extend(batch)
+        log.info("%s: %d partidos más entre %s", gap.label(), len(batch), ", ".join(names[e] for e in who))
+        progress.phase(gap.label())
+        more = run(store, backend, specs, progress)
+        stats = RunStats(
+            more.total,
+            stats.settled_before,
+            stats.committed + more.committed,
+            stats.withdrawn + more.withdrawn,
+            stats.seconds + more.seconds,
+        )
 
 
 def _failed(store: Store, partido: ScheduledPartido, specs: Sequence[PlayerSpec], why: str) -> str:
@@ -452,6 +520,8 @@ def execute(
         if started:
             started()
         stats = run(store, backend, specs, progress)
+        if config.until_separated:
+            stats = play_until_separated(store, backend, specs, config, progress, stats)
         backend.close()
         finished = True
         return stats

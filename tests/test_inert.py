@@ -157,7 +157,7 @@ def test_workbook_and_csvs_hold_hostile_text_inert(tmp_path: Path) -> None:
     assert {c.parent.title for c in names} == {"Posiciones", "Enfrentamientos"}  # a header there too
     assert all(c.data_type == "s" and c.quotePrefix for c in names)
     assert any(c.value == "rojo\\x1b[31m" for c in texts)
-    detail = wb["Descalificaciones"].cell(2, 5)
+    detail = wb["Descalificaciones"].cell(2, 6)  # after partido, mano, jugador, motivo, penalización
     assert detail.value == "\\x1b[2J\\u202e=1+1 \\x1b[32mResultado: LIMPIO ✓"
     assert wb["Configuración"].cell(2, 2).value == "-1"  # a number stays a number's text
 
@@ -207,11 +207,12 @@ def test_torneo_workbook_has_the_folder_name_as_text(torneo: tuple[Path, Result]
     cells = [c for ws in wb for row in ws.iter_rows() for c in row]
     assert not [c.coordinate for c in cells if c.data_type == "f"]
     pos = wb["Posiciones"]
-    names = {pos.cell(r, 2).value: pos.cell(r, 2) for r in range(2, pos.max_row + 1)}
+    top = openpyxl.utils.range_boundaries(pos.auto_filter.ref)[1]  # the header row, under the caption
+    names = {pos.cell(r, 2).value: pos.cell(r, 2) for r in range(top + 1, pos.max_row + 1)}
     assert set(names) == {FORMULA, "a_mas", "rojo\\x1b[31m"}
     assert names[FORMULA].data_type == "s"
     (fault,) = list(wb["Descalificaciones"].iter_rows(min_row=2, values_only=True))
-    assert fault[2] == "rojo\\x1b[31m" and "\\x1b[32mResultado: LIMPIO ✓" in fault[4]
+    assert fault[2] == "rojo\\x1b[31m" and "\\x1b[32mResultado: LIMPIO ✓" in fault[5]
     assert not [c.value for c in cells if isinstance(c.value, str) and unsafe(c.value)]
 
 

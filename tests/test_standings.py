@@ -60,6 +60,7 @@ RECORDS = [
                 "mano": 2,
                 "seat": 1,
                 "reason": "renuncio",
+                "penalized": False,
                 "detail": "played 1-copa",
                 "incident": "replays/p2.incident-1-dani.txt",
             }
@@ -110,11 +111,12 @@ def test_every_standings_figure() -> None:
     dani = row(df, "dani")
     assert (dani["partidos"], dani["ganados"], dani["dq_renuncio"], dani["dq_timeout"]) == (1, 0, 1, 0)
     assert math.isnan(dani["ms_mediana"])
-    # order: rating (μ−3σ) first; two partidos won of two puts ana on top, dani (last twice... once) last
+    # order: the Plackett–Luce strength; two partidos won of two put ana on top, dani last
     assert list(df["puesto"]) == [1, 2, 3, 4]
     assert df.iloc[0]["entrant"] == "ana" and df.iloc[-1]["entrant"] == "dani"
-    assert all(df["rating"] == df["mu"] - 3 * df["sigma"])
-    assert list(df["rating"]) == sorted(df["rating"], reverse=True)
+    assert list(df["fuerza"]) == sorted(df["fuerza"], reverse=True)
+    assert set(df["grupo"]) == {"A"}  # two partidos separate nobody
+    assert all(1 <= int(p.split("–")[0]) <= int(p.split("–")[-1]) <= 4 for p in df["puestos_95"])
 
 
 def test_an_entrant_without_partidos_is_listed() -> None:
@@ -145,6 +147,7 @@ def test_partidos_and_faults_tables() -> None:
             "mano": 2,
             "entrant": "dani",
             "motivo": "renuncio",
+            "penalizado": False,
             "detalle": "played 1-copa",
             "incidente": "replays/p2.incident-1-dani.txt",
         }
@@ -162,14 +165,15 @@ def test_workbook_sheets_headers_values_chart_and_csvs(lang: str, tmp_path: Path
     wb = openpyxl.load_workbook(path)
     assert tuple(wb.sheetnames) == SHEETS
     ws = wb["Posiciones"]
-    head = [c.value for c in ws[1]]
+    top = openpyxl.utils.range_boundaries(ws.auto_filter.ref)[1]  # the header row, under the caption
+    head = [c.value for c in ws[top]]
     h = HEADERS[lang]
-    assert head[:4] == [h["puesto"], h["entrant"], h["partidos"], h["ganados"]]
-    assert ws.freeze_panes == "B2" and ws.auto_filter.ref
-    assert all(c.font.bold for c in ws[1])
+    assert head[:5] == [h["puesto"], h["entrant"], h["grupo"], h["puestos_95"], h["partidos"]]
+    assert ws.freeze_panes == f"C{top + 1}" and ws.auto_filter.ref
+    assert all(c.font.bold for c in ws[top])
     col = head.index(h["pct_ganados"]) + 1
-    assert ws.cell(2, col).value == 1.0 and ws.cell(2, col).number_format == "0.0%"
-    assert ws.cell(2, head.index(h["entrant"]) + 1).value == "ana"
+    assert ws.cell(top + 1, col).value == 1.0 and ws.cell(top + 1, col).number_format == "0.0%"
+    assert ws.cell(top + 1, head.index(h["entrant"]) + 1).value == "ana"
     assert ws.conditional_formatting  # the colour scale on the rate
     charts = ws._charts
     assert len(charts) == 1 and charts[0].series[0].errBars is not None
@@ -222,13 +226,13 @@ def test_partido_stats_from_a_replay() -> None:
         partido_stats(events[:-1])
 
 
-def test_tied_winners_rate_above_the_players_they_beat() -> None:
-    """openskill's Plackett–Luce alone would put the third above the tied winners (its #155)."""
-    from arena.standings import ratings
-
-    r = ratings([{"players": ["a", "b", "c", "d"], "ranking": [[0, 1], [2], [3]]}], ["a", "b", "c", "d"])
-    ordinal = {k: mu - 3 * sigma for k, (mu, sigma) in r.items()}
-    assert ordinal["a"] == ordinal["b"] > ordinal["c"] > ordinal["d"]
+def test_tied_winners_rank_equal_and_above_the_players_they_beat() -> None:
+    records = [{**RECORDS[0], "players": ["a", "b", "c"], "ranking": [[0, 1], [2]]}]
+    records.append({**RECORDS[0], "partido": "p9", "players": ["a", "b", "d"], "ranking": [[0, 1], [2]]})
+    df = standings(records, ["a", "b", "c", "d"], resamples=50)
+    strength = dict(zip(df["entrant"], df["fuerza"], strict=True))
+    assert strength["a"] == pytest.approx(strength["b"], abs=1e-6)
+    assert strength["a"] > strength["c"] and strength["a"] > strength["d"]
 
 
 def test_cpu_time_per_move_stands_beside_wall_time() -> None:

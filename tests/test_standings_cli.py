@@ -53,15 +53,18 @@ def test_standings_rebuilds_the_workbook_and_csvs(torneo: Path) -> None:
     assert done.output.splitlines()[0] == "2 de 2 partidos jugados (completo)"
     wb = openpyxl.load_workbook(torneo / "standings.xlsx")
     pos = wb["Posiciones"]
-    names = {pos.cell(r, 2).value for r in range(2, pos.max_row + 1)}
+    top = openpyxl.utils.range_boundaries(pos.auto_filter.ref)[1]  # the header row, under the caption
+    assert "separados" in pos["A1"].value  # first, what the order establishes
+    names = {pos.cell(r, 2).value for r in range(top + 1, pos.max_row + 1)}
     assert names == set(SAMPLES)
-    played = [pos.cell(r, 3).value for r in range(2, pos.max_row + 1)]
+    column = [c.value for c in pos[top]].index("Partidos jugados") + 1
+    played = [pos.cell(r, column).value for r in range(top + 1, pos.max_row + 1)]
     assert played == [2, 2, 2]
     partidos = wb["Partidos"]
     assert partidos.max_row == 3 and partidos.cell(2, 1).value == "p0001"
     with (torneo / "csv" / "posiciones.csv").open(encoding="utf-8") as f:
         rows = list(csv.reader(f))
-    assert [r[1] for r in rows[1:]] == [pos.cell(r, 2).value for r in range(2, pos.max_row + 1)]
+    assert [r[1] for r in rows[1:]] == [pos.cell(r, 2).value for r in range(top + 1, pos.max_row + 1)]
     conf = {r[0]: r[1] for r in wb["Configuración"].iter_rows(min_row=2, values_only=True)}
     assert conf["sandbox"] in ("bwrap", "rlimits", "none") and conf["seed"] == "5"
 
@@ -70,7 +73,8 @@ def test_standings_in_english(torneo: Path) -> None:
     done = CliRunner().invoke(main, ["standings", str(torneo), "--lang", "en"], catch_exceptions=False)
     assert done.exit_code == 0
     assert done.output.splitlines()[0] == "2 of 2 partidos played (complete)"
-    assert openpyxl.load_workbook(torneo / "standings.xlsx")["Posiciones"].cell(1, 2).value == "Player"
+    pos = openpyxl.load_workbook(torneo / "standings-en.xlsx")["Posiciones"]  # standings.xlsx stays Spanish
+    assert pos.cell(openpyxl.utils.range_boundaries(pos.auto_filter.ref)[1], 2).value == "Player"
 
 
 def test_standings_of_a_foreign_folder_is_one_clear_line(tmp_path: Path) -> None:

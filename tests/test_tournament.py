@@ -194,9 +194,11 @@ def test_max_faults_withdraws_a_crashing_bot_in_schedule_order(players: Path, tm
         assert (out / fault.incident).is_file()
     assert "4 no jugados por retiro" in result.output
     assert "crash: retirado tras 2 descalificaciones" in result.output
-    # the standings row: puesto, jugador, partidos, ganados, % [IC], lugar medio, porotos, desc., rating
-    row = next(line.split() for line in result.output.splitlines() if line.split()[1:2] == ["crash"])
-    assert (row[2], row[3], row[4], row[8]) == ("2", "0", "0%", "2")
+    # the standings row: puesto, grupo, puesto 95%, jugador, partidos (played and forfeited), ganados,
+    # % [IC], lugar medio, porotos, desc., penaliz.: withdrawn after 2 disqualifications, it ranks last
+    row = next(line.split() for line in result.output.splitlines() if line.split()[3:4] == ["crash"])
+    shown = (row[0], row[4], row[5], row[6], row[8], row[10], row[11])
+    assert shown == ("4", "6", "0", "0%", "3.00", "2", "0")
 
 
 def test_entrants_default_to_players_then_samples(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

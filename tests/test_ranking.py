@@ -1,0 +1,169 @@
+"""The order of the standings: Plackett–Luce by maximum likelihood, forfeits, penalties, intervals."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from typing import Any
+
+import choix
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from scipy.optimize import check_grad
+
+from arena import ranking
+from arena.ranking import Outcome, fit, places
+from arena.standings import separation_lines, standings
+
+
+def _draw(n: int, partidos: int, table: int = 4, seed: int = 1) -> tuple[np.ndarray, list[tuple[int, ...]]]:
+    """Strict rankings drawn from a Plackett–Luce model (Gumbel-max) with strengths 0, -0.5, -1, …"""
+    rng = np.random.default_rng(seed)
+    true = -0.5 * np.arange(n)
+    out = []
+    for _ in range(partidos):
+        seats = rng.choice(n, table, replace=False)
+        noise = rng.gumbel(size=table) + true[seats]
+        out.append(tuple(int(x) for x in seats[np.argsort(-noise)]))
+    return true, out
+
+
+def _record(pid: str, players: list[str], ranking_: list[list[int]], faults: Any = ()) -> dict[str, Any]:
+    n = len(players)
+    places = {s: k for k, g in enumerate(ranking_) for s in g}
+    stats = [
+        {
+            "manos": 3,
+            "manos_perdidas": 1,
+            "porotos_perdidos": 1,
+            "capotes": 0,
+            "tutes": 0,
+            "cantos": 0,
+            "faults": [],
+            "move_ms": [1.0],
+            "won": places[s] == 0,
+            "place": float(places[s] + 1),
+        }
+        for s in range(n)
+    ]
+    return {
+        "partido": pid,
+        "seed": 1,
+        "players": players,
+        "winners": list(ranking_[0]),
+        "ranking": ranking_,
+        "manos": 3,
+        "faults": list(faults),
+        "replay": f"replays/{pid}.jsonl",
+        "stats": stats,
+    }
+
+
+def test_strict_rankings_give_choix_s_maximum_likelihood() -> None:
+    _, data = _draw(8, 200)
+    theta = fit([Outcome(tuple((i,) for i in r)) for r in data], 8, alpha=0.01)
+    reference = choix.opt_rankings(8, data, alpha=0.01)
+    assert np.allclose(theta - theta.mean(), reference - reference.mean(), atol=2e-3)
+
+
+@given(st.data())
+def test_the_gradient_of_the_tied_likelihood_is_exact(data: st.DataObject) -> None:
+    n = data.draw(st.integers(3, 7))
+    outcomes = []
+    for _ in range(data.draw(st.integers(1, 6))):
+        table = data.draw(st.permutations(range(n)).map(lambda p: p[: min(len(p), 6)]))
+        cuts = sorted(data.draw(st.sets(st.integers(1, len(table) - 1), max_size=len(table) - 1)))
+        bounds = [0, *cuts, len(table)]
+        outcomes.append(Outcome(tuple(tuple(table[a:b]) for a, b in itertools.pairwise(bounds))))
+    model = ranking._Data(outcomes, n)
+    weights = np.array(data.draw(st.lists(st.integers(0, 3), min_size=len(outcomes), max_size=len(outcomes))))
+    theta = np.array(data.draw(st.lists(st.floats(-3, 3), min_size=n, max_size=n)))
+    error = check_grad(
+        lambda t: model.objective(t, weights, 0.01)[0], lambda t: model.objective(t, weights, 0.01)[1], theta
+    )
+    assert error < 1e-4 * max(1.0, float(np.abs(model.objective(theta, weights, 0.01)[1]).max()))
+
+
+def test_the_order_of_the_partidos_does_not_matter() -> None:
+    names = [f"e{i}" for i in range(6)]
+    _, data = _draw(6, 40, table=3, seed=4)
+    records = [_record(f"p{k:03d}", [names[i] for i in r], [[0], [1], [2]]) for k, r in enumerate(data)]
+    records[3]["ranking"] = [[0, 1], [2]]  # a tie too
+    shuffled = records[:]
+    random.Random(9).shuffle(shuffled)
+    a = standings(records, names, resamples=200)
+    b = standings(shuffled, names, resamples=200)
+    assert a.equals(b)
+
+
+def test_a_clear_field_is_ordered_and_separated_and_a_field_of_equals_is_not() -> None:
+    _, data = _draw(5, 400, table=4, seed=2)
+    clear = places([Outcome(tuple((i,) for i in r), str(k)) for k, r in enumerate(data)], 5, resamples=300)
+    assert clear.order == [0, 1, 2, 3, 4]
+    assert clear.group == ["A", "B", "C", "D", "E"]  # 400 partidos, strengths 0.5 apart
+    assert all(p >= ranking.SEPARATED for p in clear.ahead[:4])
+    assert [(lo, hi) for lo, hi in zip(clear.low, clear.high, strict=True)] == [(i, i) for i in range(1, 6)]
+    # each of four entrants takes each place equally often: equals, however many partidos
+    equals = [Outcome(tuple(((k + j) % 4,) for j in range(4)), str(k)) for k in range(40)]
+    same = places(equals, 4, resamples=300)
+    assert set(same.group) == {"A"}
+    assert all(lo < hi for lo, hi in zip(same.low, same.high, strict=True))
+
+
+def test_the_bootstrap_is_deterministic() -> None:
+    _, data = _draw(6, 30, seed=5)
+    outcomes = [Outcome(tuple((i,) for i in r), str(k)) for k, r in enumerate(data)]
+    assert places(outcomes, 6, resamples=100) == places(outcomes, 6, resamples=100)
+
+
+def test_a_disqualification_is_a_last_place_and_a_forfeit_too() -> None:
+    names = ["ana", "beto", "caro", "dani"]
+    dq = {"mano": 1, "seat": 2, "reason": "timeout", "penalized": False, "detail": "", "incident": ""}
+    records = [
+        _record("p1", ["ana", "beto", "dani"], [[0], [1], [2]], [{**dq, "seat": 2}]),
+        _record("p2", ["beto", "caro", "dani"], [[0], [1], [2]], [{**dq, "seat": 2}]),
+    ]
+    forfeits = [
+        {"partido": f"p{k}", "players": ["ana", "caro", "dani"], "withdrawn": ["dani"]} for k in (3, 4, 5)
+    ]
+    df = standings(records, names, forfeits, resamples=100)
+    dani = df[df["entrant"] == "dani"].iloc[0]
+    assert dani["puesto"] == 4  # withdrawn after two disqualifications and no win: last, never above
+    assert (dani["partidos"], dani["retiradas"], dani["ganados"], dani["pct_ganados"]) == (2, 3, 0, 0.0)
+    assert dani["lugar_medio"] == 3.0  # last in each partido it played and in each it forfeited
+    assert dani["dq_timeout"] == 2
+
+
+def test_penalties_are_counted_apart_from_disqualifications() -> None:
+    pen = {"mano": 2, "seat": 0, "reason": "renuncio", "penalized": True, "detail": "", "incident": ""}
+    records = [_record("p1", ["ana", "beto", "caro"], [[0, 1], [2]], [pen, {**pen, "mano": 3}])]
+    df = standings(records, ["ana", "beto", "caro"], resamples=20)
+    ana = df[df["entrant"] == "ana"].iloc[0]
+    assert (ana["pen_renuncio"], ana["dq_renuncio"]) == (2, 0)
+
+
+def test_separation_lines_say_which_places_are_not_separated() -> None:
+    names = [f"e{i}" for i in range(4)]
+    _, data = _draw(4, 12, table=4, seed=6)
+    records = [_record(f"p{k}", [names[i] for i in r], [[0], [1], [2], [3]]) for k, r in enumerate(data)]
+    df = standings(records, names, resamples=200)
+    lines = separation_lines(df, "es")
+    assert lines and all("no están separados con 12 partidos por jugador" in x for x in lines)
+    assert separation_lines(df, "en")[0].startswith("Places ")
+
+
+@pytest.mark.parametrize("groups", [((0, 1), (2,)), ((2,), (0, 1)), ((0, 1, 2),)])
+def test_a_tie_is_the_sum_over_its_orders(groups: ranking.Groups) -> None:
+    theta = np.array([0.3, -0.2, 0.5])
+    model = ranking._Data([Outcome(groups)], 3)
+    value, _ = model.objective(theta, np.ones(1), 0.0)
+    total = 0.0
+    for order in ranking._strict_orders(groups):
+        p, left = 1.0, list(order)
+        for i in order:
+            p *= np.exp(theta[i]) / np.exp(theta[left]).sum()
+            left.remove(i)
+        total += p
+    assert value == pytest.approx(-np.log(total))

@@ -1,0 +1,119 @@
+"""``--until-separated``: more partidos where places are not separated; deterministic, resumable."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+from collections import Counter
+from dataclasses import replace
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+from arena import separate
+from arena.cli_tournament import tournament
+from arena.process import descendants
+from arena.store import Store
+from tests.torneos import CONFIG, assert_same, committed, coordinator, execute, resume, wait_for
+
+BUDGET = 9
+SEPARATING = replace(CONFIG, until_separated=True, budget=BUDGET)
+
+
+@pytest.fixture(scope="module")
+def separated(players: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("separated") / "torneo"
+    execute(out, players, SEPARATING, 2)
+    return out
+
+
+def _extra(folder: Path) -> list[tuple[str, tuple[int, ...], int]]:
+    with Store.open(folder) as store:
+        return [(p.id, p.seats, p.round) for p in store.scheduled() if p.round < 0]
+
+
+def test_extra_partidos_go_to_the_places_not_separated_within_the_budget(separated: Path) -> None:
+    extra = _extra(separated)
+    assert 0 < len(extra) <= BUDGET  # 8 partidos separate nobody among four
+    assert all(pid.startswith(separate.PREFIX) for pid, _, _ in extra)
+    assert [-r for _, _, r in extra] == sorted(-r for _, _, r in extra)  # batches 1, 2, …
+    with Store.open(separated) as store:
+        scheduled, done, withdrawn = store.counts()
+        assert done + withdrawn == scheduled == 8 + len(extra)  # every extra partido was played
+    assert "separando " in (separated / "torneo.log").read_text()
+
+
+def test_one_worker_plays_the_same_extra_partidos_as_two(
+    players: Path, separated: Path, tmp_path: Path
+) -> None:
+    execute(tmp_path / "w1", players, SEPARATING, 1)
+    assert_same(tmp_path / "w1", separated)
+    assert _extra(tmp_path / "w1") == _extra(separated)
+
+
+def test_kill_9_in_the_extra_partidos_then_resume_plays_the_same(
+    players: Path, separated: Path, tmp_path: Path, run_token: str
+) -> None:
+    out = tmp_path / "torneo"
+    proc = coordinator(players, out, "--until-separated", "--budget", str(BUDGET))
+    workers: list[int] = []
+    try:
+        wait_for(out, 9, proc)  # past the schedule's 8: in the first extra batch
+        os.kill(proc.pid, signal.SIGSTOP)
+        workers = descendants(proc.pid)
+        os.kill(proc.pid, signal.SIGKILL)
+    finally:
+        proc.kill()
+        proc.communicate()
+    for pid in workers:
+        with contextlib.suppress(ChildProcessError):
+            os.waitpid(pid, os.WNOHANG)
+    assert committed(out) >= 9
+    resume(out)
+    assert_same(out, separated)
+    assert _extra(out) == _extra(separated)
+
+
+def test_budget_needs_until_separated(players: Path, tmp_path: Path) -> None:
+    result = CliRunner().invoke(tournament, [str(players), "--out", str(tmp_path / "t"), "--budget", "5"])
+    assert result.exit_code == 2 and "--budget goes with --until-separated" in result.output
+
+
+def _posiciones(ahead: list[float]) -> pd.DataFrame:
+    n = len(ahead)
+    return pd.DataFrame(
+        {
+            "puesto": range(1, n + 1),
+            "entrant": [f"e{i}" for i in range(n)],
+            "grupo": ["A"] * n,
+            "p_delante": ahead,
+            "partidos": [10] * n,
+            "retiradas": [0] * n,
+        }
+    )
+
+
+def test_the_weakest_gap_and_who_plays_for_it() -> None:
+    names = [f"e{i}" for i in range(6)]
+    df = _posiciones([0.99, 0.7, 0.96, 0.97, 0.98, float("nan")])
+    gap = separate.weakest(df)
+    assert gap is not None and gap.label() == "separando 2.º/3.º: 70%"
+    assert separate.members(df, names, 4) == [0, 1, 2, 3]  # e1, e2, topped up with the nearest
+    assert separate.weakest(_posiciones([0.99, 0.96, float("nan")])) is None
+
+
+def test_a_batch_is_balanced_deterministic_and_within_budget() -> None:
+    key = "ab" * 32
+    a = separate.batch([5, 2, 7, 1], 20, 3, key, 1, 100, 50, 1, False, 40)
+    assert a == separate.batch([5, 2, 7, 1], 20, 3, key, 1, 100, 50, 1, False, 40)
+    counts = Counter(e for p in a for e in p.seats)
+    assert set(counts) == {5, 2, 7, 1} and max(counts.values()) - min(counts.values()) <= 1
+    assert min(counts.values()) >= 5  # a quarter of 20
+    assert [p.pos for p in a] == list(range(100, 100 + len(a))) and len({p.deal for p in a}) == len(a)
+    assert len(separate.batch([5, 2, 7, 1], 20, 3, key, 1, 100, 50, 1, False, 3)) == 3
+    assert separate.batch([5, 2, 7, 1], 20, 3, key, 2, 100, 50, 1, False, 40) != a  # batch 2 draws anew
+    dup = separate.batch([0, 1, 2, 3], 8, 4, key, 1, 0, 0, 1, True, 8)
+    assert len(dup) == 8 and len({p.deal for p in dup}) == 2  # every rotation of each deal
