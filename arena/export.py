@@ -263,7 +263,9 @@ def default_captions(h: dict[str, str], lang: str, columns: Any) -> dict[str, li
         if places:
             order += (
                 f" {h['puestos_95']}: el intervalo de puestos compatible con los resultados; los "
-                f"jugadores con la misma letra de {h['grupo'].lower()} no están separados."
+                f"jugadores con la misma letra de {h['grupo'].lower()} no están separados, y entre "
+                f"ellos el orden puede no seguir el {h['pct_ganados']} (el modelo tiene en cuenta "
+                "contra quién jugó cada uno y en qué lugar terminó)."
             )
         return {
             "Posiciones": [
@@ -279,7 +281,9 @@ def default_captions(h: dict[str, str], lang: str, columns: Any) -> dict[str, li
     if places:
         order += (
             f" {h['puestos_95']}: the range of places consistent with the results; players "
-            f"sharing a {h['grupo'].lower()} letter are not separated."
+            f"sharing a {h['grupo'].lower()} letter are not separated, and among them the order "
+            f"may not follow {h['pct_ganados']} (the model weighs whom each played and in which "
+            "place each finished)."
         )
     return {
         "Posiciones": [order, f"Below the table, the chart of {h['pct_ganados']} with its 95% interval."],
