@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from arena.errors import ArenaError
+
 SUITS: tuple[str, ...] = ("oro", "copa", "espada", "basto")
 """Suits in their natural order; a suit is its index here."""
 
@@ -52,7 +54,7 @@ def _subsets(base: int) -> tuple[tuple[int, ...], ...]:
 _O, _C, _E, _B = (_subsets(10 * s) for s in range(4))
 
 
-class CardError(ValueError):
+class CardError(ArenaError, ValueError):
     """A card name or card set that is not valid."""
 
 

@@ -6,7 +6,7 @@ Two levels:
   Fast, unchecked and cheap to :meth:`Mano.clone`: simulating players use it.
 * :class:`Partido` — a whole partido: deals every mano from the seed, checks every
   play and canto, applies faults (disqualify or penalize), porotos, eliminations
-  and the ranking, and records the omniscient events of ``shared/spec/replay.md``.
+  and the ranking, and records the omniscient events of ``docs/replay.md``.
 
 No I/O, no clocks. A mano's deal is a function of the partido's seed (an explicit
 int, or a secret key: :mod:`arena.seeds`) and the mano's number alone, so nothing a
@@ -21,7 +21,7 @@ import hashlib
 import itertools
 import struct
 from collections.abc import Iterator, Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 from arena import rules
 from arena.cards import NAMES, POINTS, SUITS, card, names_of, parse
@@ -160,6 +160,115 @@ class Mano:
         self.last_winner = -1
         self.tute_seat = -1
 
+    @classmethod
+    def from_position(
+        cls,
+        *,
+        number: int,
+        trump: int,
+        order: Sequence[int],
+        hands: Sequence[int],
+        turn: int,
+        table: Sequence[tuple[int, int]] = (),
+        tricks: Sequence[int] | None = None,
+        card_points: Sequence[int] | None = None,
+        sung: Sequence[tuple[int, str]] = (),
+        may_sing: bool | None = None,
+    ) -> Mano:
+        """A mano in mid-play, rebuilt from what a player can know (for simulating players).
+
+        ``hands``, ``tricks`` and ``card_points`` are indexed by seat (one entry per
+        seat of the table, 0 for seats not dealt in); hands are card masks: your own,
+        and the hidden ones as you assume or sample them (0 when unknown). ``turn`` is
+        the seat to move, ``table`` the trick in progress as (seat, card) in playing
+        order, ``sung`` the cantos sung so far as (seat, canto name). Derived: the
+        trick's lead and winner (:func:`arena.rules.trick_winner`), the trick number
+        (tricks taken + 1), the mano's length (the mover's cards + tricks taken), the
+        canto points, the sung suits, and ``may_sing`` unless given (by the rules, the
+        leader of every trick after the first may sing).
+
+        :class:`arena.rules.RulesError` when the position is inconsistent (hands that
+        overlap, card counts or a seat to move that do not fit the order, ...).
+        """
+        n = len(hands)
+
+        def fail(why: str) -> rules.RulesError:
+            return rules.RulesError(f"Mano.from_position: {why}")
+
+        order = tuple(order)
+        if len(set(order)) != len(order) or not rules.MIN_PLAYERS <= len(order) < rules.MAX_PLAYERS:
+            raise fail(f"order {order} must list 3 to 5 distinct seats")
+        if not all(0 <= s < n for s in order):
+            raise fail(f"order {order} names a seat beyond the {n} hands")
+        if not 0 <= trump < 4:
+            raise fail(f"trump {trump} is not a suit (0-3)")
+        tricks = [0] * n if tricks is None else list(tricks)
+        card_points = [0] * n if card_points is None else list(card_points)
+        if len(tricks) != n or len(card_points) != n:
+            raise fail("hands, tricks and card_points need one entry per seat")
+        if turn not in order:
+            raise fail(f"the seat to move ({turn}) is not dealt in")
+        seen = 0
+        for s, h in enumerate(hands):
+            if h < 0 or h >> 40 or h & seen:
+                raise fail(f"hand of seat {s} is not a set of cards disjoint from the other hands")
+            if s not in order and (h or tricks[s] or card_points[s]):
+                raise fail(f"seat {s} is not dealt in but has cards, tricks or points")
+            if tricks[s] < 0 or card_points[s] < 0 or (card_points[s] and not tricks[s]):
+                raise fail(f"seat {s}: {tricks[s]} tricks cannot hold {card_points[s]} card points")
+            seen |= h
+        table = [(s, c) for s, c in table]
+        k = len(order)
+        if len(table) >= k:
+            raise fail(f"{len(table)} cards on the table: a trick in progress holds fewer than {k}")
+        for i, (s, c) in enumerate(table):
+            if s not in order:
+                raise fail(f"seat {s} on the table is not dealt in")
+            if not 0 <= c < 40 or seen >> c & 1:
+                raise fail(f"card {c} on the table is no card or is also in a hand")
+            seen |= 1 << c
+            if i and s != order[(order.index(table[i - 1][0]) + 1) % k]:
+                raise fail(f"seat {s} cannot play after seat {table[i - 1][0]}")
+        done = sum(tricks)
+        if table and turn != order[(order.index(table[-1][0]) + 1) % k]:
+            raise fail(f"seat {turn} is not the next to play after seat {table[-1][0]}")
+        leader = table[0][0] if table else turn
+        if tricks[leader] == 0 if done else leader != order[0]:
+            raise fail(f"seat {leader} cannot lead: the mano leads first, then each trick's winner")
+        ntricks = done + hands[turn].bit_count()
+        if not hands[turn] or ntricks > 13:
+            raise fail(f"the seat to move ({turn}) must hold the cards left of a mano of at most 13")
+        on_table = {s for s, _ in table}
+        for s in order:
+            left = ntricks - done - (s in on_table)
+            if hands[s] and hands[s].bit_count() != left:
+                raise fail(f"seat {s} holds {hands[s].bit_count()} cards, not {left}")
+        can_sing = not table and done > 0
+        if may_sing and not can_sing:
+            raise fail("only the leader of a trick after the first may sing")
+        m = cls(number, trump, order, list(hands))
+        m.ntricks = ntricks
+        m.trick = done + 1
+        m.turn = turn
+        m.tricks = tricks
+        m.card_points = card_points
+        for s, canto in sung:
+            if canto == rules.TUTE:
+                raise fail("a tute ends the mano: there is no position after it")
+            suit = rules.canto_suit(canto, trump)
+            if s not in order or m.sung_suits >> suit & 1 or rules.canto_name(suit, trump) != canto:
+                raise fail(f"seat {s} cannot have sung {canto}: not dealt in, sung twice or not this trump's")
+            m.sung_suits |= 1 << suit
+            m.canto_points[s] += rules.canto_points(suit, trump)
+            m.sang_pair[s] = True
+        m.may_sing = can_sing if may_sing is None else may_sing
+        m.table = table
+        if table:
+            m.lead = table[0][1] // 10
+            m.winner = rules.trick_winner(table, trump)
+            m.winning = next(c for s, c in table if s == m.winner)
+        return m
+
     def clone(self) -> Mano:
         m = Mano.__new__(Mano)
         m.number, m.trump, m.order, m.next_seat = self.number, self.trump, self.order, self.next_seat
@@ -171,6 +280,14 @@ class Mano:
         m.canto_points, m.sang_pair = self.canto_points[:], self.sang_pair[:]
         m.sung_suits, m.may_sing, m.over = self.sung_suits, self.may_sing, self.over
         m.last_winner, m.tute_seat = self.last_winner, self.tute_seat
+        return m
+
+    def with_hands(self, hands: Mapping[int, int]) -> Mano:
+        """A :meth:`clone` with the hands of the seats in ``hands`` (seat -> card mask)
+        replaced: one deal of the hidden cards to simulate. Unchecked, like :meth:`play`."""
+        m = self.clone()
+        for s, h in hands.items():
+            m.hands[s] = h
         return m
 
     def legal(self) -> int:
@@ -239,15 +356,8 @@ class Mano:
         """Who loses this finished mano (tute, capote or points)."""
         if self.tute_seat >= 0:
             return sorted(s for s in self.order if s != self.tute_seat)
-        scores = self.scores()
-        return rules.mano_losers(
-            ruleset,
-            self.order,
-            self.tricks,
-            scores,
-            self.card_points,
-            self.sang_pair,  # type: ignore[arg-type]
-        )
+        scores = cast("list[int]", self.scores())  # a mano played to its last trick: every score is known
+        return rules.mano_losers(ruleset, self.order, self.tricks, scores, self.card_points, self.sang_pair)
 
 
 class Partido:

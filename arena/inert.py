@@ -13,6 +13,10 @@ from __future__ import annotations
 import re
 from typing import TypeVar
 
+EXCERPT = 200
+"""How many characters of a player's text a fault detail or message quotes."""
+
+
 T = TypeVar("T")
 
 _UNSAFE = (

@@ -6,10 +6,11 @@ import importlib.util
 import os
 import sys
 
+from arena.errors import ArenaError
 from arena.sdk import Player
 
 
-class PlayerLoadError(ValueError):
+class PlayerLoadError(ArenaError, ValueError):
     """A player folder that cannot be used; the message is one line naming the folder."""
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from arena.errors import ArenaError
+
 PLAYER_TEMPLATE = '''"""{name}: a Tute Cabrero player.
 
 Fill in `play`. Run `arena check {folder}` to test it against the sample
@@ -30,7 +32,7 @@ class {cls}(Player):
 '''
 
 
-class NewPlayerError(ValueError):
+class NewPlayerError(ArenaError, ValueError):
     """The player cannot be created (bad name, folder already there)."""
 
 

@@ -1,6 +1,6 @@
 """Protocol v1 message shapes: what each player may see, and strict reply checks.
 
-Knows nothing of processes. See ``shared/spec/protocol.md`` (and ``docs/protocol.md``).
+Knows nothing of processes. See ``docs/protocol.md``.
 """
 
 from __future__ import annotations
@@ -9,6 +9,9 @@ import json
 import re
 from collections.abc import Container
 from typing import Any
+
+from arena.errors import ArenaError
+from arena.inert import EXCERPT
 
 PROTOCOL_VERSION = 1
 MAX_LINE_BYTES = 4096
@@ -22,7 +25,7 @@ Message = dict[str, Any]
 _PRIVATE_FAULT_FIELDS = ("line", "elapsed_ms", "exit")
 
 
-class ProtocolError(ValueError):
+class ProtocolError(ArenaError, ValueError):
     """A reply that breaks the protocol; ``line`` is the offending text when known."""
 
     def __init__(self, detail: str, line: str | None = None) -> None:
@@ -68,7 +71,7 @@ def view(event: Message, seat: int) -> Message:
 
 
 def hello(request_id: int, name: str, limits: dict[str, int]) -> Message:
-    """The ``hello`` request; ``limits`` as :meth:`arena.connection.Limits.to_dict` gives them."""
+    """The ``hello`` request; ``limits`` as :meth:`arena.referee.connection.Limits.to_dict` gives them."""
     return {
         "type": "hello",
         "id": request_id,
@@ -235,7 +238,7 @@ def _is_text(value: str) -> bool:
 
 
 def _head(line: bytes) -> str:
-    return line.decode("utf-8", errors="replace")[:200]
+    return line.decode("utf-8", errors="replace")[:EXCERPT]
 
 
 def _check_head(obj: object, kind: str, request_id: int) -> Message:

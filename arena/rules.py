@@ -1,6 +1,6 @@
 """The rules of Tute Cabrero as pure functions: the file to read to learn the game.
 
-Everything here follows ``shared/spec/rules.md`` (rule numbers in brackets point
+Everything here follows ``docs/rules.md`` (rule numbers in brackets point
 into the course's rulebook). Cards are ints and card sets are bit masks, as in
 :mod:`arena.cards`; nothing here keeps state or does I/O.
 """
@@ -10,8 +10,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from arena.cards import ABOVE, RANK, SUIT_MASK, SUITS, card
+from arena.errors import ArenaError
 
 RULESETS: tuple[str, ...] = ("cabrero-2002", "rioplatense")
+DEFAULT_RULESET = RULESETS[0]
 VARIANTS: tuple[str, ...] = ("rotating-trump", "mano-tiebreak", "tute-wins-partido")
 RENUNCIO_POLICIES: tuple[str, ...] = ("disqualify", "penalize")
 FAULT_REASONS: tuple[str, ...] = (
@@ -32,7 +34,7 @@ TUTE = "tute"
 CUARENTA = "cuarenta"
 
 
-class RulesError(ValueError):
+class RulesError(ArenaError, ValueError):
     """A ruleset, variant, policy or table size that does not exist."""
 
 
@@ -59,7 +61,7 @@ class RuleSet:
     renuncio: str
 
     def __init__(
-        self, ruleset: str = "cabrero-2002", variants: Iterable[str] = (), renuncio: str = "disqualify"
+        self, ruleset: str = DEFAULT_RULESET, variants: Iterable[str] = (), renuncio: str = "disqualify"
     ) -> None:
         if ruleset not in RULESETS:
             raise RulesError(f"unknown ruleset {ruleset!r}; known: {', '.join(RULESETS)}")
@@ -102,7 +104,7 @@ class RuleSet:
         if not isinstance(variants, (list, tuple)):
             raise RulesError(f"rules.variants must be a list, got {variants!r}")
         return cls(
-            str(d.get("ruleset", "cabrero-2002")),
+            str(d.get("ruleset", DEFAULT_RULESET)),
             frozenset(map(str, variants)),
             str(d.get("renuncio", "disqualify")),
         )

@@ -69,7 +69,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     protocol_out = os.fdopen(os.dup(1), "wb", buffering=0)
     os.dup2(2, 1)  # anything written to stdout now lands in the player's log
-    sys.stdout = _StdoutToLog()  # type: ignore[assignment]
+    sys.stdout = _StdoutToLog()
     from arena.loader import PlayerLoadError, load_player_class
 
     try:

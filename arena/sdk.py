@@ -1,9 +1,10 @@
 """The player SDK: subclass :class:`Player`, write :meth:`Player.play`, done.
 
-The same class runs in-process (``arena.referee.InProcessConnection``, for
+The same class runs in-process (``arena.referee.table.InProcessConnection``, for
 debugging with breakpoints and prints) and in a subprocess (``arena.runner``,
-for tournaments). This module imports only the cards and rules: a player process
-starts in about the time of a bare interpreter.
+for tournaments). This module imports only the cards and rules (the engine only
+when :meth:`PlayRequest.simulation` is first called): a player process starts in
+about the time of a bare interpreter.
 
 Example::
 
@@ -16,11 +17,33 @@ Example::
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from arena import cards, rules
 
+if TYPE_CHECKING:
+    from arena.engine import Mano
+
 Message = dict[str, Any]
+
+
+def _winning(table: Sequence[tuple[int, str]], trump: int) -> tuple[int, str] | None:
+    """The (seat, card) winning a trick in progress (:func:`arena.rules.trick_winner`), or None."""
+    if not table:
+        return None
+    seat = rules.trick_winner([(s, cards.parse(c)) for s, c in table], trump)
+    return next(t for t in table if t[0] == seat)
+
+
+def _legal(hand: Iterable[str], table: Sequence[tuple[int, str]], trump: int) -> list[str]:
+    """The cards of ``hand`` the rules allow on ``table`` (all of them when leading)."""
+    mask = cards.parse_mask(hand)
+    win = _winning(table, trump)
+    if win is None:
+        return cards.names_of(mask)
+    lead = cards.parse(table[0][1]) // 10
+    return cards.names_of(rules.legal_mask(mask, lead, cards.parse(win[1]), trump))
 
 
 class Move(NamedTuple):
@@ -153,6 +176,13 @@ class TableView:
         return self._last_trick
 
     @property
+    def order(self) -> tuple[int, ...]:
+        """The seats dealt in this mano, from the mano (who leads the first trick) going right."""
+        n = len(self._players) or len(self._porotos)
+        live = set(self._active) - {self.sitting_out}
+        return tuple(s for i in range(n) if (s := (self.mano_seat + i) % n) in live)
+
+    @property
     def sung(self) -> tuple[tuple[int, str], ...]:
         """The cantos sung in this mano, as (seat, canto)."""
         return tuple(self._sung)
@@ -170,23 +200,11 @@ class TableView:
     # ---- helpers
     def winning(self) -> tuple[int, str] | None:
         """The (seat, card) winning the trick in progress, or None before the lead."""
-        if not self._table:
-            return None
-        trump = self.trump_suit
-        best = self._table[0]
-        for seat, name in self._table[1:]:
-            if rules.beats(cards.parse(name), cards.parse(best[1]), trump):
-                best = (seat, name)
-        return best
+        return _winning(self._table, self.trump_suit)
 
     def legal(self) -> list[str]:
         """The cards of your hand the rules allow now (all of them when you lead)."""
-        hand = cards.parse_mask(self._hand)
-        win = self.winning()
-        if win is None:
-            return cards.names_of(hand)
-        lead = cards.parse(self._table[0][1]) // 10
-        return cards.names_of(rules.legal_mask(hand, lead, cards.parse(win[1]), self.trump_suit))
+        return _legal(self._hand, self._table, self.trump_suit)
 
     @property
     def sung_suits(self) -> int:
@@ -273,17 +291,7 @@ class PlayRequest(NamedTuple):
 
     def legal(self) -> list[str]:
         """The cards of the hand the rules allow now."""
-        hand = cards.parse_mask(self.hand)
-        if not self.table:
-            return cards.names_of(hand)
-        trump = self.view.trump_suit
-        first = cards.parse(self.table[0][1])
-        winning = first
-        for _, name in self.table[1:]:
-            c = cards.parse(name)
-            if rules.beats(c, winning, trump):
-                winning = c
-        return cards.names_of(rules.legal_mask(hand, first // 10, winning, trump))
+        return _legal(self.hand, self.table, self.view.trump_suit)
 
     def cantos(self) -> list[str]:
         """The cantos that may be sung now (empty unless ``may_sing``)."""
@@ -294,6 +302,47 @@ class PlayRequest(NamedTuple):
     def winning(self) -> tuple[int, str] | None:
         """The (seat, card) winning the trick so far, or None when you lead."""
         return self.view.winning()
+
+    def simulation(self, *, hidden_hands: Mapping[int, int | Iterable[str]] | None = None) -> Mano:
+        """The mano as it stands, as an engine :class:`arena.engine.Mano` to simulate on.
+
+        Your hand is filled in; ``hidden_hands`` gives the other seats' hands as you
+        assume or sample them (seat -> card names or a card mask); the seats left out
+        hold no cards (0) until you set them, e.g. with ``Mano.with_hands``. Built by
+        ``Mano.from_position``: RulesError when the hidden hands do not fit (a card
+        seen elsewhere, or the wrong number of cards). Playing on it never touches
+        the view nor the partido.
+        """
+        from arena.engine import Mano
+
+        view = self.view
+        order = view.order
+        n = len(view.players) or len(view.porotos)
+        me = view.seat
+        trump = view.trump_suit
+        hands = [0] * n
+        hands[me] = cards.parse_mask(self.hand)
+        for seat, hand in (hidden_hands or {}).items():
+            if seat == me or not 0 <= seat < n:
+                raise ValueError(f"hidden_hands are the other seats' hands: not seat {seat} (yours: {me})")
+            hands[seat] = hand if isinstance(hand, int) else cards.parse_mask(hand)
+        canto = [0] * n
+        for seat, name in view.sung:
+            if name != rules.TUTE:
+                canto[seat] += rules.canto_points(rules.canto_suit(name, trump), trump)
+        scores = list(view.scores) + [0] * (n - len(view.scores))
+        return Mano.from_position(
+            number=self.mano,
+            trump=trump,
+            order=order,
+            hands=hands,
+            turn=me,
+            table=[(s, cards.parse(c)) for s, c in self.table],
+            tricks=list(view.tricks) + [0] * (n - len(view.tricks)),
+            card_points=[sc - canto[s] for s, sc in enumerate(scores)],
+            sung=view.sung,
+            may_sing=self.may_sing,
+        )
 
 
 class Player:

@@ -1,4 +1,4 @@
-"""Seeds and keys of the deals (``shared/spec/protocol.md``, "Secrecy of the deal").
+"""Seeds and keys of the deals (``docs/protocol.md``, "Secrecy of the deal").
 
 A partido is dealt from a *seed*, one of:
 

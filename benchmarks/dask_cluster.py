@@ -34,11 +34,11 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from arena import tournament as t  # noqa: E402
-from arena.bundles import CACHE_VAR  # noqa: E402
-from arena.entrants import collect_entrants  # noqa: E402
-from arena.sandbox import resolve  # noqa: E402
-from arena.store import Store  # noqa: E402
+from arena.referee.sandbox import resolve  # noqa: E402
+from arena.tournament import coordinator as t  # noqa: E402
+from arena.tournament.cluster.bundles import CACHE_VAR  # noqa: E402
+from arena.tournament.entrants import collect_entrants  # noqa: E402
+from arena.tournament.store import Store  # noqa: E402
 
 SAMPLES = ("random_legal", "a_mas", "a_menos")
 

@@ -39,7 +39,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from arena.store import Store  # noqa: E402
+from arena.tournament.store import Store  # noqa: E402
 from benchmarks.load import busy, default_procs  # noqa: E402
 
 SAMPLES = ROOT / "sample_players"
@@ -73,10 +73,10 @@ def committed(out: Path) -> int:
 
 
 def start(argv: list[str], log: Path) -> subprocess.Popen[bytes]:
-    """``python -m arena.cli_tournament argv`` in a session of its own, output appended to ``log``."""
+    """``python -m arena tournament argv`` in a session of its own, output appended to ``log``."""
     with log.open("ab") as sink:
         return subprocess.Popen(
-            [sys.executable, "-m", "arena.cli_tournament", *argv],
+            [sys.executable, "-m", "arena", "tournament", *argv],
             cwd=ROOT,
             env={**os.environ, "PYTHONPATH": str(ROOT)},
             stdin=subprocess.DEVNULL,

@@ -46,10 +46,10 @@ for line in sys.stdin:
 
 def referee_round_trips(partidos: int, subprocesses: int) -> tuple[list[float], list[dict]]:
     """Reply times (ms) of the subprocess players' decisions, and sample play requests."""
-    from arena.connection import InProcessConnection, Limits, SubprocessConnection
     from arena.loader import load_player_class
-    from arena.players import find_player
-    from arena.referee import Referee
+    from arena.referee.connection import InProcessConnection, Limits, SubprocessConnection
+    from arena.referee.players import find_player
+    from arena.referee.table import Referee
 
     spec = find_player(HERE / "trivial_player")
     cls = load_player_class(spec.folder)

@@ -14,12 +14,12 @@ far (random among equals), until each has played about ``--per-player``
 partidos; its ranking is drawn by Gumbel-max (``θ* + Gumbel`` noise, sorted:
 an exact Plackett–Luce draw). A share ``--ties`` of the partidos (default
 10%) has its two best tied at first place, so ties are exercised (the marginal
-likelihood of :mod:`arena.ranking` models exactly this). ``--fields`` random
+likelihood of :mod:`arena.results.ranking` models exactly this). ``--fields`` random
 fields per size (one number, or one per size).
 
 Two methods, on the same partidos:
 
-* ``new``: :func:`arena.ranking.places` (maximum likelihood, bootstrap over
+* ``new``: :func:`arena.results.ranking.places` (maximum likelihood, bootstrap over
   partidos with ``--resamples`` resamples);
 * ``old``: the online rating the standings used before (openskill's
   Plackett–Luce, updated partido by partido in schedule order, a tied partido
@@ -78,7 +78,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from arena import ranking  # noqa: E402
+from arena.results import ranking  # noqa: E402
 
 Z95 = 1.959963984540054
 METHODS = ("new", "old")

@@ -14,9 +14,9 @@ import statistics
 import time
 from pathlib import Path
 
-from arena import sandbox
-from arena.connection import Limits, SubprocessConnection
-from arena.players import find_player
+from arena.referee import sandbox
+from arena.referee.connection import Limits, SubprocessConnection
+from arena.referee.players import find_player
 
 ROOT = Path(__file__).resolve().parent.parent
 

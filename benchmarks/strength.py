@@ -13,7 +13,7 @@ max) and moves over the referee's limit; every fault. The intervals treat the
 partidos and the manos as independent trials, which they are only roughly
 (manos of one partido share players; rotations share deals).
 
-Partidos run in this process's children with :func:`arena.referee.play_partido`.
+Partidos run in this process's children with :func:`arena.referee.table.play_partido`.
 ``--simulations N`` (default 50) gives the strong player a fixed number of deals
 per move: reproducible, and the table is the same on any machine.
 ``--budget-ms B`` gives it a wall-clock budget per move instead.
@@ -99,8 +99,8 @@ def make_player(name: str, job: Job) -> Any:
 
 def run_job(job: Job) -> tuple[str, dict[str, Tally], int]:
     """Play one partido; returns the table, the tallies by entrant and the manos played."""
-    from arena.referee import play_partido
-    from arena.stats import partido_stats
+    from arena.referee.stats import partido_stats
+    from arena.referee.table import play_partido
 
     entrants = TABLES[job.table]
     k = job.rotation
@@ -180,7 +180,7 @@ def main() -> None:
     ap.add_argument("--first-seed", type=int, default=1, help="the first deal seed")
     ap.add_argument("--player-seed", type=int, default=2002, help="the strong player's own seed")
     args = ap.parse_args()
-    from arena.connection import Limits
+    from arena.referee.connection import Limits
 
     if args.budget_ms is None and args.simulations is None:
         args.simulations = 50

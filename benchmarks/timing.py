@@ -37,11 +37,11 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from arena import sandbox  # noqa: E402
-from arena.connection import Limits  # noqa: E402
 from arena.loader import PlayerLoadError, load_player_class  # noqa: E402
-from arena.players import find_player  # noqa: E402
-from arena.referee import PartidoResult, play_folders, play_partido  # noqa: E402
+from arena.referee import sandbox  # noqa: E402
+from arena.referee.connection import Limits  # noqa: E402
+from arena.referee.players import find_player  # noqa: E402
+from arena.referee.table import PartidoResult, play_folders, play_partido  # noqa: E402
 from benchmarks.load import busy  # noqa: E402
 
 SAMPLES = ROOT / "sample_players"
@@ -69,7 +69,7 @@ def play(
     root: Path,
     names: list[str],
     limits: Limits,
-    rlimits: sandbox.Limits | None = None,
+    rlimits: sandbox.Resources | None = None,
     targets: dict[str, str] | None = None,
 ) -> tuple[PartidoResult, float, list[tuple[float, dict[str, Any]]]]:
     """One contained partido; its result, its seconds, and each replay line with the time it came."""
@@ -106,14 +106,14 @@ def spinner(root: Path) -> list[Figure]:
 
 def cpu_rlimit(root: Path) -> list[Figure]:
     names = ["hostile_cpu", *GOOD]
-    _, seconds, _ = play(root, names, Limits(init_ms=5000, move_ms=5000), sandbox.Limits(cpu_s=1))
+    _, seconds, _ = play(root, names, Limits(init_ms=5000, move_ms=5000), sandbox.Resources(cpu_s=1))
     return [("cpu_rlimit: partido with a spinner killed at 1 s of CPU", seconds, 4.5, "s")]
 
 
 def spin_share(root: Path) -> list[Figure]:
     names = ["hostile_spin", *GOOD]
     result, _, _ = play(
-        root, names, Limits(init_ms=5000, move_ms=3000), sandbox.Limits(cpus=1.0), {"hostile_spin": "8\n"}
+        root, names, Limits(init_ms=5000, move_ms=3000), sandbox.Resources(cpus=1.0), {"hostile_spin": "8\n"}
     )
     return [("spin_share: good players' median reply", good_median(result, names, "hostile_spin"), 100, "ms")]
 

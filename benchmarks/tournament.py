@@ -33,12 +33,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from arena import tournament as t  # noqa: E402
-from arena.connection import Limits, SubprocessConnection  # noqa: E402
-from arena.entrants import collect_entrants  # noqa: E402
-from arena.sandbox import resolve  # noqa: E402
+from arena.referee.connection import Limits, SubprocessConnection  # noqa: E402
+from arena.referee.sandbox import resolve  # noqa: E402
 from arena.seeds import new_key  # noqa: E402
-from arena.store import Store  # noqa: E402
+from arena.tournament import coordinator as t  # noqa: E402
+from arena.tournament.entrants import collect_entrants  # noqa: E402
+from arena.tournament.store import Store  # noqa: E402
 
 
 def entrants(folder: Path, n: int) -> list[Path]:

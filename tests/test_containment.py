@@ -3,7 +3,7 @@
 Every test plays a real partido between a hostile bot (``tests/bots/hostile_*``)
 and good players, contained by ``bwrap`` (skipped where bubblewrap does not
 work) and by the ``rlimits`` fallback where that is meaningful, and checks what
-the mechanism promises (see :mod:`arena.sandbox` and ``sandbox.warning``):
+the mechanism promises (see :mod:`arena.referee.sandbox` and ``sandbox.warning``):
 
 * a fault, when there is one, is the hostile bot's (its seat), never another
   player's nor the referee's; the partido ends with ``partido_end``;
@@ -39,11 +39,11 @@ from typing import Any
 
 import pytest
 
-from arena import sandbox, uids
-from arena.connection import Limits
-from arena.players import find_player
-from arena.referee import PartidoResult, play_folders
-from arena.replay import read_replay
+from arena.referee import sandbox, uids
+from arena.referee.connection import Limits
+from arena.referee.players import find_player
+from arena.referee.replay import read_replay
+from arena.referee.table import PartidoResult, play_folders
 from tests.procs import (
     PidCollector,
     alive,
@@ -152,7 +152,7 @@ def play(
     names: Sequence[str],
     mechanism: str,
     limits: Limits = LIMITS,
-    rlimits: sandbox.Limits | None = None,
+    rlimits: sandbox.Resources | None = None,
     folders: dict[str, Path] | None = None,
 ) -> Game:
     """Play one partido between the players staged in ``stage``; check nothing is left behind."""
@@ -360,7 +360,7 @@ def test_process_limit_stops_a_fork_flood(stage: Path, mechanism: str) -> None:
     stage_good(stage)
     put(stage, "hostile_nproc", [96])
 
-    game = play(stage, ["hostile_nproc", *GOOD], mechanism, rlimits=sandbox.Limits(processes=48))
+    game = play(stage, ["hostile_nproc", *GOOD], mechanism, rlimits=sandbox.Resources(processes=48))
 
     check_contained(game, "hostile_nproc")
     log = game.log("hostile_nproc")
@@ -426,7 +426,7 @@ def test_disk_filler_is_a_crash_of_its_own(stage: Path, mechanism: str, run_toke
     on_host = Path(f"/tmp/hostile_disk-{run_token}.bin")
     file_mb = 16
     try:
-        game = play(stage, [*GOOD, "hostile_disk"], mechanism, rlimits=sandbox.Limits(file_mb=file_mb))
+        game = play(stage, [*GOOD, "hostile_disk"], mechanism, rlimits=sandbox.Resources(file_mb=file_mb))
         check_contained(game, "hostile_disk", "crash", "file size limit")
         log = game.log("hostile_disk")
         assert "CWD BLOCKED" in log, "its own folder must not be writable"
@@ -447,7 +447,7 @@ def test_private_tmp_holds_no_more_than_file_mb(stage: Path) -> None:
     file_mb = 8
     put(stage, "hostile_fill", [4 * file_mb, "/tmp"])
 
-    game = play(stage, [*GOOD, "hostile_fill"], "bwrap", rlimits=sandbox.Limits(file_mb=file_mb))
+    game = play(stage, [*GOOD, "hostile_fill"], "bwrap", rlimits=sandbox.Resources(file_mb=file_mb))
 
     check_contained(game, "hostile_fill")
     filled = game.report("hostile_fill", "FILLED")
@@ -466,7 +466,7 @@ def test_no_writable_place_but_the_private_tmp(stage: Path) -> None:
         stage,
         [*GOOD, "hostile_fill"],
         "bwrap",
-        rlimits=sandbox.Limits(memory_mb=memory_mb, file_mb=file_mb),
+        rlimits=sandbox.Resources(memory_mb=memory_mb, file_mb=file_mb),
     )
 
     check_contained(game, "hostile_fill")
@@ -497,7 +497,7 @@ def test_cpu_limit_kills_the_spinner_before_move_ms(stage: Path, mechanism: str)
     put(stage, "hostile_cpu")
     slow = Limits(init_ms=5000, move_ms=5000)
 
-    game = play(stage, ["hostile_cpu", *GOOD], mechanism, slow, rlimits=sandbox.Limits(cpu_s=1))
+    game = play(stage, ["hostile_cpu", *GOOD], mechanism, slow, rlimits=sandbox.Resources(cpu_s=1))
 
     check_contained(game, "hostile_cpu", "crash")
     line = game.fault_lines()[0]
@@ -512,7 +512,7 @@ def test_cpu_limit_is_named_in_the_crash(stage: Path, mechanism: str) -> None:
     put(stage, "hostile_cpu")
     slow = Limits(init_ms=5000, move_ms=5000)
 
-    game = play(stage, ["hostile_cpu", *GOOD], mechanism, slow, rlimits=sandbox.Limits(cpu_s=1))
+    game = play(stage, ["hostile_cpu", *GOOD], mechanism, slow, rlimits=sandbox.Resources(cpu_s=1))
 
     check_contained(game, "hostile_cpu", "crash", "CPU time limit")
     assert game.fault_lines()[0]["exit"] == "SIGXCPU"
@@ -523,7 +523,7 @@ def test_cpu_limit_is_named_in_the_crash(stage: Path, mechanism: str) -> None:
 
 @BWRAP
 def test_doctor_finds_every_protection_under_bwrap() -> None:
-    from arena import cgroups, doctor
+    from arena.referee import cgroups, doctor
 
     results = doctor.probe("bwrap")
     assert set(results) == set(doctor.CHECKS)
@@ -537,7 +537,7 @@ def test_doctor_finds_every_protection_under_bwrap() -> None:
 
 @RLIMITS
 def test_doctor_under_rlimits_says_what_it_lacks() -> None:
-    from arena import cgroups, doctor
+    from arena.referee import cgroups, doctor
 
     results = doctor.probe("rlimits")
     lacking = {"no_network", "other_folders_hidden", "private_tmp", "own_pid_namespace"}
@@ -550,8 +550,8 @@ def test_doctor_under_rlimits_says_what_it_lacks() -> None:
 def test_arena_doctor_prints_a_line_for_every_protection() -> None:
     from click.testing import CliRunner
 
-    from arena import doctor
     from arena.cli import main
+    from arena.referee import doctor
 
     done = CliRunner().invoke(main, ["doctor"])
     assert done.exit_code == 0, done.output

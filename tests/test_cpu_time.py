@@ -14,12 +14,14 @@ from typing import Any
 
 import pytest
 
-from arena import referee, sandbox, worker
-from arena.connection import InProcessConnection, Limits, wall_backstop
-from arena.players import find_player
-from arena.referee import play_folders
-from arena.sandbox import SandboxFailure
+from arena.referee import sandbox
+from arena.referee import table as referee
+from arena.referee.connection import InProcessConnection, Limits, wall_backstop
+from arena.referee.players import find_player
+from arena.referee.sandbox import SandboxFailure
+from arena.referee.table import play_folders
 from arena.sdk import Player, PlayRequest
+from arena.tournament import worker
 from tests.procs import leftover_players
 from tests.test_containment import GOOD, check_contained, play, put, stage_good
 from tests.test_containment import stage as stage  # the fixture

@@ -40,15 +40,15 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from arena import bundles, remote
-from arena import tournament as t
-from arena.backend import BackendError
-from arena.cli_tournament import tournament
-from arena.connection import Limits
-from arena.entrants import collect_entrants
-from arena.process import descendants
-from arena.store import Store
-from arena.worker import PartidoTask
+from arena.cli.torneo import tournament
+from arena.referee.connection import Limits
+from arena.referee.process import descendants
+from arena.tournament import coordinator as t
+from arena.tournament.backend import BackendError
+from arena.tournament.cluster import bundles, remote
+from arena.tournament.entrants import collect_entrants
+from arena.tournament.store import Store
+from arena.tournament.worker import PartidoTask
 from tests.procs import TOKEN_VAR, kill_and_reap, leftover_players, read
 from tests.torneos import CONFIG, GOOD, OPTIONS, TIMES, assert_same, committed
 
@@ -132,7 +132,7 @@ def test_the_remote_task_refuses_what_it_must_not_play(
     assert "do not match its name" in out["problem"] and out["files"] is None
     with pytest.raises(BackendError, match="do not match its name"):
         remote.materialize(out, tmp_path)
-    monkeypatch.setattr("arena.sandbox.bwrap_works", lambda: False)
+    monkeypatch.setattr("arena.referee.sandbox.bwrap_works", lambda: False)
     out = remote.play_remote(task, digests, dict(packed))
     assert "runs its players under bwrap, which does not work there" in out["problem"]
     out = remote.check_remote(specs[0], digests[0], packed[0][1], Limits(), "bwrap")
@@ -208,7 +208,7 @@ class _Future:
 
 
 def test_a_lost_task_is_submitted_again_a_bounded_number_of_times() -> None:
-    from arena import dask_backend
+    from arena.tournament.cluster import backend as dask_backend
 
     backend = object.__new__(dask_backend.DaskBackend)  # no cluster: only what handles use
     backend.lost_errors, backend.wake, backend.live, backend.address = (_Lost,), threading.Event(), set(), "x"
@@ -257,7 +257,7 @@ def test_scheduler_without_the_extra_is_one_line(
 def test_an_unreachable_scheduler_is_one_line(
     players: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("arena.dask_backend.CONNECT_S", 0.5)
+    monkeypatch.setattr("arena.tournament.cluster.backend.CONNECT_S", 0.5)
     out = tmp_path / "torneo"
     result = CliRunner().invoke(
         tournament, [str(players), "--out", str(out), "--scheduler", "tcp://127.0.0.1:9"]
@@ -412,8 +412,8 @@ def test_the_cluster_gives_the_local_results(
     assert_same(out, reference)
     log = (out / "torneo.log").read_text()
     for p in (f"p{i:04d}" for i in range(1, 9)):
-        assert len(re.findall(rf"dask@\S+\[\d+\] INFO arena.worker: {p} empieza", log)) == 1, log
-        assert len(re.findall(rf"dask@\S+\[\d+\] INFO arena.worker: {p} terminado", log)) == 1, log
+        assert len(re.findall(rf"dask@\S+\[\d+\] INFO arena.tournament.worker: {p} empieza", log)) == 1, log
+        assert len(re.findall(rf"dask@\S+\[\d+\] INFO arena.tournament.worker: {p} terminado", log)) == 1, log
     with Store.open(out) as store:
         doers = {r.worker for r in store.results()}
         assert store.runs()[-1]["workers"] == 2
@@ -470,7 +470,7 @@ def test_a_distributed_torneo_stopped_then_resumed(
 ) -> None:
     """The coordinator killed (kill -9) or stopped (Ctrl-C) after 2 partidos; --resume on the cluster."""
     out = tmp_path / "torneo"
-    argv = [sys.executable, "-m", "arena.cli_tournament", str(players), "--out", str(out), *OPTIONS]
+    argv = [sys.executable, "-m", "arena", "tournament", str(players), "--out", str(out), *OPTIONS]
     proc = subprocess.Popen(
         [*argv, "--scheduler", clean.address],
         cwd=ROOT,

@@ -15,7 +15,7 @@ import pytest
 from arena import cards
 from arena.cards import ABOVE, SUIT_MASK, parse
 from arena.loader import load_player_class
-from arena.referee import play_partido
+from arena.referee.table import play_partido
 from arena.rules import RuleSet
 from arena.sdk import Move, Player, PlayRequest, TableView
 

@@ -8,8 +8,8 @@ rules for their number (``shared/spec/rules.md``); with fewer than three left th
 partido ends at once, after 0 manos, those left (maybe none) its winners.
 
 Every seat combination of 3–6 players is played in-process (a connection whose
-hello failed, as :class:`~arena.connection.InProcessConnection` and
-:class:`~arena.connection.SubprocessConnection` leave it); the engine is driven
+hello failed, as :class:`~arena.referee.connection.InProcessConnection` and
+:class:`~arena.referee.connection.SubprocessConnection` leave it); the engine is driven
 with random faults and illegal moves over Hypothesis-drawn tables; real bot
 processes check the wiring, and a small torneo checks that the same bot gets the
 same fault line with 1 and 2 workers.
@@ -29,13 +29,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from arena import rules
-from arena.connection import HELLO_CRASH, InProcessConnection, PlayerFault
 from arena.engine import Partido
-from arena.referee import PartidoResult, Referee
-from arena.replay import read_replay
+from arena.referee.connection import HELLO_CRASH, InProcessConnection, PlayerFault
+from arena.referee.replay import read_replay
+from arena.referee.table import PartidoResult, Referee
 from arena.rules import RuleSet
 from arena.sdk import Player, PlayRequest
-from arena.store import Store
+from arena.tournament.store import Store
 from tests.test_properties import RULESETS, SEEDS, Driver, _recheck_mano, drive, manos_of
 from tests.test_referee import audit, folder, play
 from tests.torneos import execute
@@ -325,8 +325,8 @@ def hello_lines(out: Path) -> dict[str, list[Event]]:
 
 @pytest.mark.usefixtures("run_token")
 def test_same_bot_same_hello_line_with_one_and_two_workers(tmp_path: Path) -> None:
-    from arena import report
-    from arena import tournament as t
+    from arena.results import report
+    from arena.tournament import coordinator as t
 
     field = tmp_path / "field"
     for name in ("a_mas", *HELLO_BOTS):  # every table of three: two or three fail hello

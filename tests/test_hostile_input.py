@@ -30,14 +30,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from arena import protocol, sandbox
-from arena import tournament as t
+from arena import protocol
 from arena.cards import NAMES, names_of
-from arena.connection import Limits, PlayerFault, SubprocessConnection, _Transcript
 from arena.engine import IllegalMove, Partido
-from arena.players import PlayerSpec
-from arena.process import LineTooLong
-from arena.store import Store
+from arena.referee import sandbox
+from arena.referee.connection import Limits, PlayerFault, SubprocessConnection, _Transcript
+from arena.referee.players import PlayerSpec
+from arena.referee.process import LineTooLong
+from arena.tournament import coordinator as t
+from arena.tournament.store import Store
 from tests.test_referee import BOTS, GOOD, LIMITS, ROOT, audit, check_disqualified, folder, play
 from tests.torneos import CONFIG, assert_same, execute, outcome, resume
 
@@ -657,7 +658,7 @@ def _inject_failure(monkeypatch: pytest.MonkeyPatch, partidos: set[str], how: st
     Reaches workers forked from this process after the call (``fork`` context), not
     those of a forkserver: a resume through the command plays normally.
     """
-    from arena import referee
+    from arena.referee import table as referee
 
     real = referee.play_folders
 

@@ -21,9 +21,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from arena.cli import main
-from arena.export import sheet_frames, write_csvs, write_workbook
 from arena.inert import cell, formula_like, printable
-from arena.standings import faults_table, head_to_head, partidos_table, standings
+from arena.results.export import sheet_frames, write_csvs, write_workbook
+from arena.results.standings import faults_table, head_to_head, partidos_table, standings
 from tests.test_standings import ENTRANTS, RECORDS
 
 ROOT = Path(__file__).resolve().parent.parent

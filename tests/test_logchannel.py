@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from arena.logchannel import CUT, MESSAGE_MAX, LogSink, PipeHandler, message
+from arena.tournament.logchannel import CUT, MESSAGE_MAX, LogSink, PipeHandler, message
 
 
 def _chatter(channel: Any, name: str) -> None:

@@ -20,10 +20,10 @@ from typing import Any
 import pytest
 
 from arena import cards, rules
-from arena.connection import Limits
-from arena.players import find_player
-from arena.referee import PartidoResult, play_folders
-from arena.replay import read_replay
+from arena.referee.connection import Limits
+from arena.referee.players import find_player
+from arena.referee.replay import read_replay
+from arena.referee.table import PartidoResult, play_folders
 from arena.rules import RuleSet
 from tests.torneos import evidence
 

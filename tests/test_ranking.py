@@ -13,9 +13,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 from scipy.optimize import check_grad
 
-from arena import ranking
-from arena.ranking import Outcome, fit, places
-from arena.standings import separation_lines, standings
+from arena.results import ranking
+from arena.results.ranking import Outcome, fit, places
+from arena.results.standings import separation_lines, standings
 
 
 def _draw(n: int, partidos: int, table: int = 4, seed: int = 1) -> tuple[np.ndarray, list[tuple[int, ...]]]:

@@ -26,11 +26,12 @@ from typing import Any
 
 import pytest
 
-from arena import cards, process, rules, sandbox
-from arena.connection import Limits
-from arena.players import PlayerLoadError, find_player
-from arena.referee import PartidoResult, play_folders
-from arena.replay import read_replay
+from arena import cards, rules
+from arena.referee import process, sandbox
+from arena.referee.connection import Limits
+from arena.referee.players import PlayerLoadError, find_player
+from arena.referee.replay import read_replay
+from arena.referee.table import PartidoResult, play_folders
 from arena.rules import RuleSet
 from tests.procs import (
     PidCollector,
@@ -650,8 +651,8 @@ def test_crash_incident_holds_the_last_words(tmp_path: Path, monkeypatch: pytest
 
 
 def test_a_process_serves_several_partidos_with_one_hello(tmp_path: Path) -> None:
-    from arena.connection import SubprocessConnection
-    from arena.referee import Referee
+    from arena.referee.connection import SubprocessConnection
+    from arena.referee.table import Referee
 
     specs = [find_player(SAMPLES / name) for name in GOOD]
     conns = [SubprocessConnection(spec, LIMITS, tmp_path / "logs") for spec in specs]

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from arena.schedule import ScheduledPartido, group_size, make_schedule
+from arena.tournament.schedule import ScheduledPartido, group_size, make_schedule
 
 SEEDS = st.integers(0, 2**32)
 

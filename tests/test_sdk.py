@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from arena import cards
-from arena.referee import play_partido
+from arena.referee.table import play_partido
 from arena.rules import RuleSet
 from arena.sdk import Move, Player, PlayRequest, TableView
 

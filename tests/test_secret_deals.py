@@ -28,20 +28,22 @@ import openpyxl
 import pytest
 from click.testing import CliRunner
 
-from arena import engine, report, schedule
-from arena import tournament as t
+from arena import engine
 from arena.cli import main
 from arena.engine import Partido, deal_key, deal_order
-from arena.entrants import collect_entrants
 from arena.loader import load_player_class
-from arena.players import find_player
 from arena.protocol import view
-from arena.referee import play_folders
-from arena.replay import read_replay
+from arena.referee.players import find_player
+from arena.referee.replay import read_replay
+from arena.referee.table import play_folders
+from arena.results import report
 from arena.rules import RuleSet
-from arena.schedule import make_schedule
 from arena.seeds import derive, is_key, new_key, predictable_warning
-from arena.store import Entrant, Store
+from arena.tournament import coordinator as t
+from arena.tournament import schedule
+from arena.tournament.entrants import collect_entrants
+from arena.tournament.schedule import make_schedule
+from arena.tournament.store import Entrant, Store
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ("a_mas", "a_menos", "random_legal")

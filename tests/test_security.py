@@ -18,9 +18,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from arena import cgroups, sandbox, uids
-from arena.connection import Limits
-from arena.process import PlayerProcess
+from arena.referee import cgroups, sandbox, uids
+from arena.referee.connection import Limits
+from arena.referee.process import PlayerProcess
 from tests.procs import alive
 from tests.test_containment import (
     GOOD,
@@ -118,7 +118,7 @@ def test_background_spinners_get_one_share_and_slow_no_one(stage: Path, mechanis
     """Was a bug: a bot's 120 spinners got innocent players disqualified for timeout."""
     stage_good(stage)
     put(stage, "hostile_spin", [8])
-    cap = sandbox.Limits(cpus=1.0)
+    cap = sandbox.Resources(cpus=1.0)
 
     game = play(stage, ["hostile_spin", *GOOD], mechanism, Limits(init_ms=5000, move_ms=3000), rlimits=cap)
 
@@ -134,7 +134,7 @@ def test_memory_is_limited_for_the_whole_process_tree(stage: Path, mechanism: st
     """Was a bug: 4 children × 900 MiB, each under the per-process limit, held 3.6 GiB."""
     stage_good(stage)
     put(stage, "hostile_tree_memory", ["4 160"])
-    limits = sandbox.Limits(memory_mb=320)
+    limits = sandbox.Resources(memory_mb=320)
 
     game = play(stage, ["hostile_tree_memory", *GOOD], mechanism, rlimits=limits)
 
@@ -164,7 +164,7 @@ def _hold_processes(mechanism: str, folder: Path, limit: int) -> tuple[sandbox.B
         "time.sleep(120)\n"
     )
     box = sandbox.contain(
-        [sys.executable, "-c", bomb], folder, mechanism, sandbox.Limits(processes=limit, memory_mb=2048)
+        [sys.executable, "-c", bomb], folder, mechanism, sandbox.Resources(processes=limit, memory_mb=2048)
     )
     bomb = PlayerProcess(box.argv, box.cwd, box.env, pass_fds=box.pass_fds)  # tracked: the reaper spares it
     box.started()
@@ -310,7 +310,7 @@ def test_uid_leases_are_exclusive_and_release_kills_what_is_left() -> None:
 def test_a_players_cgroup_sits_under_the_referees_own_and_goes_away() -> None:
     hierarchy = cgroups.detect()
     assert hierarchy is not None
-    group = cgroups.PlayerCgroup.create("test-cgroup", sandbox.Limits().cgroup())
+    group = cgroups.PlayerCgroup.create("test-cgroup", sandbox.Resources().cgroup())
     try:
         for key, folder in group.folders.items():
             assert folder.is_relative_to(hierarchy.own[key]), folder
@@ -346,7 +346,7 @@ def _as_ordinary_user(code: str, home: Path) -> subprocess.CompletedProcess[str]
 def test_doctor_run_by_an_ordinary_user_is_truthful(tmp_path: Path) -> None:
     """The non-root run: players share the referee's uid, kept apart by namespaces; the doctor says so."""
     tmp_path.chmod(0o777)
-    trial = _as_ordinary_user("import arena.doctor", tmp_path)
+    trial = _as_ordinary_user("import arena.referee.doctor", tmp_path)
     if trial.returncode != 0:
         pytest.skip(f"an ordinary user cannot import the checkout here: {trial.stderr.strip()[-200:]}")
     if _as_ordinary_user("from arena import sandbox; assert sandbox.bwrap_works()", tmp_path).returncode:
@@ -358,7 +358,7 @@ def test_doctor_run_by_an_ordinary_user_is_truthful(tmp_path: Path) -> None:
 
     assert done.returncode == 0, done.stderr
     results = json.loads(done.stdout.splitlines()[-1])
-    from arena import doctor
+    from arena.referee import doctor
 
     assert set(results) == set(doctor.CHECKS)
     assert results.pop("own_uid") is False, "an ordinary user cannot give players uids of their own"

@@ -10,9 +10,9 @@ from typing import Any
 import openpyxl
 import pytest
 
-from arena.export import HEADERS, SHEETS, sheet_frames, write_csvs, write_workbook
-from arena.standings import faults_table, head_to_head, partidos_table, standings, wilson
-from arena.stats import finishing_places, partido_stats
+from arena.referee.stats import finishing_places, partido_stats
+from arena.results.export import HEADERS, SHEETS, sheet_frames, write_csvs, write_workbook
+from arena.results.standings import faults_table, head_to_head, partidos_table, standings, wilson
 
 
 def seat_stats(won: bool, place: float, manos: int, lost: int, porotos: int, **extra: Any) -> dict[str, Any]:

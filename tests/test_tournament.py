@@ -2,8 +2,8 @@
 refusals, the log file, --max-faults, and no process left behind.
 
 Entrants are copies of the deterministic sample players (and ``tests/bots/crash``).
-The coordinator is run in-process (``arena.tournament.execute`` or the click
-command) or, to be killed, as ``python -m arena.cli_tournament`` in a subprocess.
+The coordinator is run in-process (``arena.tournament.coordinator.execute`` or the click
+command) or, to be killed, as ``python -m arena tournament`` in a subprocess.
 Processes are told apart by a token in their environment, as in ``test_referee``.
 """
 
@@ -22,11 +22,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from arena import tournament as t
-from arena.cli_tournament import tournament
-from arena.entrants import NoEntrants, collect_entrants
-from arena.process import descendants
-from arena.store import Store, StoreError
+from arena.cli.torneo import tournament
+from arena.referee.process import descendants
+from arena.tournament import coordinator as t
+from arena.tournament.entrants import NoEntrants, collect_entrants
+from arena.tournament.store import Store, StoreError
 from tests.procs import leftover_players
 from tests.torneos import (
     CONFIG,
@@ -159,12 +159,12 @@ def test_the_log_file_holds_every_worker_and_partido(players: Path, tmp_path: Pa
     out = tmp_path / "torneo"
     execute(out, players, config, 2, context=multiprocessing.get_context(method))
     log = (out / "torneo.log").read_text()
-    workers = set(re.findall(r"Process-\d+\[(\d+)\] INFO arena.worker: worker ready", log))
+    workers = set(re.findall(r"Process-\d+\[(\d+)\] INFO arena.tournament.worker: worker ready", log))
     assert len(workers) == 2, log
     for p in ("p0001", "p0002", "p0003", "p0004"):
-        assert len(re.findall(rf"\[(\d+)\] INFO arena.worker: {p} empieza", log)) == 1, log
-        assert len(re.findall(rf"\[(\d+)\] INFO arena.worker: {p} terminado", log)) == 1, log
-    doers = set(re.findall(r"\[(\d+)\] INFO arena.worker: p\d+ terminado", log))
+        assert len(re.findall(rf"\[(\d+)\] INFO arena.tournament.worker: {p} empieza", log)) == 1, log
+        assert len(re.findall(rf"\[(\d+)\] INFO arena.tournament.worker: {p} terminado", log)) == 1, log
+    doers = set(re.findall(r"\[(\d+)\] INFO arena.tournament.worker: p\d+ terminado", log))
     assert doers <= workers
     assert "MainProcess" in log and "fin de la ejecución: finished, 4 partidos nuevos" in log
 

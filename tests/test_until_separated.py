@@ -13,10 +13,10 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from arena import separate
-from arena.cli_tournament import tournament
-from arena.process import descendants
-from arena.store import Store
+from arena.cli.torneo import tournament
+from arena.referee.process import descendants
+from arena.results import separate
+from arena.tournament.store import Store
 from tests.torneos import CONFIG, assert_same, committed, coordinator, execute, resume, wait_for
 
 BUDGET = 9

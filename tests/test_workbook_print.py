@@ -17,9 +17,9 @@ import pandas as pd
 import pytest
 from openpyxl.utils import get_column_letter, range_boundaries
 
-from arena import report
-from arena.export import HEADERS, SHEETS, sheet_frames, write_workbook
-from arena.standings import faults_table, head_to_head, partidos_table, standings
+from arena.results import report
+from arena.results.export import HEADERS, SHEETS, sheet_frames, write_workbook
+from arena.results.standings import faults_table, head_to_head, partidos_table, standings
 
 ENTRANTS = [f"jugador{i:02d}" for i in range(40)]
 PARTIDOS = 240  # 24 partidos each at tables of 4: Partidos runs over several printed pages

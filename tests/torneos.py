@@ -19,10 +19,11 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from arena import tournament as t
-from arena.cli_tournament import tournament
-from arena.entrants import collect_entrants
-from arena.store import Store
+from arena.cli.torneo import tournament
+from arena.results import separate
+from arena.tournament import coordinator as t
+from arena.tournament.entrants import collect_entrants
+from arena.tournament.store import Store
 
 ROOT = Path(__file__).resolve().parent.parent
 GOOD = ("random_legal", "a_mas", "a_menos")
@@ -51,6 +52,8 @@ def reference(players: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def execute(out: Path, players: Path | list[Path], config: t.Config, workers: int, **kw: Any) -> t.RunStats:
     specs = collect_entrants(players if isinstance(players, list) else [players])
+    if config.until_separated:
+        kw.setdefault("more", separate.next_batch)  # as the command does
     return t.execute(out, specs, config, workers, None, t.plan(config, len(specs)), **kw)
 
 
@@ -132,8 +135,8 @@ def committed(folder: Path) -> int:
 
 
 def coordinator(players: Path, out: Path, *extra: str, **kw: Any) -> subprocess.Popen[str]:
-    """``python -m arena.cli_tournament`` in a subprocess (its own session), for killing."""
-    argv = [sys.executable, "-m", "arena.cli_tournament", str(players), "--out", str(out), *OPTIONS]
+    """``python -m arena tournament`` in a subprocess (its own session), for killing."""
+    argv = [sys.executable, "-m", "arena", "tournament", str(players), "--out", str(out), *OPTIONS]
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     return subprocess.Popen(
         [*argv, "--workers", "2", *extra],

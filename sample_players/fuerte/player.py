@@ -27,7 +27,7 @@ from typing import Any, NamedTuple
 
 from arena.cards import ABOVE, FULL_DECK, NAMES, SUIT_MASK, card, cards_of, parse
 from arena.engine import Mano
-from arena.rules import PAIR_MASK, TUTE, canto_name, canto_suit, has_tute
+from arena.rules import PAIR_MASK, TUTE, beats, canto_name, canto_suit, has_tute
 from arena.sdk import Move, Player, PlayRequest, TableView
 
 # ---------------------------------------------------------------- what the play proves
@@ -49,12 +49,6 @@ class Knowledge(NamedTuple):
     """Seat -> the cards it cannot hold (a mask), from how it played."""
 
 
-def play_order(active: Sequence[int], mano_seat: int, sitting_out: int | None, n: int) -> tuple[int, ...]:
-    """The dealt-in seats from ``mano_seat`` going right."""
-    live = set(active) - {sitting_out}
-    return tuple(s for i in range(n) if (s := (mano_seat + i) % n) in live)
-
-
 def constraint(card_id: int, lead: int, winning: int, trump: int) -> int:
     """The cards a player cannot hold, given that it played ``card_id`` on a trick
     led in suit ``lead`` and won so far by ``winning`` (rule 6, read backwards)."""
@@ -74,9 +68,8 @@ def constraint(card_id: int, lead: int, winning: int, trump: int) -> int:
 
 def infer(view: TableView, hand: Sequence[str] | None = None) -> Knowledge:
     """Everything the play so far proves about who holds the unseen cards."""
-    n = len(view.players) or len(view.porotos)
     me = view.seat
-    order = play_order(view.active, view.mano_seat, view.sitting_out, n)
+    order = view.order
     trump = view.trump_suit
     mine = 0
     for c in hand if hand is not None else view.hand:
@@ -94,8 +87,7 @@ def infer(view: TableView, hand: Sequence[str] | None = None) -> Knowledge:
             lead, winning = c // 10, c
             continue
         forbidden[seat] = forbidden.get(seat, 0) | constraint(c, lead, winning, trump)
-        ws = winning // 10
-        if (c // 10 == ws and c > winning) or (c // 10 == trump and ws != trump):
+        if beats(c, winning, trump):
             winning = c
     size = mine.bit_count() + played_by.get(me, 0)
     counts = {s: size - played_by[s] for s in order if s != me}
@@ -324,8 +316,7 @@ class Fuerte(Player):
         rng = self.rng()
         know = infer(view, request.hand)
         me = view.seat
-        n = len(view.players) or len(view.porotos)
-        base = self.base_mano(request, know, n)
+        base = request.simulation()  # the mano as it stands: my hand, the others' still empty
         ruleset = view.ruleset
         k = len(candidates)
         lost = [0] * k
@@ -342,10 +333,7 @@ class Fuerte(Player):
                     break
             elif now + slowest > deadline:
                 break
-            hands = sample_hands(rng, know)
-            root = base.clone()
-            for s, h in hands.items():
-                root.hands[s] = h
+            root = base.with_hands(sample_hands(rng, know))
             state = rng.getstate()
             for i, cand in enumerate(candidates):
                 m = root.clone()
@@ -378,38 +366,3 @@ class Fuerte(Player):
         scores = m.scores()
         mine = scores[me] or 0
         return min((abs(mine - (scores[s] or 0)) for s in losers), default=0) / 130
-
-    def base_mano(self, request: PlayRequest, know: Knowledge, n: int) -> Mano:
-        """The mano as it stands, with only my hand filled in."""
-        view = self.view
-        hands = [0] * n
-        mine = 0
-        for c in request.hand:
-            mine |= 1 << parse(c)
-        hands[view.seat] = mine
-        m = Mano(view.mano, view.trump_suit, know.order, hands)
-        m.ntricks = mine.bit_count() + sum(1 for s, _ in view.played if s == view.seat)
-        m.trick = request.trick
-        m.turn = view.seat
-        m.tricks = list(view.tricks) + [0] * (n - len(view.tricks))
-        canto = [0] * n
-        for seat, name in view.sung:
-            if name != TUTE:
-                suit = canto_suit(name, m.trump)
-                canto[seat] += 40 if suit == m.trump else 20
-                m.sang_pair[seat] = True
-        m.canto_points = canto
-        m.card_points = [sc - canto[s] for s, sc in enumerate(view.scores)] + [0] * (n - len(view.scores))
-        m.sung_suits = view.sung_suits
-        m.may_sing = request.may_sing
-        table = [(s, parse(c)) for s, c in request.table]
-        m.table = table
-        if table:
-            trump = m.trump
-            m.lead = table[0][1] // 10
-            m.winner, m.winning = table[0]
-            for s, c in table[1:]:
-                ws = m.winning // 10
-                if (c // 10 == ws and c > m.winning) or (c // 10 == trump and ws != trump):
-                    m.winner, m.winning = s, c
-        return m

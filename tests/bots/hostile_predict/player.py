@@ -2,7 +2,7 @@
 
 At each ``mano_start`` it deals the mano for every candidate seed it can think of —
 the old default 2002, every int below 2000, the partido seeds a torneo derives
-from small ints (:func:`arena.schedule.deal_seed`) — under both the current
+from small ints (:func:`arena.tournament.schedule.deal_seed`) — under both the current
 engine (:func:`arena.engine.deal_order`) and the Mersenne Twister dealing of
 earlier versions (``random.Random(f"tute-arena/{seed}/{mano}")``), keeps the
 candidate whose cards for its own seat best match its hand, and writes its guess
@@ -19,8 +19,8 @@ import sys
 
 from arena import engine
 from arena.cards import NAMES, parse
-from arena.schedule import deal_seed
 from arena.sdk import Player, PlayRequest
+from arena.tournament.schedule import deal_seed
 
 CANDIDATES = sorted(
     {*range(2000), 2002}

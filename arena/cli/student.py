@@ -1,0 +1,97 @@
+"""``arena check`` and ``arena new``: a student's tools for a player."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from arena.cli.options import (
+    _ruleset,
+    containment,
+    deals_from,
+    limits_options,
+    rules_options,
+    sandbox_option,
+    seed_option,
+)
+
+
+@click.command()
+@click.argument("player", type=click.Path(file_okay=False, path_type=Path))
+@click.option(
+    "--partidos",
+    type=click.IntRange(1, 50),
+    default=3,
+    show_default=True,
+    help="Partidos to play (3, 4 and 5 players in turn).",
+)
+@seed_option
+@rules_options
+@limits_options
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Where replays and logs go (default: results/check/<player>-<time>).",
+)
+@sandbox_option
+def check(
+    player: Path,
+    partidos: int,
+    seed: int | None,
+    ruleset: str,
+    variants: tuple[str, ...],
+    renuncio: str,
+    move_ms: int,
+    init_ms: int,
+    move_wall_ms: int | None,
+    init_wall_ms: int | None,
+    out: Path | None,
+    sandbox: str,
+) -> None:
+    """Check a PLAYER folder against the sample players; exit status 0 only when clean."""
+    from arena.inert import printable
+    from arena.referee.check import check_player
+    from arena.referee.connection import Limits
+    from arena.referee.players import PlayerLoadError
+    from arena.referee.sandbox import SandboxFailure
+
+    rules = _ruleset(ruleset, variants, renuncio)
+    if seed is not None:
+        deals_from(seed)  # the warning: each partido deals from seed + i
+    try:
+        mechanism = containment(sandbox)
+        limits = Limits(init_ms, move_ms, init_wall_ms, move_wall_ms)
+        report = check_player(
+            player, partidos, limits, rules, out, click.echo, mechanism=mechanism, seed=seed
+        )
+    except (PlayerLoadError, FileNotFoundError) as exc:
+        click.echo(f"Resultado: no se puede usar — {printable(str(exc))}", err=True)
+        sys.exit(2)
+    except SandboxFailure as exc:  # the machine's failure, not the student's: no verdict
+        raise click.ClickException(printable(str(exc))) from None
+    sys.exit(0 if report.clean else 1)
+
+
+@click.command()
+@click.argument("name")
+@click.option(
+    "--dir",
+    "parent",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("players"),
+    show_default=True,
+    help="Where to create the player's folder.",
+)
+def new(name: str, parent: Path) -> None:
+    """Create a working player skeleton NAME (a player.py to fill in)."""
+    from arena.new import NewPlayerError, new_player
+
+    try:
+        folder = new_player(name, parent)
+    except NewPlayerError as exc:
+        raise click.ClickException(str(exc)) from None
+    click.echo(f"Creado {folder / 'player.py'}")
+    click.echo(f"Probalo con: arena check {folder}")

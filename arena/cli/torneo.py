@@ -1,0 +1,330 @@
+"""``arena tournament``: a round-robin torneo of player folders, in parallel, durable and resumable."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import click
+from click.core import ParameterSource
+
+from arena.cli.options import containment, lang_option, limits_options, rules_options, sandbox_option
+
+if TYPE_CHECKING:
+    from arena.referee.players import PlayerSpec
+    from arena.tournament.coordinator import Config
+    from arena.tournament.schedule import ScheduledPartido
+
+RESULT_OPTIONS = (
+    "table_size",
+    "rounds",
+    "seed",
+    "duplicate",
+    "partidos",
+    "ruleset",
+    "variants",
+    "renuncio",
+    "move_ms",
+    "init_ms",
+    "move_wall_ms",
+    "init_wall_ms",
+    "max_faults",
+    "until_separated",
+    "budget",
+    "sandbox",
+)
+"""Options that decide the results: stored at creation, never changed by --resume."""
+
+
+@click.command()
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path), metavar="[PATH]...")
+@click.option("--out", metavar="DIR", type=click.Path(file_okay=False, path_type=Path), help="Torneo folder.")
+@click.option(
+    "--table-size",
+    metavar="K",
+    type=click.IntRange(3, 6),
+    default=4,
+    show_default=True,
+    help="Jugadores per partido (3-6).",
+)
+@click.option(
+    "--rounds",
+    metavar="R",
+    type=click.IntRange(1),
+    default=1,
+    show_default=True,
+    help="Partidos per set of K jugadores.",
+)
+@click.option(
+    "--seed",
+    metavar="N",
+    type=int,
+    help="Deal from this explicit seed, to reproduce (predictable deals) [default: a new secret key].",
+)
+@click.option("--workers", metavar="W", type=click.IntRange(1), help="Partidos at once [default: cores].")
+@click.option(
+    "--scheduler",
+    metavar="tcp://HOST:PORT",
+    help="Play the partidos on this Dask cluster (needs the distributed extra).",
+)
+@click.option("--duplicate", is_flag=True, help="Play each deal under every seat rotation.")
+@click.option("--partidos", metavar="M", type=click.IntRange(1), help="A balanced subset of M partidos.")
+@rules_options
+@limits_options
+@click.option(
+    "--max-faults", metavar="F", type=click.IntRange(1), help="Withdraw a jugador disqualified in F partidos."
+)
+@click.option(
+    "--until-separated",
+    is_flag=True,
+    help="After the schedule, play more partidos until consecutive places are separated at 95%.",
+)
+@click.option(
+    "--budget",
+    metavar="M",
+    type=click.IntRange(1),
+    help="With --until-separated: at most M more partidos [default: as many as the schedule].",
+)
+@click.option("--resume", is_flag=True, help="Finish the torneo in DIR (--resume DIR, or --out DIR).")
+@sandbox_option
+@lang_option
+def tournament(
+    paths: tuple[Path, ...],
+    out: Path | None,
+    table_size: int,
+    rounds: int,
+    seed: int | None,
+    workers: int | None,
+    scheduler: str | None,
+    duplicate: bool,
+    partidos: int | None,
+    ruleset: str,
+    variants: tuple[str, ...],
+    renuncio: str,
+    move_ms: int,
+    init_ms: int,
+    move_wall_ms: int | None,
+    init_wall_ms: int | None,
+    max_faults: int | None,
+    until_separated: bool,
+    budget: int | None,
+    resume: bool,
+    sandbox: str,
+    lang: str,
+) -> None:
+    """Play a torneo between player folders: every table of K, in parallel, resumable.
+
+    A PATH that is a player folder is one jugador; any other folder gives every
+    player folder in it (default: players/, or sample_players/). Results, replays
+    and the log go to DIR (default: a new folder under results/). With --scheduler
+    the partidos run on a Dask cluster's workers; this process alone writes DIR.
+    """
+    from arena.inert import printable
+    from arena.referee.connection import wall_backstop
+    from arena.referee.players import PlayerLoadError
+    from arena.rules import RulesError, RuleSet
+    from arena.seeds import new_key, predictable_warning
+    from arena.tournament import coordinator as t
+    from arena.tournament.entrants import collect_entrants
+
+    ctx = click.get_current_context()
+    if scheduler is not None:
+        _check_scheduler(workers)
+    workers = workers or t.default_workers()
+    try:
+        if resume:
+            folder = _resume_folder(ctx, paths, out)
+            store, config, specs, warnings = t.open_for_resume(folder)
+            for w in warnings:
+                click.echo(f"Aviso: {w}", err=True)
+            _same_containment(config.sandbox, here=scheduler is None)
+            if config.seed is not None:
+                click.echo(predictable_warning("--seed", config.seed), err=True)
+            schedule_size, committed, withdrawn = store.counts()
+            store.close()
+            click.echo(
+                f"Reanudando el torneo de {folder}: {committed + withdrawn} de {schedule_size} "
+                f"partidos ya guardados, faltan {schedule_size - committed - withdrawn}."
+            )
+        else:
+            try:
+                rules = RuleSet(ruleset, frozenset(variants), renuncio)
+            except RulesError as exc:
+                raise click.UsageError(str(exc)) from None
+            if budget is not None and not until_separated:
+                raise click.UsageError("--budget goes with --until-separated")
+            if partidos is not None and ctx.get_parameter_source("rounds") is ParameterSource.COMMANDLINE:
+                raise click.UsageError("give either --rounds or --partidos, not both")
+            folder = out or t.default_out()
+            t.check_empty(folder)
+            specs = collect_entrants(paths)
+            if seed is not None:
+                click.echo(predictable_warning("--seed", seed), err=True)
+            config = t.Config(
+                table_size=table_size,
+                rounds=rounds,
+                seed=seed,
+                duplicate=duplicate,
+                partidos=partidos,
+                rules=rules.to_dict(),
+                init_ms=init_ms,
+                move_ms=move_ms,
+                init_wall_ms=init_wall_ms or wall_backstop(init_ms),
+                move_wall_ms=move_wall_ms or wall_backstop(move_ms),
+                max_faults=max_faults,
+                until_separated=until_separated,
+                budget=budget,
+                paths=tuple(str(p) for p in paths),
+                sandbox=_mechanism(sandbox, scheduler),
+                key=None if seed is not None else new_key(),
+            )
+            schedule = t.plan(config, len(specs))
+            deals = f"semilla {seed}" if seed is not None else "clave secreta (se revela al final)"
+            click.echo(
+                f"Torneo de {len(specs)} jugadores, mesas de {table_size}: {len(schedule)} partidos"
+                f"{' (duplicados)' if duplicate else ''}, {deals}."
+            )
+        _play(folder, config, specs, workers, None if resume else schedule, lang, scheduler)
+    except (t.TournamentError, PlayerLoadError) as exc:
+        raise click.ClickException(printable(str(exc), multiline=True)) from None
+
+
+def _check_scheduler(workers: int | None) -> None:
+    """--scheduler: the extra is installed (else one line saying what to install), no --workers."""
+    from arena.tournament.backend import BackendError
+    from arena.tournament.cluster.backend import require
+
+    if workers is not None:
+        raise click.UsageError("--workers is for this machine; with --scheduler the cluster's workers play")
+    try:
+        require()
+    except BackendError as exc:
+        raise click.ClickException(str(exc)) from None
+
+
+def _mechanism(mode: str, scheduler: str | None) -> str:
+    """The containment to record: resolved here, but ``bwrap`` on a cluster is the workers' to provide."""
+    if scheduler is not None and mode == "bwrap":
+        return "bwrap"  # each worker checks it works there before playing
+    return containment(mode)
+
+
+def _same_containment(mechanism: str | None, here: bool = True) -> None:
+    """A resumed torneo runs under the containment it began with (one warning line if weak).
+
+    ``here``: the players run on this machine (not on a cluster's workers, which check for themselves).
+    """
+    from arena.referee.sandbox import bwrap_works, rlimits_problem, warning
+
+    if here and mechanism == "bwrap" and not bwrap_works():
+        raise click.ClickException("this torneo runs its players under bwrap, which does not work here now")
+    problem = rlimits_problem() if here and mechanism == "rlimits" else None
+    if problem:
+        raise click.ClickException(f"this torneo runs its players under rlimits: {problem}")
+    note = warning(mechanism) if mechanism else None
+    if note:
+        click.echo(note, err=True)
+
+
+def _resume_folder(ctx: click.Context, paths: tuple[Path, ...], out: Path | None) -> Path:
+    given = [
+        p.opts[0]
+        for p in ctx.command.params
+        if p.name in RESULT_OPTIONS and ctx.get_parameter_source(p.name) is ParameterSource.COMMANDLINE
+    ]
+    if given:
+        drop = ", ".join(given)
+        raise click.UsageError(f"--resume takes the torneo's options from its folder; drop {drop}")
+    folders = {*paths, *([out] if out else [])}
+    if len(folders) != 1:
+        raise click.UsageError("--resume needs the torneo folder: arena tournament --resume DIR")
+    return folders.pop()
+
+
+def _play(
+    folder: Path,
+    config: Config,
+    specs: list[PlayerSpec],
+    workers: int,
+    schedule: list[ScheduledPartido] | None,
+    lang: str = "es",
+    scheduler: str | None = None,
+) -> None:
+    """Run the torneo (new when ``schedule`` is given) and print the outcome."""
+    from arena.cli.progress import progress_for
+    from arena.results import report, separate
+    from arena.tournament import coordinator as t
+    from arena.tournament.store import DB_NAME, Store
+
+    def started() -> None:
+        where = f"partidos en el clúster Dask {scheduler}" if scheduler else f"{workers} procesos"
+        click.echo(f"Resultados en {folder}, {where}.")
+
+    try:
+        more = separate.next_batch if config.until_separated else None
+        stats = t.execute(
+            folder,
+            specs,
+            config,
+            workers,
+            progress_for(),
+            schedule,
+            started=started,
+            scheduler=scheduler,
+            more=more,
+        )
+    except t.Interrupted as exc:
+        click.echo(f"\nTorneo interrumpido: {exc.committed} de {exc.total} partidos guardados.")
+        click.echo(t.resume_hint(folder, scheduler))
+        click.get_current_context().exit(130)
+    except KeyboardInterrupt:  # before the first partido: nothing to keep
+        raise click.Abort() from None
+    except t.TournamentError as exc:
+        if (folder / DB_NAME).exists():
+            raise t.TournamentError(f"{exc}\n{t.resume_hint(folder, scheduler)}") from None
+        raise
+    rate = stats.committed / stats.seconds if stats.seconds else 0.0
+    withdrawn = f", {stats.withdrawn} no jugados por retiro" if stats.withdrawn else ""
+    click.echo(
+        f"Torneo terminado: {stats.committed} partidos jugados en {stats.seconds:.1f} s "
+        f"({rate:.2f} por segundo){withdrawn}.\n"
+    )
+    with Store.open(folder, readonly=True) as store:
+        rep = report.build(store, lang)
+        withdrawals = report.withdrawal_lines(store)
+        key = report.deal_key_shown(store)
+    click.echo(report.terminal_table(rep, lang))
+    for line in withdrawals:
+        click.echo(line)
+    click.echo(f"\n{report.KEY_ROW.capitalize()}: {key}")
+    written = report.write(rep, folder, lang)
+    click.echo(f"\nPlanilla: {written[0]}")
+    click.echo(f"Resultados: {folder} (torneo.sqlite, replays/, torneo.log, csv/)")
+
+
+@click.command("standings")
+@click.argument("folder", type=click.Path(file_okay=False, path_type=Path))
+@lang_option
+@click.option("--csv", "csv", is_flag=True, help="Also write one CSV per sheet (in FOLDER/csv/).")
+@click.option("--xls", is_flag=True, help="Also convert to the legacy .xls (needs LibreOffice).")
+def standings_cmd(folder: Path, lang: str, csv: bool, xls: bool) -> None:
+    """Print a torneo's standings and (re)write FOLDER/standings.xlsx from its store."""
+    from arena.results import report
+    from arena.results.export import to_xls
+    from arena.tournament.store import Store, StoreError
+
+    try:
+        store = Store.open(folder, readonly=True)
+    except StoreError as exc:
+        raise click.ClickException(str(exc)) from None
+    with store:
+        rep = report.build(store, lang)
+        key = report.deal_key_shown(store)
+    click.echo(report.progress_line(rep, lang))
+    click.echo(f"{report.KEY_ROW.capitalize()}: {key}")
+    click.echo(report.terminal_table(rep, lang))
+    for path in report.write(rep, folder, lang, csv):
+        click.echo(f"Escrito: {path}" if lang == "es" else f"Written: {path}")
+    if xls:
+        _, message = to_xls(folder / report.workbook_name(lang))
+        click.echo(message)

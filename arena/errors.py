@@ -1,0 +1,13 @@
+"""The root of every error arena raises on purpose.
+
+``str(error)`` is one line (or a few) for the user, naming the file, player or
+field; the command line prints it as it is and exits with status 1. Catch
+``ArenaError`` to catch them all; each keeps its older base too (``ValueError``
+for bad input, ``RuntimeError`` for the machine), so existing handlers still work.
+"""
+
+from __future__ import annotations
+
+
+class ArenaError(Exception):
+    """An error arena reports to its user in one line."""

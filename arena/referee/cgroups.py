@@ -1,0 +1,325 @@
+"""Per-player control groups: memory, processes and CPU for a player's whole process tree.
+
+Each player process gets a cgroup of its own, nested under the referee's own
+cgroup (``<own>/tute-arena-<referee pid>/<player>``, never elsewhere in the
+machine's hierarchy): cgroup v2 where the referee's cgroup offers the ``memory``,
+``pids`` and ``cpu`` controllers to its children, cgroup v1's ``memory``,
+``pids``, ``cpu`` and ``cpuacct`` controllers otherwise. A player is attached
+before any of its code runs: the launcher shell writes its own pid into every
+``cgroup.procs`` and then execs the player (see :meth:`PlayerCgroup.launcher`).
+
+Knows nothing of the rules, the protocol or the sandbox.
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import functools
+import multiprocessing.util
+import os
+import signal
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from arena.errors import ArenaError
+
+V1_CONTROLLERS = ("memory", "pids", "cpu", "cpuacct")
+V2_CONTROLLERS = ("memory", "pids", "cpu")
+RUN_PREFIX = "tute-arena-"
+CFS_PERIOD_US = 100_000
+
+
+class CgroupError(ArenaError, RuntimeError):
+    """A player's cgroup could not be set up."""
+
+
+@dataclass(frozen=True)
+class Hierarchy:
+    """Where this process may create cgroups: its own cgroup folder, per controller (v2: one)."""
+
+    version: int
+    own: dict[str, Path]
+    """Controller -> this process's own cgroup folder (v2: the key ``"unified"``)."""
+
+    def describe(self) -> str:
+        if self.version == 2:
+            return f"cgroup v2 under {self.own['unified']}"
+        return "cgroup v1 (" + ", ".join(f"{c}: {p}" for c, p in self.own.items()) + ")"
+
+
+def _mounts() -> list[tuple[str, str, str, set[str]]]:
+    """(mount root, mount point, fstype, super options) of every cgroup mount."""
+    out = []
+    with contextlib.suppress(OSError), open("/proc/self/mountinfo", encoding="utf-8") as f:
+        for line in f:
+            left, _, right = line.partition(" - ")
+            fields, tail = left.split(), right.split()
+            if len(fields) < 5 or len(tail) < 3 or tail[0] not in ("cgroup", "cgroup2"):
+                continue
+            root, point = fields[3], fields[4].replace("\\040", " ")
+            out.append((root, point, tail[0], set(tail[2].split(","))))
+    return out
+
+
+def _own_paths() -> dict[str, str]:
+    """Controller (or ``""`` for v2) -> this process's cgroup path, from /proc/self/cgroup."""
+    out: dict[str, str] = {}
+    with contextlib.suppress(OSError), open("/proc/self/cgroup", encoding="utf-8") as f:
+        for line in f:
+            parts = line.rstrip("\n").split(":", 2)
+            if len(parts) != 3:
+                continue
+            for controller in parts[1].split(",") if parts[1] else [""]:
+                out[controller] = parts[2]
+    return out
+
+
+def _folder(mount_root: str, point: str, path: str) -> Path | None:
+    """The folder of cgroup ``path`` in a mount of the hierarchy's ``mount_root`` at ``point``."""
+    if mount_root != "/" and not (path == mount_root or path.startswith(mount_root + "/")):
+        return None
+    rel = path[len(mount_root) :] if mount_root != "/" else path
+    return Path(point + rel) if rel.startswith("/") else Path(point) / rel
+
+
+def _writable(folder: Path) -> bool:
+    return folder.is_dir() and os.access(folder, os.W_OK | os.X_OK)
+
+
+@functools.cache
+def detect() -> Hierarchy | None:
+    """The hierarchy this process can nest players' cgroups under, or None (v2 first)."""
+    own = _own_paths()
+    mounts = _mounts()
+    if "" in own:
+        for root, point, fstype, _ in mounts:
+            if fstype != "cgroup2":
+                continue
+            folder = _folder(root, point, own[""])
+            if folder is None or not _writable(folder):
+                continue
+            try:
+                offered = set((folder / "cgroup.controllers").read_text().split())
+            except OSError:
+                continue
+            if set(V2_CONTROLLERS) <= offered:
+                return Hierarchy(2, {"unified": folder})
+    found: dict[str, Path] = {}
+    for controller in V1_CONTROLLERS:
+        for root, point, fstype, options in mounts:
+            if fstype == "cgroup" and controller in options and controller in own:
+                folder = _folder(root, point, own[controller])
+                if folder is not None and _writable(folder):
+                    found[controller] = folder
+                    break
+    if set(found) == set(V1_CONTROLLERS):
+        return Hierarchy(1, found)
+    return None
+
+
+def pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _procs(folder: Path) -> list[int]:
+    try:
+        return [int(p) for p in (folder / "cgroup.procs").read_text().split()]
+    except (OSError, ValueError):
+        return []
+
+
+def _kill_folder(folder: Path, wait: float = 2.0) -> None:
+    """SIGKILL everything in ``folder`` (and its children) until it is empty, then remove it."""
+    for child in [p for p in folder.iterdir() if p.is_dir()] if folder.is_dir() else []:
+        _kill_folder(child, wait)
+    if (folder / "cgroup.kill").exists():
+        with contextlib.suppress(OSError):
+            (folder / "cgroup.kill").write_text("1")
+    deadline = time.monotonic() + wait
+    while True:
+        pids = _procs(folder)
+        for pid in pids:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
+        try:
+            folder.rmdir()
+            return
+        except FileNotFoundError:
+            return
+        except OSError:
+            if time.monotonic() > deadline:
+                return
+            time.sleep(0.005 if not pids else 0.02)
+
+
+_runs: dict[int, dict[str, Path]] = {}
+"""Referee pid -> its run folders (a forked worker makes its own)."""
+
+
+def _run_folders(h: Hierarchy) -> dict[str, Path]:
+    """This process's ``tute-arena-<pid>`` folder in every hierarchy (made once; stale ones swept)."""
+    pid = os.getpid()
+    if pid in _runs:
+        return _runs[pid]
+    folders: dict[str, Path] = {}
+    for key, own in h.own.items():
+        for stale in own.glob(RUN_PREFIX + "*"):
+            suffix = stale.name[len(RUN_PREFIX) :]
+            if suffix.isdigit() and int(suffix) != pid and not pid_alive(int(suffix)):
+                _kill_folder(stale)
+        run = own / f"{RUN_PREFIX}{pid}"
+        run.mkdir(exist_ok=True)
+        if h.version == 2:
+            with contextlib.suppress(OSError):
+                (own / "cgroup.subtree_control").write_text(" ".join(f"+{c}" for c in V2_CONTROLLERS))
+            (run / "cgroup.subtree_control").write_text(" ".join(f"+{c}" for c in V2_CONTROLLERS))
+        folders[key] = run
+    _runs[pid] = folders
+    atexit.register(remove_run)
+    multiprocessing.util.Finalize(None, remove_run, exitpriority=10)  # workers skip atexit
+    return folders
+
+
+def remove_run() -> None:
+    """Remove this process's run folders (and kill whatever is still in them)."""
+    for folder in _runs.pop(os.getpid(), {}).values():
+        _kill_folder(folder)
+
+
+@dataclass(frozen=True)
+class CgroupLimits:
+    """What one player's whole process tree may use."""
+
+    memory_mb: int
+    processes: int
+    cpus: float
+
+
+class PlayerCgroup:
+    """The cgroup (one folder per hierarchy) of one player process and all it starts."""
+
+    def __init__(self, hierarchy: Hierarchy, folders: dict[str, Path], cpus: float | None = None) -> None:
+        self.hierarchy = hierarchy
+        self.folders = folders
+        self.cpus = cpus
+        """The CPU cap in cores (None: not capped)."""
+
+    @classmethod
+    def create(cls, name: str, limits: CgroupLimits, hierarchy: Hierarchy | None = None) -> PlayerCgroup:
+        """A new cgroup ``name`` under this referee's run folder, with ``limits`` applied."""
+        h = hierarchy or detect()
+        if h is None:
+            raise CgroupError("no cgroup hierarchy is writable here")
+        folders = {key: run / name for key, run in _run_folders(h).items()}
+        group = cls(h, folders, limits.cpus)
+        try:
+            for folder in folders.values():
+                folder.mkdir()
+            group._limit(limits)
+        except OSError as exc:
+            group.remove()
+            raise CgroupError(f"cannot set up cgroup {name}: {exc}") from None
+        return group
+
+    def _write(self, key: str, name: str, value: str) -> None:
+        (self.folders[key] / name).write_text(value)
+
+    def _limit(self, limits: CgroupLimits) -> None:
+        memory = str(limits.memory_mb << 20)
+        quota = str(max(1000, int(limits.cpus * CFS_PERIOD_US)))
+        if self.hierarchy.version == 2:
+            self._write("unified", "memory.max", memory)
+            with contextlib.suppress(OSError):
+                self._write("unified", "memory.swap.max", "0")
+            self._write("unified", "pids.max", str(limits.processes))
+            self._write("unified", "cpu.max", f"{quota} {CFS_PERIOD_US}")
+            return
+        self._write("memory", "memory.limit_in_bytes", memory)
+        with contextlib.suppress(OSError):  # no swap accounting on some kernels
+            self._write("memory", "memory.memsw.limit_in_bytes", memory)
+        self._write("pids", "pids.max", str(limits.processes))
+        self._write("cpu", "cpu.cfs_period_us", str(CFS_PERIOD_US))
+        self._write("cpu", "cpu.cfs_quota_us", quota)
+
+    def launcher(self) -> list[str]:
+        """``sh -c`` argv that joins this cgroup and then execs the rest of its arguments."""
+        joins = " && ".join(f"echo $$ > '{f}/cgroup.procs'" for f in self.folders.values())
+        return ["/bin/sh", "-c", f'{joins} && exec "$@"', "arena-player"]
+
+    def pids(self) -> list[int]:
+        """Every process in the cgroup now."""
+        key = "unified" if self.hierarchy.version == 2 else "pids"
+        return _procs(self.folders[key])
+
+    def cpu_ns(self) -> int | None:
+        """CPU time used by every process that ever ran in the cgroup, in nanoseconds."""
+        try:
+            if self.hierarchy.version == 2:
+                for line in (self.folders["unified"] / "cpu.stat").read_text().splitlines():
+                    key, _, value = line.partition(" ")
+                    if key == "usage_usec":
+                        return int(value) * 1000
+                return None
+            return int((self.folders["cpuacct"] / "cpuacct.usage").read_text())
+        except (OSError, ValueError):
+            return None
+
+    def memory_peak_mb(self) -> float | None:
+        """The most memory the tree held at once, in MiB (where the kernel tells)."""
+        key, name = (
+            ("unified", "memory.peak")
+            if self.hierarchy.version == 2
+            else ("memory", "memory.max_usage_in_bytes")
+        )
+        try:
+            return int((self.folders[key] / name).read_text()) / (1 << 20)
+        except (OSError, ValueError):
+            return None
+
+    def limit_hit(self) -> str | None:
+        """Which limit of this cgroup the kernel enforced, if any: memory or processes."""
+        v2 = self.hierarchy.version == 2
+        events = _counters(
+            self.folders["unified" if v2 else "memory"] / ("memory.events" if v2 else "memory.oom_control")
+        )
+        if events.get("oom_kill", 0) > 0:
+            return "memory limit"
+        pids = _counters(self.folders["unified" if v2 else "pids"] / "pids.events")
+        if pids.get("max", 0) > 0:
+            return "process limit"
+        return None
+
+    def kill(self) -> None:
+        """Kill every process in the cgroup (whatever session or namespace it moved to)."""
+        for folder in self.folders.values():
+            for pid in _procs(folder):
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.kill(pid, signal.SIGKILL)
+
+    def remove(self) -> None:
+        """Kill what is left and remove the cgroup's folders."""
+        for folder in self.folders.values():
+            if folder.exists():
+                _kill_folder(folder)
+
+
+def _counters(path: Path) -> dict[str, int]:
+    """``key value`` lines of a cgroup file as a dict (empty when unreadable)."""
+    out: dict[str, int] = {}
+    try:
+        text = path.read_text()
+    except OSError:
+        return out
+    for line in text.splitlines():
+        key, _, value = line.partition(" ")
+        with contextlib.suppress(ValueError):
+            out[key] = int(value)
+    return out

@@ -1,0 +1,475 @@
+"""The referee's side of a player: in this process, or a program in a subprocess.
+
+Every connection-level problem becomes a :class:`PlayerFault` with a fault type
+of ``protocol.md`` (``timeout``, ``protocol``, ``crash``) and its evidence.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import sys
+import time
+from collections import deque
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
+
+from arena import protocol
+from arena.inert import EXCERPT, printable
+from arena.loader import PlayerLoadError
+from arena.protocol import Message, ProtocolError
+from arena.referee import sandbox
+from arena.referee.players import PlayerSpec
+from arena.referee.process import LineClosed, LineTimeout, LineTooLong, PlayerProcess, process_tree_cpu_ns
+from arena.rules import FaultError
+from arena.runner import LOAD_ERROR
+from arena.sdk import Player
+
+BYE_GRACE_S = 0.2
+TRANSCRIPT_LINES = 30
+HELLO_CRASH = "ended or closed its output before replying to hello"
+"""The detail of every crash at ``hello`` (:meth:`SubprocessConnection._hello_crash`)."""
+PASS_ENV = "ARENA_PASS_ENV"
+"""Names (comma-separated) of environment variables handed to players' otherwise clean environment."""
+
+
+class PlayerFault(FaultError):
+    """A connection-level fault (``timeout``, ``protocol``, ``crash``) with its evidence."""
+
+
+def wall_backstop(cpu_ms: int) -> int:
+    """The spec's default wall-clock backstop for a CPU-time limit: max(3 × limit, limit + 2 s)."""
+    return max(3 * cpu_ms, cpu_ms + 2000)
+
+
+@dataclass
+class Limits:
+    """Time limits of the protocol, in milliseconds (protocol.md, "Faults", v1.1).
+
+    ``init_ms`` and ``move_ms`` bound the player's CPU time (its whole process
+    tree) for ``hello`` and for a move; ``init_wall_ms`` and ``move_wall_ms``
+    are the wall-clock backstops (None: the spec's defaults).
+    """
+
+    init_ms: int = 10_000
+    move_ms: int = 1_000
+    init_wall_ms: int | None = None
+    move_wall_ms: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.init_wall_ms is None:
+            self.init_wall_ms = wall_backstop(self.init_ms)
+        if self.move_wall_ms is None:
+            self.move_wall_ms = wall_backstop(self.move_ms)
+
+    @property
+    def init_wall(self) -> int:
+        assert self.init_wall_ms is not None
+        return self.init_wall_ms
+
+    @property
+    def move_wall(self) -> int:
+        assert self.move_wall_ms is not None
+        return self.move_wall_ms
+
+    def to_dict(self) -> dict[str, int]:
+        return {
+            "init_ms": self.init_ms,
+            "move_ms": self.move_ms,
+            "init_wall_ms": self.init_wall,
+            "move_wall_ms": self.move_wall,
+        }
+
+
+class Connection(Protocol):
+    """What the referee needs of a player."""
+
+    name: str
+    display_name: str
+    failed: PlayerFault | None
+    """A fault found before the partido (at hello), judged when the partido starts."""
+
+    def send(self, event: Message) -> None:
+        """Deliver (or queue) an event; raise :class:`PlayerFault` if the player is gone."""
+
+    def flush(self) -> None:
+        """Push queued events out without waiting; raise :class:`PlayerFault` if gone."""
+
+    last_cpu_ms: float | None
+    """The CPU time the last reply cost the player (None where it cannot be measured)."""
+    last_wall_ms: float
+    """The wall-clock time the last reply took."""
+
+    def ask(self, request: Message, cpu_ms: int, wall_ms: int | None = None) -> Message:
+        """Send a request (setting its ``id``) and return the reply; raise :class:`PlayerFault`.
+
+        ``cpu_ms`` bounds the player's CPU time, ``wall_ms`` (default: the spec's
+        backstop for ``cpu_ms``) the wall clock.
+        """
+
+    def incident(self) -> str:
+        """The last protocol lines exchanged and the tail of standard error."""
+
+    def close(self) -> None:
+        """Done with this player: ``bye``, a short grace, then it is gone."""
+
+
+class _Transcript:
+    """The last lines exchanged, kept raw and formatted only for an incident report."""
+
+    def __init__(self) -> None:
+        self.lines: deque[tuple[float, str, str | bytes]] = deque(maxlen=TRANSCRIPT_LINES)
+        self.start = time.monotonic()
+
+    def add(self, arrow: str, text: str | bytes) -> None:
+        self.lines.append((time.monotonic(), arrow, text))
+
+    def render(self, stderr_tail: str) -> str:
+        out = ["Last protocol lines (→ referee to player, ← player to referee):"]
+        for at, arrow, text in self.lines:
+            if isinstance(text, bytes):
+                text = text.decode("utf-8", errors="replace").rstrip("\n")
+            out.append(f"{(at - self.start) * 1000:9.1f} ms {arrow} {text[:600]}")
+        out.append("")
+        out += ["Tail of standard error:", stderr_tail.rstrip() or "(empty)", ""]
+        return "\n".join(out)
+
+
+class InProcessConnection:
+    """A :class:`Player` object called directly: for debugging and fast tests.
+
+    Time limits are measured, not enforced (a breakpoint must not disqualify);
+    an exception raised by the player is a ``crash`` fault.
+    """
+
+    def __init__(self, player: Player, name: str, limits: Limits | None = None) -> None:
+        self.player = player
+        self.name = name
+        self.failed: PlayerFault | None = None
+        self.transcript = _Transcript()
+        self.error_tail = ""
+        self._next_id = 0
+        self.last_cpu_ms: float | None = None
+        self.last_wall_ms = 0.0
+        limits = limits or Limits()
+        hello = protocol.hello(0, name, limits.to_dict())
+        self.display_name = name
+        try:
+            self.display_name = player.handle_hello(hello)
+        except Exception as exc:
+            self.failed = self._crash("hello", exc)
+
+    def _crash(self, what: str, exc: Exception) -> PlayerFault:
+        import traceback
+
+        self.error_tail = "".join(traceback.format_exception(exc))[-4096:]
+        return PlayerFault("crash", f"{what} raised {type(exc).__name__}: {exc}", exit=None)  # no process
+
+    def send(self, event: Message) -> None:
+        self.transcript.add("→", repr(event))
+        try:
+            self.player.handle_event(event)
+        except Exception as exc:
+            raise self._crash(f"the {event['type']} event", exc) from exc
+
+    def ask(self, request: Message, cpu_ms: int, wall_ms: int | None = None) -> Message:
+        """Limits are measured, not enforced, in this process (a breakpoint must not disqualify)."""
+        self._next_id += 1
+        request["id"] = self._next_id
+        self.transcript.add("→", repr(request))
+        cpu0, start = time.thread_time(), time.perf_counter()
+        try:
+            reply = self.player.handle_play(request)
+        except Exception as exc:
+            raise self._crash("play", exc) from exc
+        self.last_cpu_ms = (time.thread_time() - cpu0) * 1000
+        self.last_wall_ms = (time.perf_counter() - start) * 1000
+        self.transcript.add("←", repr(reply))
+        return reply
+
+    def flush(self) -> None:
+        """Events are delivered at once in this process."""
+
+    def incident(self) -> str:
+        return self.transcript.render(self.error_tail)
+
+    def close(self) -> None:
+        """Nothing to stop in this process."""
+
+
+class SubprocessConnection:
+    """A player program in its own process, spoken to over protocol v1.
+
+    Starts the program and does the hello handshake. A folder that cannot run at
+    all (no interpreter or command, a ``player.py`` that does not load) raises
+    :class:`PlayerLoadError`; a late or wrong ``ready`` is kept in :attr:`failed`.
+    ``mechanism`` is the containment (:data:`arena.referee.sandbox.MECHANISMS`; default: the
+    best that works here).
+    """
+
+    def __init__(
+        self,
+        spec: PlayerSpec,
+        limits: Limits | None = None,
+        log_dir: Path | None = None,
+        mechanism: str | None = None,
+        rlimits: sandbox.Resources | None = None,
+    ) -> None:
+        self.spec = spec
+        self.mechanism = mechanism = mechanism or sandbox.resolve("auto")
+        self.name = spec.name
+        self.display_name = spec.display_name or spec.name
+        self.limits = limits or Limits()
+        self.failed: PlayerFault | None = None
+        self.transcript = _Transcript()
+        self.last_line: bytes | None = None
+        self.last_cpu_ms: float | None = None
+        self.last_wall_ms = 0.0
+        self._next_id = 0
+        self._answered: set[int] = set()
+        if spec.kind == "python":
+            argv = [sys.executable, "-m", "arena.runner", str(spec.folder)]
+        else:
+            argv = list(spec.command)
+            _check_command(spec.folder, argv[0])
+        passed = {k: os.environ[k] for k in os.environ.get(PASS_ENV, "").split(",") if k in os.environ}
+        try:
+            self.box = sandbox.contain(argv, spec.folder, mechanism, rlimits, spec.kind == "python", passed)
+        except sandbox.SandboxError as exc:
+            raise PlayerLoadError(str(exc)) from None
+        log = None
+        if log_dir is not None:
+            log_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
+            log = log_dir / f"{spec.name}.stderr.log"
+        try:
+            wrapper = "bwrap" if mechanism == "bwrap" else None
+            self.process = PlayerProcess(
+                self.box.argv, self.box.cwd, self.box.env, log, wrapper=wrapper, pass_fds=self.box.pass_fds
+            )
+            self.box.started()
+        except OSError as exc:
+            self.box.release()
+            raise PlayerLoadError(f"{spec.folder}: cannot start {argv[0]!r}: {exc.strerror}") from None
+        self.closed = False
+        try:
+            self._hello()
+        except PlayerFault as fault:
+            self.failed = fault
+
+    def _hello(self) -> None:
+        request = protocol.hello(self._new_id(), self.name, self.limits.to_dict())
+        try:
+            obj = self._round_trip(request, self.limits.init_ms, self.limits.init_wall)
+        except PlayerFault as fault:
+            if fault.reason == "crash":
+                self.process.stderr.join(1.0)  # the process is gone: let its last words arrive
+                tail = self.process.stderr.tail()
+                for line in tail.splitlines():
+                    if line.startswith(LOAD_ERROR):
+                        self.close()
+                        message = line[len(LOAD_ERROR) :].strip()
+                        if self.mechanism == "bwrap" and message.startswith(sandbox.PLAYER_DIR):
+                            message = str(self.spec.folder) + message[len(sandbox.PLAYER_DIR) :]
+                        raise PlayerLoadError(message) from None
+                raise self._hello_crash() from None
+            raise
+        except Exception:  # the referee's own failure, not the player's: leave no process behind
+            self.close()
+            raise
+        try:
+            name = protocol.check_ready(obj, request["id"])
+        except ProtocolError as exc:
+            raise PlayerFault("protocol", exc.detail, line=_text(self.last_line)) from None
+        self.display_name = self.spec.display_name or name or self.name
+
+    def _hello_crash(self) -> PlayerFault:
+        """A crash at ``hello``, worded the same however and whenever the referee saw it.
+
+        A broken pipe or a closed output, an exit already known or not: that is timing,
+        not the player's doing. The detail is :data:`HELLO_CRASH` (plus the limit hit,
+        when known); the exit status or signal is the ``exit`` evidence (null if running).
+        """
+        try:
+            seen = self._crash(HELLO_CRASH)  # waits briefly for the exit status
+        except Exception:  # the referee's own failure (a sandbox that never ran it): leave nothing behind
+            self.close()
+            raise
+        status = seen.evidence.get("exit")
+        sig = status if isinstance(status, str) else None
+        limit = self.box.limit_hit() or sandbox.limit_hint(self.process.stderr.tail(), sig)
+        return PlayerFault("crash", HELLO_CRASH + (f" ({limit})" if limit else ""), exit=status)
+
+    def _check_sandbox(self, status: int | None) -> None:
+        """Raise :class:`SandboxFailure` if the process ended before the sandbox ever ran the player."""
+        if status is None or not self.box.never_ran():
+            return
+        self.process.stderr.join(0.5)
+        said = [line for line in self.process.stderr.tail().splitlines() if line.strip()]
+        why = printable(said[-1][:EXCERPT]) if said else f"exit status {status}"
+        self.close()
+        raise sandbox.SandboxFailure(f"{self.spec.folder}: the sandbox could not start the player: {why}")
+
+    def _new_id(self) -> int:
+        self._next_id += 1
+        return self._next_id
+
+    def _crash(self, what: str) -> PlayerFault:
+        status = self.process.exit_status(0.2)
+        self._check_sandbox(status)
+        if status is None:
+            return PlayerFault("crash", f"{what} (standard output closed)", exit=None)
+        signum = -status if status < 0 else status - 128 if self.mechanism == "bwrap" and status > 128 else 0
+        self.process.stderr.join(0.5)
+        sig = None
+        if signum:
+            try:
+                sig = signal.Signals(signum).name
+            except ValueError:
+                sig = str(signum)
+        limit = self.box.limit_hit() or sandbox.limit_hint(self.process.stderr.tail(), sig)
+        why = f" ({limit})" if limit else ""
+        if sig:
+            return PlayerFault("crash", f"{what}: killed by {sig}{why}", exit=sig)
+        return PlayerFault("crash", f"{what}: exited with status {status}{why}", exit=status)
+
+    def _write(self, message: Message, timeout_s: float) -> bool:
+        data = protocol.encode(message)
+        self.transcript.add("→", data)
+        try:
+            return self.process.write(data, timeout_s)
+        except (BrokenPipeError, ConnectionResetError):
+            raise self._crash("the player process is gone") from None
+
+    def _cpu_ns(self) -> int | None:
+        """CPU time used so far by the player's whole process tree (cgroup, else /proc)."""
+        used = self.box.cpu_ns()
+        return used if used is not None else process_tree_cpu_ns(self.process.pid)
+
+    def _read_reply(self, cpu_ms: int, wall_ms: int, start: float, cpu0: int | None) -> bytes:
+        """The reply line, waiting while the player has CPU time and wall time left.
+
+        Raises :class:`PlayerFault` ``timeout`` once the player's CPU time since the
+        request passes ``cpu_ms``, or the wall clock passes the backstop ``wall_ms``.
+        """
+        deadline = start + wall_ms / 1000
+        cores = self.box.cpus or os.cpu_count() or 1
+        while True:
+            used = self._cpu_used_ms(cpu0)
+            if used is not None and used > cpu_ms:
+                raise self._timeout(f"used more than {cpu_ms} ms of CPU time", start, used)
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise self._timeout(f"no reply within {wall_ms} ms of wall-clock time", start, used)
+            # CPU time grows at most `cores` times faster than the wall clock: no need to look sooner.
+            wait = left if used is None else min(left, max(0.002, (cpu_ms - used) / 1000 / cores))
+            try:
+                return self.process.read_line(wait)
+            except LineTimeout:
+                continue
+
+    def _cpu_used_ms(self, cpu0: int | None) -> float | None:
+        now = self._cpu_ns() if cpu0 is not None else None
+        return None if now is None or cpu0 is None else (now - cpu0) / 1e6
+
+    def _timeout(self, detail: str, start: float, cpu_used: float | None) -> PlayerFault:
+        self.transcript.add("←", f"(timeout: {detail})")
+        return PlayerFault(
+            "timeout",
+            detail,
+            elapsed_ms=round((time.monotonic() - start) * 1000),
+            cpu_ms=None if cpu_used is None else round(cpu_used, 3),
+        )
+
+    def _round_trip(self, request: Message, cpu_ms: int, wall_ms: int) -> Message:
+        """Write ``request``; its reply, judged by :func:`protocol.judge_reply`, or a :class:`PlayerFault`.
+
+        Sets :attr:`last_cpu_ms` and :attr:`last_wall_ms` to what the reply cost.
+        """
+        if self.process.pending(wait=False):  # a line came while no request was waiting
+            self._unsolicited(self.process.read_line(0))
+        cpu0 = self._cpu_ns()
+        start = time.monotonic()
+        if not self._write(request, wall_ms / 1000):
+            raise self._timeout(f"did not read its input within {wall_ms} ms", start, self._cpu_used_ms(cpu0))
+        try:
+            line = self._read_reply(cpu_ms, wall_ms, start, cpu0)
+        except LineClosed:
+            self.transcript.add("←", "(standard output closed)")
+            raise self._crash("closed its output before replying") from None
+        except LineTooLong as exc:
+            text = exc.head.decode("utf-8", errors="replace")
+            self.transcript.add("←", text + "…")
+            raise PlayerFault(
+                "protocol", f"reply line over {protocol.MAX_LINE_BYTES} bytes", line=text[:EXCERPT]
+            ) from None
+        self.last_wall_ms = (time.monotonic() - start) * 1000
+        self.last_cpu_ms = self._cpu_used_ms(cpu0)
+        if self.last_cpu_ms is not None and self.last_cpu_ms > cpu_ms:  # the reply came too late
+            raise self._timeout(f"used more than {cpu_ms} ms of CPU time", start, self.last_cpu_ms)
+        self.transcript.add("←", line)
+        self.last_line = line
+        try:  # any bytes: judged by the spec, a fault of the player, never an error of the referee
+            obj = protocol.judge_reply(line, request, self._answered)
+        except ProtocolError as exc:
+            raise PlayerFault("protocol", exc.detail, line=exc.line) from None
+        self._answered.add(request["id"])
+        return obj
+
+    def _unsolicited(self, line: bytes) -> None:
+        self.transcript.add("←", line)
+        raise PlayerFault("protocol", protocol.UNSOLICITED, line=_text(line))
+
+    def send(self, event: Message) -> None:
+        """Queue an event; it goes out at the next :meth:`flush` or request."""
+        if self.closed:
+            return
+        data = protocol.encode(event)
+        self.transcript.add("→", data)
+        self.process.queue(data)
+
+    def flush(self) -> None:
+        if self.closed:
+            return
+        try:
+            self.process.write(b"", 0.0)
+        except (BrokenPipeError, ConnectionResetError):
+            raise self._crash("the player process is gone") from None
+
+    def ask(self, request: Message, cpu_ms: int, wall_ms: int | None = None) -> Message:
+        if self.failed is not None:
+            raise self.failed
+        request["id"] = self._new_id()
+        return self._round_trip(request, cpu_ms, wall_ms if wall_ms is not None else wall_backstop(cpu_ms))
+
+    def incident(self) -> str:
+        if self.process.exit_status() is not None:
+            self.process.stderr.join(0.5)  # the process is gone: let its last words arrive
+        return self.transcript.render(self.process.stderr.tail())
+
+    def close(self) -> None:
+        if self.closed:
+            return
+        self.closed = True
+        with contextlib.suppress(PlayerFault):
+            self._write({"type": "bye"}, 0.0)
+        self.process.kill_tree(BYE_GRACE_S, also=self.box.kill)
+        self.box.release()
+
+
+def _text(line: bytes | None) -> str | None:
+    """The first 200 characters of a raw line, for the replay's evidence."""
+    return None if line is None else line.decode("utf-8", errors="replace")[:EXCERPT]
+
+
+def _check_command(folder: Path, program: str) -> None:
+    """A command player's program must exist: a path inside its folder, or a name on PATH."""
+    import shutil
+
+    if "/" in program:
+        target = folder / program if not program.startswith("/") else Path(program)
+        if not target.is_file():
+            raise PlayerLoadError(f"{folder}: command {program!r} not found")
+    elif shutil.which(program, path="/usr/local/bin:/usr/bin:/bin") is None:
+        raise PlayerLoadError(f"{folder}: command {program!r} is not installed (not on /usr/bin or /bin)")

@@ -1,0 +1,289 @@
+"""``arena doctor``: which protections for player processes hold on this machine.
+
+Each protection is tried for real: a probe program is started exactly as a player
+would be (same containment, uid and cgroup), attempts what a hostile bot would,
+and reports; the referee then checks from outside what the probe could not see
+(whether its /tmp was private, whether it could signal another player).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from arena.referee import cgroups, sandbox
+
+PROBE_LIMITS = sandbox.Resources(memory_mb=512, cpu_s=30, processes=32, file_mb=16, cpus=0.5)
+"""Small limits, so that the probe can exceed each of them quickly."""
+
+PROBE = r"""
+import json, os, resource, socket, sys, time
+other, secret_env, host_port, private, victim, tmp_name = sys.argv[1:7]
+out = {}
+def attempt(name, fn):
+    try:
+        fn(); out[name] = False
+    except Exception:
+        out[name] = True
+attempt("no_network", lambda: socket.create_connection(("127.0.0.1", int(host_port)), timeout=1).close())
+attempt("other_folders_hidden", lambda: open(other).read())
+attempt("referee_files_closed", lambda: open(private).read())
+attempt("own_folder_read_only", lambda: open("probe-write-test", "w").write("x"))
+attempt("proc_sys_read_only", lambda: open("/proc/sys/kernel/core_pattern", "w").close())
+try:
+    with open("/tmp/" + tmp_name, "w") as f:
+        f.write("x")
+    out["tmp_writable"] = True
+except OSError:
+    out["tmp_writable"] = False
+out["clean_environment"] = secret_env not in os.environ
+def signal_other():
+    os.kill(int(victim), 0)
+attempt("others_untouchable", signal_other)
+def read_other_memory():
+    open(f"/proc/{int(victim)}/mem", "rb").close()
+attempt("others_memory_closed", read_other_memory)
+def hog():
+    b = bytearray(3 << 30)
+    b[-1] = 1
+attempt("memory_limit", hog)
+def tree_hog():
+    kids = []
+    for _ in range(4):
+        r, w = os.pipe()
+        pid = os.fork()
+        if pid == 0:
+            try:
+                b = bytearray(200 << 20)
+                for i in range(0, len(b), 4096):
+                    b[i] = 1
+                os.write(w, b"1")
+                time.sleep(3)
+            finally:
+                os._exit(0)
+        os.close(w)
+        kids.append((pid, r))
+    for pid, r in kids:
+        os.read(r, 1)  # b"" when the child died before holding its share
+    time.sleep(0.3)
+    holding = sum(os.waitpid(pid, os.WNOHANG) == (0, 0) for pid, _ in kids)
+    for pid, _ in kids:
+        try:
+            os.kill(pid, 9)
+            os.waitpid(pid, 0)
+        except OSError:
+            pass
+    return holding * 200 <= 512
+out["memory_limit_per_player"] = tree_hog()
+out["cpu_limit"] = resource.getrlimit(resource.RLIMIT_CPU)[0] != resource.RLIM_INFINITY
+def fork_flood():
+    children = []
+    try:
+        for _ in range(64):
+            pid = os.fork()
+            if pid == 0:
+                time.sleep(5)
+                os._exit(0)
+            children.append(pid)
+    except OSError:
+        return True
+    finally:
+        for pid in children:
+            os.kill(pid, 9)
+            os.waitpid(pid, 0)
+    return False
+out["process_limit"] = fork_flood()
+def cpu_share():
+    before = os.times()
+    kids = []
+    for _ in range(2):
+        pid = os.fork()
+        if pid == 0:
+            end = time.monotonic() + 1.0
+            while time.monotonic() < end:
+                pass
+            os._exit(0)
+        kids.append(pid)
+    for pid in kids:
+        os.waitpid(pid, 0)
+    after = os.times()
+    used = after.children_user + after.children_system - before.children_user - before.children_system
+    return used < 0.9
+out["cpu_share_per_player"] = cpu_share()
+out["file_size_limit"] = resource.getrlimit(resource.RLIMIT_FSIZE)[0] != resource.RLIM_INFINITY
+out["own_pid_namespace"] = os.getpid() < 10
+print(json.dumps(out))
+"""
+
+CHECKS = {
+    "no_network": ("no network", "bubblewrap (--unshare-net)"),
+    "other_folders_hidden": ("other players' folders and the output folder hidden", "bubblewrap"),
+    "referee_files_closed": (
+        "the referee's private files (store, log, replays) closed",
+        "bubblewrap, or rlimits",
+    ),
+    "own_folder_read_only": ("its own folder read-only", "bubblewrap, or a root referee"),
+    "proc_sys_read_only": ("host settings (/proc/sys) read-only", "bubblewrap, or a root referee"),
+    "private_tmp": ("a private /tmp, gone after the partido", "bubblewrap (--tmpfs /tmp)"),
+    "unprivileged_user": ("an unprivileged user (never host root)", "setpriv (util-linux), as root"),
+    "own_uid": ("a uid of its own, shared with nothing else", "a root referee"),
+    "clean_environment": ("a clean environment", "bubblewrap or rlimits"),
+    "others_untouchable": ("cannot signal other players", "bubblewrap, or a root referee"),
+    "others_memory_closed": ("cannot read other players' memory", "bubblewrap, or a root referee"),
+    "memory_limit": ("memory limit per process", "prlimit --as (util-linux)"),
+    "memory_limit_per_player": ("memory limit per player (its whole process tree)", "a writable cgroup"),
+    "cpu_limit": ("CPU time limit per process", "prlimit --cpu (util-linux)"),
+    "cpu_share_per_player": ("CPU share per player (its background processes included)", "a writable cgroup"),
+    "process_limit": ("process count limit per player", "a writable cgroup, or a root referee"),
+    "file_size_limit": ("file size limit", "prlimit --fsize (util-linux)"),
+    "own_pid_namespace": ("own pid namespace (no process escapes the kill)", "bubblewrap (--unshare-pid)"),
+}
+
+
+def _victim(mechanism: str, folder: Path) -> tuple[sandbox.Box, subprocess.Popen[bytes]]:
+    """Another contained 'player' (a sleeper) for the probe to try to reach."""
+    box = sandbox.contain(["sleep", "60"], folder, mechanism, PROBE_LIMITS)
+    try:
+        proc = box.popen(start_new_session=True)
+    except OSError:
+        box.release()
+        raise
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline and not _sleeper(proc.pid):
+        time.sleep(0.01)
+    return box, proc
+
+
+def _sleeper(pid: int) -> int | None:
+    """The host pid of the ``sleep`` under ``pid`` (through bwrap's processes), if started."""
+    from arena.referee.process import descendants
+
+    for p in [pid, *descendants(pid)]:
+        with contextlib.suppress(OSError), open(f"/proc/{p}/comm") as f:
+            if f.read().strip() == "sleep":
+                return p
+    return None
+
+
+def _host_uids(proc: subprocess.Popen[str], marker: str) -> set[int]:
+    """The uids (real, effective, saved), as the host sees them, of the probe's processes.
+
+    Read from outside, while the probe runs: nested user namespaces make any
+    answer from inside unreliable.
+    """
+    from arena.referee.process import descendants
+
+    found: set[int] = set()
+    while proc.poll() is None:
+        for pid in [proc.pid, *descendants(proc.pid)]:
+            with contextlib.suppress(OSError, ValueError):
+                with open(f"/proc/{pid}/cmdline", "rb") as f:
+                    if marker.encode() not in f.read():
+                        continue
+                with open(f"/proc/{pid}/comm") as f:
+                    if not f.read().startswith("python"):
+                        continue
+                with open(f"/proc/{pid}/status") as f:
+                    for line in f:
+                        if line.startswith("Uid:"):
+                            found.update(map(int, line.split()[1:4]))
+        if found:
+            return found
+        time.sleep(0.005)
+    return found
+
+
+def probe(mechanism: str) -> dict[str, bool]:
+    """Run the probe as a player under ``mechanism``; which protections held."""
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        os.chmod(root, 0o755)
+        mine, other = root / "probe", root / "other"
+        for folder in (mine, other):
+            folder.mkdir()
+            os.chmod(folder, 0o755)
+        (other / "secret.txt").write_text("hidden")
+        os.chmod(other / "secret.txt", 0o644)
+        private = root / "torneo.sqlite"
+        private.write_text("the referee's store")
+        os.chmod(private, 0o600)
+        tmp_name = f"tute-arena-doctor-{os.getpid()}-{time.monotonic_ns()}"
+        listener = socket.socket()
+        listener.bind(("127.0.0.1", 0))
+        listener.listen()
+        port = listener.getsockname()[1]
+        secret = "ARENA_DOCTOR_SECRET"
+        env_before = os.environ.get(secret)
+        os.environ[secret] = "1"
+        victim_box, victim = _victim(mechanism, other)
+        target = _sleeper(victim.pid) or victim.pid
+        argv = [sys.executable, "-c", PROBE, str(other / "secret.txt"), secret, str(port), str(private)]
+        box = sandbox.contain([*argv, str(target), tmp_name], mine, mechanism, PROBE_LIMITS)
+        try:
+            proc = box.popen(stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            host_uids = _host_uids(proc, tmp_name)
+            stdout, stderr = proc.communicate(timeout=60)
+        finally:
+            listener.close()
+            if env_before is None:
+                os.environ.pop(secret, None)
+            uid = box.uid
+            capped = box.cgroup is not None  # seen from outside: the probe's tree has a CPU quota
+            left = Path(tempfile.gettempdir(), tmp_name)
+            shared_tmp = left.exists()  # seen from outside while the player's uid still holds it
+            box.release()
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(victim.pid, signal.SIGKILL)
+            victim.wait()
+            victim_box.release()
+        lines = [line for line in stdout.splitlines() if line.startswith("{")]
+        if not lines:
+            raise RuntimeError(f"the probe did not run under {mechanism}: {stderr.strip()[-300:]}")
+        out = dict(json.loads(lines[-1]))
+        out["unprivileged_user"] = bool(host_uids) and 0 not in host_uids
+        out["private_tmp"] = out.pop("tmp_writable") and not shared_tmp
+        with contextlib.suppress(OSError):
+            left.unlink()
+        out["own_uid"] = uid is not None
+        # The probe's spinners got less than 0.9 s of CPU in 1 s: on a loaded machine that happens
+        # without any cap, so it counts only where the tree really was in a cgroup of its own.
+        out["cpu_share_per_player"] = bool(out["cpu_share_per_player"]) and capped
+        return out
+
+
+def report(mode: str = "auto") -> list[str]:
+    """The doctor's lines for containment ``mode``."""
+    lines = []
+    works = sandbox.bwrap_works()
+    lines.append(f"{'✓' if works else '✗'} bubblewrap: {'works (trial run)' if works else 'not usable here'}")
+    if not works:
+        lines.append("  install it: apt install bubblewrap (needs root, or unprivileged user namespaces)")
+    who = "root: each player gets a uid of its own"
+    if not sandbox.is_root():
+        who = "not root: players share your uid (kept apart by namespaces)"
+    lines.append(f"Referee: {who}")
+    hierarchy = cgroups.detect()
+    lines.append(
+        f"Limits per player: {hierarchy.describe()}"
+        if hierarchy
+        else "Limits per player: none (no writable cgroup; under systemd: systemd-run --user --scope -p "
+        "Delegate=yes arena ...)"
+    )
+    mechanism = sandbox.resolve(mode)
+    lines.append(f"Containment for --sandbox {mode}: {mechanism}")
+    results = probe(mechanism)
+    for key, (label, how) in CHECKS.items():
+        ok = results.get(key, False)
+        lines.append(f"{'✓' if ok else '✗'} {label}" + ("" if ok else f" — needs {how}"))
+    warning = sandbox.warning(mechanism)
+    if warning:
+        lines.append(warning)
+    return lines

@@ -1,0 +1,65 @@
+"""The replay file of a partido: one JSON object per line (``docs/replay.md``)."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import IO, Any
+
+from arena.errors import ArenaError
+
+Message = dict[str, Any]
+
+
+class ReplayError(ArenaError, ValueError):
+    """A replay file that cannot be read; the message names the file and line."""
+
+
+class ReplayWriter:
+    """An event sink writing each event as one line, flushed as it comes."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)  # a new folder: ours alone
+        fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)  # never readable by players
+        self._file: IO[str] | None = os.fdopen(fd, "w", encoding="utf-8")
+
+    def __call__(self, event: Message) -> None:
+        assert self._file is not None, "replay already closed"
+        self._file.write(json.dumps(event, ensure_ascii=False, separators=(",", ":")) + "\n")
+        self._file.flush()
+
+    def close(self) -> None:
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+
+    def __enter__(self) -> ReplayWriter:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def read_replay(path: str | Path) -> list[Message]:
+    """All events of a replay file; ReplayError naming the file and line otherwise."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ReplayError(f"{path}: cannot read replay: {exc.strerror}") from None
+    events: list[Message] = []
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            event = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise ReplayError(f"{path}:{number}: not a JSON line ({exc.msg})") from None
+        if not isinstance(event, dict) or "type" not in event:
+            raise ReplayError(f"{path}:{number}: not an event object with a 'type'")
+        events.append(event)
+    if not events or events[0]["type"] != "partido_start":
+        raise ReplayError(f"{path}: a replay starts with a partido_start line")
+    return events

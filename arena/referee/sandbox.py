@@ -1,0 +1,619 @@
+"""Containment of untrusted player programs: bubblewrap, uids and cgroups of their own, rlimits.
+
+A contained player process is started as
+``sh -c <join the player's cgroup> prlimit [limits] -- bwrap ... -- [setpriv] argv``:
+
+* the **cgroup** (:mod:`arena.referee.cgroups`), where the machine lets the referee nest
+  one under its own: memory, process count and CPU share for the player's whole
+  process tree, joined before any of the player's code runs;
+* ``prlimit`` (util-linux): per-process limits as a second line (address space,
+  CPU seconds, processes, file size);
+* ``bwrap`` (Debian ``bubblewrap``), when a trial run shows it works: no network,
+  a read-only view of the system with ``/proc`` and ``/dev`` read-only, the
+  player's own folder read-only at ``/player``, a private sized ``/tmp``, nothing
+  else of the machine (no other player, no output folder, no referee files), a
+  clean environment, its own pid namespace, death with the referee;
+* the **uid**: a root referee never runs a player as root. It leases each player
+  process a uid of its own (:mod:`arena.referee.uids`), not shared with anything else on
+  the machine; bwrap (started as root, without a user namespace) mounts the
+  sandbox and ``setpriv`` drops to that uid with no capabilities and
+  ``no_new_privs`` before the player runs. The player's folder is staged as a
+  private copy with normalised modes, so that uid can read it whatever modes a
+  submission carries. A non-root referee runs bwrap unprivileged: the sandbox's
+  user namespace maps the player to the referee's uid, which only the pid and
+  mount namespaces keep away from everything else.
+* ``rlimits`` (only when asked for: ``--sandbox rlimits``, root only): the
+  limits, the cgroup, a session and a leased uid of its own, a clean
+  environment; no filesystem or network isolation. :func:`warning` says what.
+* ``none`` (``--sandbox none``): the program as it is, with the referee's
+  environment, for debugging on one's own machine only.
+
+Knows nothing of the rules or the protocol.
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import functools
+import hashlib
+import multiprocessing.util
+import os
+import shutil
+import stat
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from arena.errors import ArenaError
+from arena.inert import EXCERPT
+from arena.referee import cgroups, uids
+
+MODES = ("auto", "bwrap", "rlimits", "none")
+MECHANISMS = ("bwrap", "rlimits", "none")
+NOBODY = 65534
+PLAYER_DIR = "/player"
+SDK_DIR = "/opt/arena"
+ARENA_PACKAGE = Path(__file__).resolve().parent.parent  # arena/, above this referee/ folder
+STAGE_MAX_BYTES = 256 << 20
+STAGE_MAX_FILES = 20_000
+
+
+ETC_FILES = (
+    "alternatives",
+    "ld.so.cache",
+    "ld.so.conf",
+    "ld.so.conf.d",
+    "localtime",
+    "ssl",
+    "ca-certificates",
+    "passwd",
+    "group",
+    "nsswitch.conf",
+    "mime.types",
+    "java-17-openjdk",
+    "timezone",
+)
+"""What of /etc a sandboxed player sees (the rest, /etc/shadow first, stays out)."""
+
+
+class SandboxError(ArenaError, RuntimeError):
+    """The requested containment cannot be had on this machine (or for this player)."""
+
+
+class SandboxFailure(ArenaError, RuntimeError):
+    """The sandbox could not start or run a player: the machine's or referee's failure, never the player's."""
+
+
+@dataclass(frozen=True)
+class Resources:
+    """Resource limits of a player: per process (rlimits) and per player (cgroup)."""
+
+    memory_mb: int = 1024
+    cpu_s: int = 300
+    processes: int = 256
+    file_mb: int = 64
+    cpus: float = 1.0
+    """The most CPU the player's whole tree may take at once, in cores (cgroup)."""
+
+    def prlimit(self) -> list[str]:
+        return [
+            "prlimit",
+            f"--as={self.memory_mb << 20}",
+            f"--cpu={self.cpu_s}:{self.cpu_s + 1}",  # soft < hard: SIGXCPU names the limit
+            f"--nproc={self.processes}",
+            f"--fsize={self.file_mb << 20}",
+            "--",
+        ]
+
+    def cgroup(self) -> cgroups.CgroupLimits:
+        return cgroups.CgroupLimits(self.memory_mb, self.processes, self.cpus)
+
+
+@dataclass
+class Box:
+    """One contained player process to start (argv, folder, environment) and what it holds.
+
+    :meth:`release` once the process is gone: it kills whatever is left in the
+    player's cgroup and under its uid, and frees them.
+    """
+
+    argv: list[str]
+    cwd: str
+    env: dict[str, str]
+    mechanism: str
+    uid: int | None = None
+    """The host uid the player runs as (None: the referee's own, or mapped from it)."""
+    cgroup: cgroups.PlayerCgroup | None = None
+    lease: uids.UidLease | None = field(default=None, repr=False)
+    status: tuple[int, int] | None = field(default=None, repr=False)
+    """bwrap's JSON status pipe (read end, write end): it says whether the sandbox ever ran the player."""
+    status_text: bytes = field(default=b"", repr=False)
+
+    @property
+    def pass_fds(self) -> tuple[int, ...]:
+        """Descriptors the launcher must inherit."""
+        return (self.status[1],) if self.status else ()
+
+    def started(self) -> None:
+        """The process is started: close this side's copy of what it inherited."""
+        if self.status and self.status[1] >= 0:
+            os.close(self.status[1])
+            self.status = (self.status[0], -1)
+
+    def popen(self, **kw: Any) -> subprocess.Popen[Any]:
+        """Start the contained process (``subprocess.Popen`` keywords for the rest)."""
+        try:
+            return subprocess.Popen(self.argv, cwd=self.cwd, env=self.env, pass_fds=self.pass_fds, **kw)
+        finally:
+            self.started()
+
+    def run(self, timeout: float) -> subprocess.CompletedProcess[str]:
+        """Run the contained process to its end, capturing its output as text."""
+        proc = self.popen(stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            out, err = proc.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            out, err = proc.communicate()
+        return subprocess.CompletedProcess(self.argv, proc.returncode, out, err)
+
+    def never_ran(self) -> bool:
+        """Whether the sandbox exited without ever running the player's command (bwrap only).
+
+        bwrap writes ``exit-code`` on its status pipe only when the command it set up
+        has run; a player cannot write there, so it cannot fake a setup failure.
+        """
+        if not self.status:
+            return False
+        data = b""
+        with contextlib.suppress(OSError):
+            os.set_blocking(self.status[0], False)
+            while chunk := os.read(self.status[0], 65536):
+                data += chunk
+        self.status_text += data
+        return b'"exit-code"' not in self.status_text
+
+    def limit_hit(self) -> str | None:
+        """Which per-player limit the kernel enforced (memory, processes), if any."""
+        return self.cgroup.limit_hit() if self.cgroup else None
+
+    def cpu_ns(self) -> int | None:
+        """CPU time the player's whole tree has used so far (None where not measured)."""
+        return self.cgroup.cpu_ns() if self.cgroup else None
+
+    @property
+    def cpus(self) -> float | None:
+        """The most cores the player's tree can use at once (None: not capped)."""
+        return self.cgroup.cpus if self.cgroup else None
+
+    def kill(self) -> None:
+        """Kill every process of the player, wherever it went (cgroup, uid)."""
+        if self.cgroup:
+            self.cgroup.kill()
+        if self.uid is not None:
+            uids.kill_all(self.uid)
+
+    def release(self) -> None:
+        self.started()
+        if self.status:
+            with contextlib.suppress(OSError):
+                os.close(self.status[0])
+            self.status = None
+        if self.cgroup:
+            self.cgroup.remove()
+            self.cgroup = None
+        if self.lease:
+            self.lease.release(clean_shared=self.mechanism == "rlimits")
+            self.lease = None
+
+    def __enter__(self) -> Box:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()
+
+
+def _succeeds(argv: list[str], env: dict[str, str] | None = None) -> bool:
+    """Whether ``argv`` runs and exits 0 within 10 s (a trial run)."""
+    try:
+        done = subprocess.run(argv, capture_output=True, timeout=10, check=False, env=env)
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return done.returncode == 0
+
+
+TRIAL_MOUNTS = ["--ro-bind", "/", "/", "--proc", "/proc", "--dev", "/dev"]
+UNSHARE_AS_ROOT = ["--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts", "--unshare-cgroup-try"]
+"""Every namespace but the user namespace: a root bwrap maps no uid, the player gets its leased one."""
+
+
+def is_root() -> bool:
+    return os.geteuid() == 0
+
+
+def _drop(uid: int) -> list[str]:
+    """``setpriv`` to ``uid`` with no groups, no capabilities and no way back."""
+    return [
+        "setpriv",
+        f"--reuid={uid}",
+        f"--regid={uid}",
+        "--clear-groups",
+        "--inh-caps=-all",
+        "--bounding-set=-all",
+        "--no-new-privs",
+        "--",
+    ]
+
+
+@functools.cache
+def bwrap_works() -> bool:
+    """A real trial: can bwrap start a sandbox here as players get it (dropping to a uid as root)?"""
+    if shutil.which("bwrap") is None:
+        return False
+    if is_root():
+        if shutil.which("setpriv") is None:
+            return False
+        box = ["bwrap", *UNSHARE_AS_ROOT, "--die-with-parent", *TRIAL_MOUNTS]
+        return _succeeds([*box, *_drop(uids.FIRST_UID - 1), "true"])
+    return _succeeds(["bwrap", "--unshare-all", "--die-with-parent", *TRIAL_MOUNTS, "true"])
+
+
+def rlimits_problem() -> str | None:
+    """Why ``--sandbox rlimits`` cannot run players safely here, or None when it can."""
+    if not is_root():
+        return (
+            "--sandbox rlimits needs a root referee (each player runs under a uid of its own); "
+            "install bubblewrap (apt install bubblewrap), or use --sandbox none on your own machine"
+        )
+    missing = [tool for tool in ("prlimit", "setpriv") if shutil.which(tool) is None]
+    if missing:
+        tools = " and ".join(missing)
+        return f"--sandbox rlimits needs {tools} (util-linux) on PATH; refusing to run players as root"
+    return None
+
+
+def resolve(mode: str) -> str:
+    """The mechanism for ``mode``: ``"bwrap"``, ``"rlimits"`` or ``"none"``.
+
+    SandboxError when the mode is unknown or cannot be had here: ``auto`` never
+    falls back silently to a weaker containment.
+    """
+    if mode not in MODES:
+        raise SandboxError(f"unknown sandbox {mode!r}; known: {', '.join(MODES)}")
+    if mode == "none":
+        return "none"
+    if mode == "rlimits":
+        problem = rlimits_problem()
+        if problem:
+            raise SandboxError(problem)
+        return "rlimits"
+    if bwrap_works():
+        return "bwrap"
+    if mode == "bwrap":
+        raise SandboxError("--sandbox bwrap: bubblewrap does not work here (see `arena doctor`)")
+    raise SandboxError(
+        "bubblewrap does not work here, so players cannot be contained: install it "
+        "(apt install bubblewrap), or choose a weaker containment explicitly: --sandbox rlimits "
+        "(root only: limits and a uid per player, no filesystem or network isolation) "
+        "or --sandbox none (your own bot on your own machine); see `arena doctor`"
+    )
+
+
+def warning(mechanism: str) -> str | None:
+    """The one warning line for what ``mechanism`` leaves unenforced here, or None."""
+    per_player = cgroups.detect() is not None
+    if mechanism == "none":
+        return "arena: --sandbox none: player processes run uncontained, as you (debugging only)"
+    missing = []
+    if mechanism == "rlimits":
+        missing += [
+            "network isolation",
+            "filesystem isolation (players can read anything world-readable: other players' folders)",
+            "a private /tmp",
+            "a pid namespace (players see each other's processes, though they cannot signal or trace them)",
+        ]
+    if not per_player:
+        missing.append("limits per player (no writable cgroup: memory, processes and CPU are per process)")
+    if not missing:
+        return None
+    return f"arena: --sandbox {mechanism} does not give: {'; '.join(missing)} — see `arena doctor`"
+
+
+def _base_env(extra: dict[str, str]) -> dict[str, str]:
+    env = {
+        "PATH": "/usr/local/bin:/usr/bin:/bin",
+        "HOME": "/tmp",
+        "LANG": "C.UTF-8",
+        "TMPDIR": "/tmp",
+        "ARENA_PLAYER": "1",
+    }
+    env.update(extra)
+    return env
+
+
+def _python_roots() -> list[str]:
+    """Folders the Python interpreter needs (the venv and its base installation)."""
+    roots = {sys.prefix, sys.base_prefix, str(Path(os.path.realpath(sys.executable)).parent.parent)}
+    return sorted(r for r in roots if r and not r.startswith(("/usr", "/bin", "/lib")))
+
+
+# ------------------------------------------------------------------ staging a player's folder
+
+_stages: dict[int, Path] = {}
+_staged: dict[tuple[int, str, str], Path] = {}
+
+
+def _at_exit(fn: Callable[[], None]) -> None:
+    """Run ``fn`` when this process ends, also as a multiprocessing worker (which skips atexit)."""
+    atexit.register(fn)
+    multiprocessing.util.Finalize(None, fn, exitpriority=10)
+
+
+def _stage_root() -> Path:
+    """This process's root-owned staging folder (0711: enterable, not listable); removed at exit.
+
+    Folders left by a process killed hard are swept when the next one is made.
+    """
+    pid = os.getpid()
+    if pid not in _stages:
+        tmp = Path(tempfile.gettempdir())
+        for stale in tmp.glob("tute-arena-stage-*-*"):
+            owner = stale.name.split("-")[3]
+            if owner.isdigit() and int(owner) != pid and not cgroups.pid_alive(int(owner)):
+                with contextlib.suppress(OSError):
+                    if stale.stat().st_uid == os.geteuid():
+                        shutil.rmtree(stale, ignore_errors=True)
+        root = Path(tempfile.mkdtemp(prefix=f"tute-arena-stage-{pid}-"))
+        root.chmod(0o711)
+        _stages[pid] = root
+        _at_exit(lambda: _remove_stage(pid))
+    return _stages[pid]
+
+
+def _remove_stage(pid: int) -> None:
+    if os.getpid() == pid and pid in _stages:
+        shutil.rmtree(_stages.pop(pid), ignore_errors=True)
+
+
+def _fingerprint(folder: Path) -> str:
+    """Names, sizes and modification times of everything in ``folder`` (to reuse a stage)."""
+    digest = hashlib.sha256()
+    count = 0
+    for root, dirs, files in os.walk(folder):
+        dirs.sort()
+        for name in sorted(files) + dirs:
+            info = os.lstat(os.path.join(root, name))
+            digest.update(f"{root}/{name}\0{info.st_size}\0{info.st_mtime_ns}\0{info.st_mode}\n".encode())
+            count += 1
+            if count > STAGE_MAX_FILES:
+                raise SandboxError(f"{folder}: more than {STAGE_MAX_FILES} files; too large to run")
+    return digest.hexdigest()
+
+
+def stage(folder: Path) -> Path:
+    """A private, read-only copy of ``folder`` any uid can read (0755 folders, 0644/0755 files).
+
+    Symbolic links are copied as links (never followed as root); other special
+    files are left out. Reused while the folder is unchanged.
+    """
+    key = (os.getpid(), str(folder), _fingerprint(folder))
+    if key in _staged and _staged[key].is_dir():
+        return _staged[key]
+    dest = Path(tempfile.mkdtemp(dir=_stage_root(), prefix="p-")) / folder.name
+    total = 0
+    for root, dirs, files in os.walk(folder):
+        rel = Path(root).relative_to(folder)
+        target = dest / rel
+        target.mkdir(mode=0o755, exist_ok=True)
+        for name in files + [d for d in dirs if os.path.islink(os.path.join(root, d))]:
+            src, out = Path(root, name), target / name
+            info = os.lstat(src)
+            if stat.S_ISLNK(info.st_mode):
+                os.symlink(os.readlink(src), out)
+            elif stat.S_ISREG(info.st_mode):
+                total += info.st_size
+                if total > STAGE_MAX_BYTES:
+                    raise SandboxError(f"{folder}: more than {STAGE_MAX_BYTES >> 20} MiB; too large to run")
+                shutil.copyfile(src, out, follow_symlinks=False)
+                out.chmod(0o755 if info.st_mode & 0o111 else 0o644)
+        dirs[:] = [d for d in dirs if not os.path.islink(os.path.join(root, d))]
+    dest.parent.chmod(0o711)
+    for root, dirs, _ in os.walk(dest):
+        os.chmod(root, 0o755)  # explicitly: the umask may be stricter
+        dirs[:] = [d for d in dirs if not os.path.islink(os.path.join(root, d))]
+    _staged[key] = dest
+    return dest
+
+
+# ------------------------------------------------------------------ planning a start
+
+
+def _bwrap_mounts(folder: Path, limits: Resources, env: dict[str, str], as_root: bool) -> list[str]:
+    """bwrap's arguments: what of the machine the player sees, and how."""
+    unshare = UNSHARE_AS_ROOT if as_root else ["--unshare-all"]
+    box = ["bwrap", *unshare, "--die-with-parent", "--new-session"]
+    made: set[str] = {"/"}
+
+    def folders_above(dest: str) -> list[str]:
+        """``--dir`` for each folder above ``dest`` not made yet: 0755 whatever the umask."""
+        out = []
+        for parent in reversed(Path(dest).parents):
+            if str(parent) not in made:
+                made.add(str(parent))
+                out += ["--perms", "0755", "--dir", str(parent)]
+        return out
+
+    def bind(source: str, dest: str) -> list[str]:
+        made.add(dest)
+        return [*folders_above(dest), "--ro-bind", source, dest]
+
+    box += bind("/usr", "/usr")
+    for link in ("bin", "sbin", "lib", "lib32", "lib64", "libx32"):
+        target = Path("/") / link
+        if target.is_symlink():
+            box += ["--symlink", os.readlink(target), f"/{link}"]
+        elif target.is_dir():
+            box += bind(f"/{link}", f"/{link}")
+    for name in ETC_FILES:  # not all of /etc: nothing like /etc/shadow
+        if Path("/etc", name).exists():
+            box += bind(f"/etc/{name}", f"/etc/{name}")
+    # The private /tmp first: an interpreter (a venv) living under /tmp is bound on top of it.
+    box += ["--perms", "1777", "--size", str(limits.file_mb << 20), "--tmpfs", "/tmp"]
+    made.add("/tmp")
+    for root in _python_roots():
+        box += bind(root, root)
+    box += bind(str(ARENA_PACKAGE), f"{SDK_DIR}/arena")
+    box += bind(str(folder), PLAYER_DIR)
+    box += ["--proc", "/proc", "--dev", "/dev"]
+    if not as_root:
+        box += ["--uid", str(NOBODY), "--gid", str(NOBODY)]
+    box += [
+        "--remount-ro",  # no unbounded in-memory place to write: only the sized /tmp
+        "/",
+        "--remount-ro",
+        "/dev",
+        "--remount-ro",
+        "/proc",
+        "--chdir",
+        PLAYER_DIR,
+        "--clearenv",
+    ]
+    for key, value in env.items():
+        box += ["--setenv", key, value]
+    return box
+
+
+def _cgroup(name: str, limits: Resources) -> cgroups.PlayerCgroup | None:
+    """The player's own cgroup where the machine lets us make one (None otherwise)."""
+    if cgroups.detect() is None:
+        return None
+    try:
+        return cgroups.PlayerCgroup.create(name, limits.cgroup())
+    except cgroups.CgroupError:
+        return None
+
+
+@functools.cache
+def _reaches(executable: str) -> bool:
+    """Whether an unprivileged uid can run the Python ``executable`` (tried once, as uid 65534)."""
+    return _succeeds([*_drop(NOBODY), executable, "-c", "pass"])
+
+
+_names = iter(range(1, 1 << 62))
+_ready: set[str] = set()
+
+
+def preflight(mechanism: str) -> None:
+    """Try, once per process and mechanism, that a player's user can run Python and import the SDK.
+
+    SandboxError (one line naming the path and the fix) when it cannot: a setup problem
+    of the machine is named before the first partido, never charged to every player.
+    """
+    if mechanism == "none" or mechanism in _ready:
+        return
+    probe = "import arena.runner, arena.sdk"
+    with tempfile.TemporaryDirectory(prefix="tute-arena-preflight-") as tmp:
+        os.chmod(tmp, 0o755)
+        box = contain([sys.executable, "-c", probe, tmp], Path(tmp), mechanism, python_player=True)
+        try:
+            done = box.run(timeout=60)
+        except (OSError, subprocess.SubprocessError) as exc:
+            raise SandboxError(f"cannot start a player process under {mechanism}: {exc}") from None
+        finally:
+            box.release()
+    if done.returncode != 0:
+        said = [line for line in done.stderr.splitlines() if line.strip()]
+        why = said[-1][:EXCERPT] if said else f"exit status {done.returncode}"
+        raise SandboxError(
+            f"players cannot run here under {mechanism}: {sys.executable} importing the SDK from "
+            f"{ARENA_PACKAGE} fails for the players' user ({why}); make the interpreter and {ARENA_PACKAGE} "
+            "readable by every user (chmod -R o+rX), or install the project where they are"
+        )
+    _ready.add(mechanism)
+
+
+def contain(
+    argv: Sequence[str],
+    folder: Path,
+    mechanism: str,
+    limits: Resources | None = None,
+    python_player: bool = False,
+    extra_env: dict[str, str] | None = None,
+) -> Box:
+    """The contained way to start ``argv`` for the player in ``folder``; release the Box after.
+
+    For a Python player pass the runner's argv with the folder as last argument;
+    inside bwrap the folder is seen at ``/player`` and the SDK at ``/opt/arena``.
+    """
+    limits = limits or Resources()
+    folder = folder.resolve()
+    argv = list(argv)
+    if mechanism not in MECHANISMS:
+        raise SandboxError(f"unknown containment {mechanism!r}; known: {', '.join(MECHANISMS)}")
+    if mechanism == "none":
+        env = dict(os.environ)
+        env["PYTHONPATH"] = os.pathsep.join(
+            p for p in (str(ARENA_PACKAGE.parent), env.get("PYTHONPATH")) if p
+        )
+        env["ARENA_PLAYER"] = "1"
+        return Box(argv, str(folder), env, mechanism)
+    if mechanism == "rlimits":
+        problem = rlimits_problem()
+        if problem:
+            raise SandboxError(problem)
+        if python_player and not _reaches(sys.executable):
+            raise SandboxError(
+                f"--sandbox rlimits: the Python interpreter {os.path.realpath(sys.executable)} cannot be run "
+                "by an unprivileged user (a folder above it is private); use bubblewrap, or a Python "
+                "installed where every user can run it"
+            )
+    as_root = is_root()
+    seen = stage(folder) if as_root else folder
+    box = Box(argv, str(seen), {}, mechanism)
+    try:
+        if as_root:
+            box.lease = uids.UidLease()
+            box.uid = box.lease.uid
+        box.cgroup = _cgroup(f"p{os.getpid()}-{next(_names)}", limits)
+        launch = box.cgroup.launcher() if box.cgroup else []
+        drop = _drop(box.uid) if box.uid is not None else []
+        if mechanism == "rlimits":
+            if python_player:
+                argv[-1] = str(seen)
+            box.env = _base_env({"PYTHONPATH": str(ARENA_PACKAGE.parent), **(extra_env or {})})
+            box.argv = [*launch, *limits.prlimit(), *drop, *argv]
+            return box
+        if python_player:
+            argv[-1] = PLAYER_DIR
+        box.env = _base_env({"PYTHONPATH": SDK_DIR, **(extra_env or {})})
+        box.status = os.pipe()
+        os.set_inheritable(box.status[1], True)
+        inner = _bwrap_mounts(seen, limits, box.env, as_root)
+        inner[1:1] = ["--json-status-fd", str(box.status[1])]
+        box.argv = [*launch, *limits.prlimit(), *inner, "--", *drop, *argv]
+        return box
+    except BaseException:
+        box.release()
+        raise
+
+
+SIGNAL_LIMITS = {"SIGXCPU": "CPU time limit", "SIGXFSZ": "file size limit", "SIGKILL": "killed"}
+
+
+def limit_hint(stderr_tail: str, signal_name: str | None) -> str | None:
+    """Which resource limit a crash most likely hit, from its signal or its last words."""
+    if signal_name in ("SIGXCPU", "SIGXFSZ"):
+        return SIGNAL_LIMITS[signal_name]
+    text = stderr_tail.lower()
+    if "memoryerror" in text or "out of memory" in text or "cannot allocate memory" in text:
+        return "memory limit"
+    if "file too large" in text or "no space left" in text:
+        return "file size limit"
+    if "resource temporarily unavailable" in text and "fork" in text:
+        return "process limit"
+    return None

@@ -1,0 +1,338 @@
+"""The referee of one partido: engine + player connections -> replay + result.
+
+A connection is anything with ``send`` / ``ask`` / ``close`` (see
+:class:`Connection`): a Python object in this process, or a player program in
+a subprocess. Every fault — a bad reply, an illegal move, a crash — becomes a
+typed fault judged by the engine, with its evidence in the replay.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from arena import protocol
+from arena.engine import Partido
+from arena.inert import EXCERPT, printable
+from arena.protocol import Message, ProtocolError
+from arena.referee import sandbox
+from arena.referee.connection import Connection, InProcessConnection, Limits, PlayerFault
+from arena.referee.players import PlayerSpec, unique_names
+from arena.rules import FaultError, RuleSet
+from arena.sdk import Player
+from arena.seeds import Seed
+
+__all__ = [
+    "Connection",
+    "Fault",
+    "InProcessConnection",
+    "Limits",
+    "PartidoResult",
+    "Referee",
+    "play_partido",
+]
+
+
+@dataclass
+class Fault:
+    mano: int
+    """The mano in progress; 0 for a fault judged at hello, before the first deal."""
+    seat: int
+    reason: str
+    detail: str
+    penalized: bool = False
+
+
+@dataclass
+class PartidoResult:
+    """What a partido decided, recorded with its rules."""
+
+    partido: str
+    seed: Seed
+    rules: dict[str, Any]
+    players: list[str]
+    winners: list[int]
+    ranking: list[list[int]]
+    manos: int
+    porotos: list[int]
+    faults: list[Fault] = field(default_factory=list)
+    move_ms: list[list[float]] = field(default_factory=list)
+    """Reply times by seat, in milliseconds (wall clock)."""
+    move_cpu_ms: list[list[float | None]] = field(default_factory=list)
+    """The CPU time of each reply by seat, in milliseconds (None where not measured)."""
+
+
+EventSink = Callable[[Message], None]
+
+
+class Referee:
+    """Runs one partido between ``connections`` (seat order) and records every event."""
+
+    def __init__(
+        self,
+        connections: Sequence[Connection],
+        names: Sequence[str],
+        seed: Seed,
+        ruleset: RuleSet | None = None,
+        limits: Limits | None = None,
+        partido_id: str = "partido",
+        sources: Sequence[str] | None = None,
+        sinks: Sequence[EventSink] = (),
+        incident_prefix: Path | None = None,
+    ) -> None:
+        self.connections = list(connections)
+        self.incident_prefix = incident_prefix
+        self.incidents: dict[int, Path] = {}
+        self.names = list(names)
+        self.limits = limits or Limits()
+        self.partido = Partido(len(self.connections), seed, ruleset, deal=False)  # dealt in run()
+        self.partido_id = partido_id
+        self.sources = list(sources or names)
+        self.sinks = list(sinks)
+        self.alive = [True] * len(self.connections)
+        self.move_ms: list[list[float]] = [[] for _ in self.connections]
+        self.move_cpu_ms: list[list[float | None]] = [[] for _ in self.connections]
+        self.faults: list[Fault] = []
+        self._sent = 0
+
+    def header(self) -> Message:
+        """The replay's first line."""
+        from arena import __version__
+
+        p = self.partido
+        return {
+            "type": "partido_start",
+            "partido": self.partido_id,
+            "seed": p.seed,
+            "arena_version": __version__,
+            "rules": p.rules.to_dict(),
+            "players": [
+                {"seat": s, "name": n, "source": src}
+                for s, (n, src) in enumerate(zip(self.names, self.sources, strict=True))
+            ],
+            "limits": self.limits.to_dict(),
+        }
+
+    def run(self, close: bool = True) -> PartidoResult:
+        """Play the partido to its end; ``close`` the connections still alive afterwards.
+
+        (``close=False`` keeps them open to give a process several partidos.)
+        """
+        p = self.partido
+        self._record(self.header())
+        # Every hello is judged before mano 1 is dealt: each failed one disqualifies its
+        # seat (its own line, ranked last), and the deal is among the others; with fewer
+        # than three left the partido ends here, after 0 manos, those left its winners.
+        for seat, conn in enumerate(self.connections):
+            if conn.failed is not None:
+                self._fault(seat, conn.failed.reason, conn.failed.detail, conn.failed.evidence)
+        p.start()
+        for seat in range(p.n):
+            self._send(
+                seat,
+                {
+                    "type": "partido_start",
+                    "partido": self.partido_id,
+                    "seat": seat,
+                    "players": self.names,
+                    "rules": p.rules.to_dict(),
+                },
+            )
+        self._flush()
+        while not p.over:
+            mover = p.to_move
+            assert mover is not None
+            self._turn(mover)
+            self._flush()
+        if close:
+            for seat in range(p.n):
+                if self.alive[seat]:
+                    self.connections[seat].close()
+        return PartidoResult(
+            partido=self.partido_id,
+            seed=p.seed,
+            rules=p.rules.to_dict(),
+            players=self.names,
+            winners=p.winners,
+            ranking=p.ranking(),
+            manos=p.mano_number,
+            porotos=p.porotos[:],
+            faults=self.faults,
+            move_ms=self.move_ms,
+            move_cpu_ms=self.move_cpu_ms,
+        )
+
+    def _turn(self, seat: int) -> None:
+        p = self.partido
+        request = p.request()
+        conn = self.connections[seat]
+        try:
+            reply = conn.ask(request, self.limits.move_ms, self.limits.move_wall)
+            ms, cpu = conn.last_wall_ms, conn.last_cpu_ms
+            card, sing = protocol.check_play(reply, request["id"], request["may_sing"])
+            before = len(p.events)
+            p.play(card, sing)
+        except FaultError as f:  # from the connection (PlayerFault) or the engine (IllegalMove)
+            self._fault(seat, f.reason, f.detail, f.evidence)
+        except ProtocolError as e:
+            raw = getattr(conn, "last_line", None)
+            line = e.line or (raw.decode("utf-8", "replace")[:EXCERPT] if raw else _line_of(reply))
+            self._fault(seat, "protocol", e.detail, {"line": line})
+        else:
+            self.move_ms[seat].append(ms)
+            self.move_cpu_ms[seat].append(cpu)
+            for event in p.events[before:]:
+                if event["type"] == "played":
+                    event["ms"] = round(ms, 3)
+                    event["cpu_ms"] = None if cpu is None else round(cpu, 3)
+
+    def _fault(self, seat: int, reason: str, detail: str, evidence: dict[str, Any]) -> None:
+        p = self.partido
+        mano = p.mano_number
+        if not p.fault(seat, reason, detail, **evidence):
+            return
+        penalized = seat not in p.disqualified
+        self.faults.append(Fault(mano, seat, reason, detail, penalized))
+        conn = self.connections[seat]
+        if self.incident_prefix is not None:
+            path = Path(f"{self.incident_prefix}.incident-{seat}-{conn.name}.txt")
+            head = f"Incident in {self.partido_id}, mano {mano}, seat {seat} ({conn.name}): {reason}"
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)  # not for players' eyes
+            with os.fdopen(fd, "a", encoding="utf-8") as f:  # several penalties append
+                # The player's text (names, replies, standard error) shown inert: escapes only.
+                f.write(f"{printable(head)}: {printable(detail)}\n\n{printable(conn.incident(), True)}\n")
+            self.incidents[seat] = path
+        if not penalized:
+            self.alive[seat] = False
+            conn.close()
+
+    def _record(self, event: Message) -> None:
+        for sink in self.sinks:
+            sink(event)
+
+    def _send(self, seat: int, event: Message) -> None:
+        if not self.alive[seat]:
+            return
+        try:
+            self.connections[seat].send(event)
+        except PlayerFault as f:
+            self._fault(seat, f.reason, f.detail, f.evidence)
+
+    def _flush(self) -> None:
+        """Record new engine events and deliver each player's view of them."""
+        events = self.partido.events
+        while self._sent < len(events):  # a fault found on the way adds events: loop until none
+            while self._sent < len(events):
+                event = events[self._sent]
+                self._sent += 1
+                self._record(event)
+                for seat in range(len(self.connections)):
+                    self._send(seat, protocol.view(event, seat))
+            # One write per player per flush: players digest events while others think.
+            for seat, conn in enumerate(self.connections):
+                if self.alive[seat]:
+                    try:
+                        conn.flush()
+                    except PlayerFault as f:
+                        self._fault(seat, f.reason, f.detail, f.evidence)
+
+
+def _line_of(reply: Any) -> str:
+    """An in-process reply as evidence (any value: never raises)."""
+    try:
+        return protocol.encode(reply).decode()[:EXCERPT].rstrip("\n")
+    except (TypeError, ValueError, RecursionError):
+        return protocol.brief(reply)
+
+
+def play_partido(
+    players: Sequence[Player],
+    seed: Seed,
+    ruleset: RuleSet | None = None,
+    names: Sequence[str] | None = None,
+    replay: str | None = None,
+    sinks: Sequence[EventSink] = (),
+    partido_id: str = "partido",
+) -> PartidoResult:
+    """Play one partido in this process between Python player objects (seat order).
+
+    Writes the replay file to ``replay`` when given; ``sinks`` also receive every
+    omniscient event (the replay's lines).
+    """
+    from arena.referee.replay import ReplayWriter
+
+    names = list(names or [p.name or f"jugador{i}" for i, p in enumerate(players)])
+    connections = [InProcessConnection(p, n) for p, n in zip(players, names, strict=True)]
+    writer = ReplayWriter(replay) if replay else None
+    try:
+        referee = Referee(
+            connections,
+            names,
+            seed,
+            ruleset,
+            partido_id=partido_id,
+            sinks=[*sinks, *([writer] if writer else [])],
+        )
+        return referee.run()
+    finally:
+        if writer:
+            writer.close()
+
+
+def play_folders(
+    specs: Sequence[PlayerSpec],
+    seed: Seed,
+    ruleset: RuleSet | None = None,
+    limits: Limits | None = None,
+    replay: Path | None = None,
+    sinks: Sequence[EventSink] = (),
+    partido_id: str = "partido",
+    mechanism: str | None = None,
+    rlimits: sandbox.Resources | None = None,
+) -> tuple[PartidoResult, dict[int, Path]]:
+    """Play one partido between player folders, each in its own process.
+
+    Every process is started and greeted first: a folder that cannot run raises
+    :class:`PlayerLoadError` (one line naming it) before anything is played, and
+    no process is left behind. Returns the result and the incident files by seat.
+    Standard error logs go beside the replay (``<replay>.logs/``). ``mechanism`` is the
+    containment (see :func:`arena.referee.sandbox.resolve`; default: the best that works here).
+    """
+    mechanism = mechanism or sandbox.resolve("auto")
+    sandbox.preflight(mechanism)  # a setup problem is named here, never charged to the players
+    from arena.referee.connection import SubprocessConnection
+    from arena.referee.replay import ReplayWriter
+
+    limits = limits or Limits()
+    log_dir = Path(f"{replay}.logs") if replay else None
+    if replay:
+        replay.parent.mkdir(mode=0o700, parents=True, exist_ok=True)  # a new folder: the referee's alone
+    specs = unique_names(specs)
+    connections: list[SubprocessConnection] = []
+    try:
+        for spec in specs:
+            connections.append(SubprocessConnection(spec, limits, log_dir, mechanism, rlimits))
+        writer = ReplayWriter(replay) if replay else None
+        try:
+            referee = Referee(
+                connections,
+                [spec.name for spec in specs],
+                seed,
+                ruleset,
+                limits,
+                partido_id=partido_id,
+                sources=[spec.source for spec in specs],
+                sinks=[*sinks, *([writer] if writer else [])],
+                incident_prefix=replay.with_suffix("") if replay else None,
+            )
+            result = referee.run()
+        finally:
+            if writer:
+                writer.close()
+    finally:
+        for conn in connections:
+            conn.close()
+    return result, referee.incidents

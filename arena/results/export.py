@@ -1,0 +1,522 @@
+"""The results workbook (``standings.xlsx``) and its CSVs, like the course's results sheet.
+
+Sheets: Posiciones, Partidos, Enfrentamientos, Descalificaciones, Configuración —
+bold frozen headers, filters, widths, number and percent formats, a colour scale
+on the rate, and a native bar chart of the rate with its 95% interval.
+Headers in Spanish (``lang="es"``, the default) or English (``lang="en"``); the
+sheet names stay the same in both, so scripts can rely on them.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from arena import inert
+from arena.inert import EXCERPT
+
+SHEETS = ("Posiciones", "Partidos", "Enfrentamientos", "Descalificaciones", "Configuración")
+CSV_NAMES = {s: s.lower().replace("ó", "o") for s in SHEETS}
+
+HEADERS: dict[str, dict[str, str]] = {
+    "es": {
+        "puesto": "Puesto",
+        "entrant": "Jugador",
+        "partidos": "Partidos jugados",
+        "ganados": "Ganados",
+        "pct_ganados": "% ganados",
+        "ic_bajo": "IC 95% bajo",
+        "ic_alto": "IC 95% alto",
+        "lugar_medio": "Lugar medio",
+        "manos": "Manos jugadas",
+        "manos_perdidas": "Manos perdidas",
+        "porotos_100": "Porotos perdidos c/100 manos",
+        "capotes": "Capotes",
+        "tutes": "Tutes",
+        "cantos": "Cantos",
+        "dq_renuncio": "Desc. renuncio",
+        "dq_false_canto": "Desc. canto falso",
+        "dq_timeout": "Desc. tiempo",
+        "dq_crash": "Desc. caída",
+        "dq_protocol": "Desc. protocolo",
+        "dq_not_in_hand": "Desc. carta que no tiene",
+        "ms_mediana": "ms por jugada (mediana)",
+        "ms_p95": "ms por jugada (p95)",
+        "cpu_ms_mediana": "ms de CPU por jugada (mediana)",
+        "cpu_ms_p95": "ms de CPU por jugada (p95)",
+        "pen_renuncio": "Penaliz. renuncio",
+        "pen_false_canto": "Penaliz. canto falso",
+        "grupo": "Grupo",
+        "puestos_95": "Puesto 95%",
+        "retiradas": "Perdidos por retirada",
+        "fuerza": "Fuerza (Plackett–Luce)",
+        "p_delante": "P(por delante del siguiente)",
+        "faltan": "Partidos más para separarlo del siguiente",
+        "penalizado": "Penalización",
+        "partido": "Partido",
+        "semilla": "Semilla",
+        "jugadores": "Jugadores (por asiento)",
+        "posiciones": "Posiciones",
+        "ganadores": "Ganadores",
+        "faltas": "Faltas",
+        "replay": "Replay",
+        "mano": "Mano",
+        "motivo": "Motivo",
+        "detalle": "Detalle",
+        "incidente": "Incidente",
+        "clave": "Parámetro",
+        "valor": "Valor",
+        "err_mas": "error +",
+        "err_menos": "error −",
+    },
+    "en": {
+        "puesto": "Rank",
+        "entrant": "Player",
+        "partidos": "Partidos played",
+        "ganados": "Won",
+        "pct_ganados": "% won",
+        "ic_bajo": "95% CI low",
+        "ic_alto": "95% CI high",
+        "lugar_medio": "Average place",
+        "manos": "Manos played",
+        "manos_perdidas": "Manos lost",
+        "porotos_100": "Porotos lost per 100 manos",
+        "capotes": "Capotes",
+        "tutes": "Tutes",
+        "cantos": "Cantos",
+        "dq_renuncio": "DQ renuncio",
+        "dq_false_canto": "DQ false canto",
+        "dq_timeout": "DQ timeout",
+        "dq_crash": "DQ crash",
+        "dq_protocol": "DQ protocol",
+        "dq_not_in_hand": "DQ not in hand",
+        "ms_mediana": "ms per move (median)",
+        "ms_p95": "ms per move (p95)",
+        "cpu_ms_mediana": "CPU ms per move (median)",
+        "cpu_ms_p95": "CPU ms per move (p95)",
+        "pen_renuncio": "Penalty renuncio",
+        "pen_false_canto": "Penalty false canto",
+        "grupo": "Group",
+        "puestos_95": "Rank 95%",
+        "retiradas": "Forfeited (withdrawn)",
+        "fuerza": "Strength (Plackett–Luce)",
+        "p_delante": "P(ahead of the next)",
+        "faltan": "More partidos to separate from the next",
+        "penalizado": "Penalty",
+        "partido": "Partido",
+        "semilla": "Seed",
+        "jugadores": "Players (by seat)",
+        "posiciones": "Ranking",
+        "ganadores": "Winners",
+        "faltas": "Faults",
+        "replay": "Replay",
+        "mano": "Mano",
+        "motivo": "Reason",
+        "detalle": "Detail",
+        "incidente": "Incident",
+        "clave": "Parameter",
+        "valor": "Value",
+        "err_mas": "error +",
+        "err_menos": "error −",
+    },
+}
+PERCENT = {"pct_ganados", "ic_bajo", "ic_alto", "p_delante"}
+DECIMALS = {
+    "lugar_medio": "0.00",
+    "porotos_100": "0.0",
+    "ms_mediana": "0.00",
+    "ms_p95": "0.00",
+    "cpu_ms_mediana": "0.00",
+    "cpu_ms_p95": "0.00",
+    "fuerza": "0.00",
+    "faltan": "0",
+}
+
+
+def headers(lang: str) -> dict[str, str]:
+    if lang not in HEADERS:
+        raise ValueError(f"unknown language {lang!r}; known: {', '.join(HEADERS)}")
+    return HEADERS[lang]
+
+
+def sheet_frames(
+    posiciones: pd.DataFrame,
+    partidos: pd.DataFrame,
+    enfrentamientos: pd.DataFrame,
+    descalificaciones: pd.DataFrame,
+    config: dict[str, Any],
+    lang: str = "es",
+) -> dict[str, pd.DataFrame]:
+    """The five sheets as frames with the headers of ``lang``."""
+    h = headers(lang)
+    pos = posiciones.copy()
+    pos["err_mas"] = pos["ic_alto"] - pos["pct_ganados"]
+    pos["err_menos"] = pos["pct_ganados"] - pos["ic_bajo"]
+    h2h = enfrentamientos.reset_index().rename(columns={"entrant": h["entrant"]})
+    conf = pd.DataFrame({"clave": list(config), "valor": [_text(v) for v in config.values()]})
+    return {
+        "Posiciones": pos.rename(columns=h),
+        "Partidos": partidos.rename(columns=h),
+        "Enfrentamientos": h2h,
+        "Descalificaciones": descalificaciones.rename(columns=h),
+        "Configuración": conf.rename(columns=h),
+    }
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, (list, tuple)):
+        return ", ".join(map(str, value)) or "—"
+    return "—" if value is None or value == "" else str(value)
+
+
+def inert_frame(df: pd.DataFrame, fix: Callable[[Any], Any] = inert.cell) -> pd.DataFrame:
+    """``df`` with ``fix`` applied to every value and column name (default: :func:`arena.inert.cell`)."""
+    out = df.map(fix)
+    out.columns = [fix(c) for c in df.columns]
+    return out
+
+
+def _printable(value: Any) -> Any:
+    return inert.printable(value) if isinstance(value, str) else value
+
+
+def _text_cells(ws: Any) -> None:
+    """Cells whose text could be read as a formula: text cells (never formulas), marked as
+    typed with a leading ``'`` so that editing them keeps them text; the text itself is kept."""
+    for row in ws.iter_rows():
+        for c in row:
+            if isinstance(c.value, str) and inert.formula_like(c.value):
+                c.data_type = "s"  # openpyxl took the "=..." for a formula
+                c.quotePrefix = True
+
+
+def write_workbook(
+    frames: dict[str, pd.DataFrame],
+    path: Path,
+    lang: str = "es",
+    captions: dict[str, list[str]] | None = None,
+) -> Path:
+    """Write ``frames`` to ``path`` (xlsx) with the formatting; atomically (temp + rename).
+
+    ``captions`` (sheet name → lines) are written above that sheet's table, one line a row,
+    then an empty row; they replace the sheet's default (:func:`default_captions`: how to
+    read Posiciones and Enfrentamientos). Every sheet prints on A4 landscape, one page wide,
+    its header row (and the names, on Posiciones and Enfrentamientos) on every page.
+    Posiciones opens first, its chart under its table. Every text is inert: control
+    characters escaped, and no cell is ever a formula.
+    """
+    from openpyxl.utils import get_column_letter
+
+    h = headers(lang)
+    columns = set(frames["Posiciones"].columns) if "Posiciones" in frames else set()
+    lines = {**default_captions(h, lang, columns), **(captions or {})}
+    lines = {name: [_printable(str(x)) for x in lines.get(name) or []] for name in frames}
+    tops = {name: len(lines[name]) + 2 if lines[name] else 1 for name in frames}
+    tmp = path.with_name(path.name + ".tmp")
+    frames = {name: inert_frame(df, _printable) for name, df in frames.items()}
+    with pd.ExcelWriter(tmp, engine="openpyxl") as writer:
+        for name, df in frames.items():
+            df.to_excel(writer, sheet_name=name, index=False, startrow=tops[name] - 1)
+        for name, df in frames.items():
+            ws, top = writer.sheets[name], tops[name]
+            _table_format(ws, name, df, top, h)
+            if name == "Posiciones":
+                for key in ("err_mas", "err_menos"):
+                    if h[key] in df.columns:
+                        letter = get_column_letter(list(df.columns).index(h[key]) + 1)
+                        ws.column_dimensions[letter].hidden = True
+            _caption(ws, lines[name], len(df.columns))
+            _text_cells(ws)
+            names = _names_columns(name, df, h)
+            ws.freeze_panes = f"{get_column_letter(names + 1)}{top + 1}"
+            last = f"{get_column_letter(max(1, len(df.columns)))}{top + len(df)}"
+            ws.auto_filter.ref = f"A{top}:{last}"
+            _print_setup(ws, top, names, lang)
+        pos_ws = writer.sheets["Posiciones"]
+        _posiciones_chart(pos_ws, frames["Posiciones"], tops["Posiciones"], h, lang)
+        book = writer.book
+        book.active = book.worksheets.index(pos_ws)
+        for ws in book.worksheets:
+            ws.sheet_view.tabSelected = ws is pos_ws
+    tmp.replace(path)
+    return path
+
+
+_FOOTER = {"es": "Página &P de &N", "en": "Page &P of &N"}
+_CAPTION_WIDTH = 120
+"""A caption is merged across the table's columns up to about this many characters, then wraps."""
+
+
+def default_captions(h: dict[str, str], lang: str, columns: Any) -> dict[str, list[str]]:
+    """How to read Posiciones and Enfrentamientos, in the workbook's language; the place
+    interval and group letters are explained only when Posiciones has them (``columns``)."""
+    places = h.get("puestos_95") in columns and h.get("grupo") in columns
+    if lang == "es":
+        order = (
+            "Ordenados por la fuerza estimada (modelo de Plackett–Luce sobre la clasificación "
+            "completa de cada partido)."
+        )
+        if places:
+            order += (
+                f" {h['puestos_95']}: el intervalo de puestos compatible con los resultados; los "
+                f"jugadores con la misma letra de {h['grupo'].lower()} no están separados, y entre "
+                f"ellos el orden puede no seguir el {h['pct_ganados']} (el modelo tiene en cuenta "
+                "contra quién jugó cada uno y en qué lugar terminó)."
+            )
+        return {
+            "Posiciones": [
+                order,
+                f"Debajo de la tabla, el gráfico de {h['pct_ganados']} con su intervalo del 95%.",
+            ],
+            "Enfrentamientos": [
+                "Fila A, columna B: parte de los partidos que A y B jugaron juntos en que A terminó "
+                "por delante de B (vacía si nunca coincidieron).",
+            ],
+        }
+    order = "Sorted by estimated strength (a Plackett–Luce model over each partido's full ranking)."
+    if places:
+        order += (
+            f" {h['puestos_95']}: the range of places consistent with the results; players "
+            f"sharing a {h['grupo'].lower()} letter are not separated, and among them the order "
+            f"may not follow {h['pct_ganados']} (the model weighs whom each played and in which "
+            "place each finished)."
+        )
+    return {
+        "Posiciones": [order, f"Below the table, the chart of {h['pct_ganados']} with its 95% interval."],
+        "Enfrentamientos": [
+            "Row A, column B: the share of the partidos A and B played together in which A "
+            "finished ahead of B (empty if they never met).",
+        ],
+    }
+
+
+def _names_columns(name: str, df: pd.DataFrame, h: dict[str, str]) -> int:
+    """How many columns from A on hold the names (kept in view and on every printed page)."""
+    if name == "Enfrentamientos":
+        return 1
+    if name == "Posiciones" and h["entrant"] in df.columns:
+        return list(df.columns).index(h["entrant"]) + 1
+    return 0
+
+
+def _shown(value: Any, fmt: str | None) -> str:
+    """``value`` about as the cell shows it under ``fmt``."""
+    if isinstance(value, float) and value != value:
+        return ""
+    if fmt and isinstance(value, (int, float)) and not isinstance(value, bool):
+        if fmt.endswith("%"):
+            return f"{value:.{fmt.count('0') - 1}%}"
+        return f"{value:.{len(fmt.partition('.')[2])}f}"
+    return str(value)
+
+
+def _table_format(ws: Any, name: str, df: pd.DataFrame, top: int, h: dict[str, str]) -> None:
+    """Bold wrapped headers on row ``top`` (Enfrentamientos' names turned upright), thin grey
+    borders on the table's cells (they print; the grid does not), number formats, and widths
+    fitted to the values as shown."""
+    import textwrap
+
+    from openpyxl.styles import Alignment, Border, Font, Side
+    from openpyxl.utils import get_column_letter
+
+    thin = Side(style="thin", color="A6A6A6")
+    border = Border(left=thin, right=thin, top=thin, bottom=thin)
+    for row in ws.iter_rows(min_row=top, max_row=top + len(df), max_col=len(df.columns)):
+        for c in row:
+            c.border = border
+    header_pt = 15.0
+    for i, column in enumerate(df.columns, 1):
+        key = next((k for k, v in h.items() if v == column), None)
+        matrix = name == "Enfrentamientos" and i > 1
+        fmt = "0.0%" if key in PERCENT or matrix else DECIMALS.get(key or "")
+        shown = max((len(_shown(v, fmt)) for v in df.iloc[:200, i - 1]), default=0)
+        title = str(column)
+        cell = ws.cell(top, i)
+        cell.font = Font(name="Calibri", bold=True)
+        if matrix:
+            width = max(7, shown + 2)
+            cell.alignment = Alignment(textRotation=90, horizontal="center", vertical="bottom")
+            header_pt = max(header_pt, min(160.0, 6.5 * len(title) + 8))
+        else:
+            word = max(map(len, title.split()), default=0)
+            width = min(60, max(6, shown + 2, word + 2, -(-len(title) // 3) + 2))  # up to 3 lines
+            cell.alignment = Alignment(wrap_text=True, horizontal="center", vertical="bottom")
+            header_pt = max(header_pt, 15.0 * len(textwrap.wrap(title, width - 2) or [""]))
+        ws.column_dimensions[get_column_letter(i)].width = width
+        if fmt:
+            for row in ws.iter_rows(min_row=top + 1, max_row=top + len(df), min_col=i, max_col=i):
+                row[0].number_format = fmt
+    ws.row_dimensions[top].height = header_pt
+
+
+def _caption(ws: Any, lines: list[str], columns: int) -> None:
+    """``lines`` in rows 1, 2, … of column A, each merged across the table's visible columns
+    (up to :data:`_CAPTION_WIDTH` characters) and wrapped."""
+    import textwrap
+
+    from openpyxl.styles import Alignment, Font
+    from openpyxl.utils import get_column_letter
+
+    span, width = 1, 0.0
+    for i in range(1, max(1, columns) + 1):
+        dim = ws.column_dimensions[get_column_letter(i)]
+        if dim.hidden:
+            continue
+        span, width = i, width + (dim.width or 8.43)
+        if width >= _CAPTION_WIDTH:
+            break
+    for r, line in enumerate(lines, 1):
+        cell = ws.cell(r, 1, line)
+        cell.font = Font(name="Calibri", size=11)
+        cell.alignment = Alignment(wrap_text=True, vertical="top")
+        if span > 1:
+            ws.merge_cells(start_row=r, start_column=1, end_row=r, end_column=span)
+        rows = len(textwrap.wrap(line, max(10, int(width) - 2)) or [""])
+        ws.row_dimensions[r].height = min(409.0, 15.0 * rows)  # 409 pt: the most a row can be
+
+
+def _print_setup(ws: Any, top: int, names: int, lang: str) -> None:
+    """A4 landscape, one page wide (as many tall as it takes), small margins, the header row
+    (and the first ``names`` columns) on every page, the sheet's name above, page numbers below."""
+    from openpyxl.utils import get_column_letter
+    from openpyxl.worksheet.page import PageMargins
+    from openpyxl.worksheet.properties import PageSetupProperties
+
+    ws.page_setup.orientation = "landscape"
+    ws.page_setup.paperSize = ws.PAPERSIZE_A4
+    ws.page_setup.fitToWidth = 1
+    ws.page_setup.fitToHeight = 0
+    if ws.sheet_properties.pageSetUpPr is None:
+        ws.sheet_properties.pageSetUpPr = PageSetupProperties()
+    ws.sheet_properties.pageSetUpPr.fitToPage = True
+    ws.page_margins = PageMargins(left=0.4, right=0.4, top=0.6, bottom=0.6, header=0.25, footer=0.25)
+    ws.print_title_rows = f"{top}:{top}"
+    if names:
+        ws.print_title_cols = f"A:{get_column_letter(names)}"
+    ws.oddHeader.center.text = "&A"
+    ws.oddFooter.center.text = _FOOTER[lang]
+    ws.HeaderFooter.scaleWithDoc = False  # readable whatever the table's scale
+
+
+def _posiciones_chart(ws: Any, pos: pd.DataFrame, top: int, h: dict[str, str], lang: str) -> None:
+    """The colour scale on the rate, and the bar chart of the rate with its 95% interval as
+    error bars, anchored in column A two rows under the table."""
+    from openpyxl.chart import BarChart, Reference
+    from openpyxl.chart.data_source import NumDataSource, NumRef
+    from openpyxl.chart.error_bar import ErrorBars
+    from openpyxl.formatting.rule import ColorScaleRule
+    from openpyxl.utils import get_column_letter
+
+    n = len(pos)
+    first, last = top + 1, top + max(n, 1)
+    col = {c: i + 1 for i, c in enumerate(pos.columns)}
+    rate = get_column_letter(col[h["pct_ganados"]])
+    if n:
+        ws.conditional_formatting.add(
+            f"{rate}{first}:{rate}{last}",
+            ColorScaleRule(
+                start_type="min",
+                start_color="F8696B",
+                mid_type="percentile",
+                mid_value=50,
+                mid_color="FFEB84",
+                end_type="max",
+                end_color="63BE7B",
+            ),
+        )
+    chart = BarChart()
+    chart.type = "bar"
+    chart.title = h["pct_ganados"] + (" (IC 95%)" if lang == "es" else " (95% CI)")
+    chart.y_axis.number_format = "0%"
+    chart.y_axis.scaling.min = 0
+    chart.y_axis.scaling.max = 1
+    chart.x_axis.scaling.orientation = "maxMin"  # the best on top, as in the table
+    chart.legend = None
+    chart.add_data(
+        Reference(ws, min_col=col[h["pct_ganados"]], min_row=top, max_row=last), titles_from_data=True
+    )
+    chart.set_categories(Reference(ws, min_col=col[h["entrant"]], min_row=first, max_row=last))
+    if n:
+        plus = get_column_letter(col[h["err_mas"]])
+        minus = get_column_letter(col[h["err_menos"]])
+        chart.series[0].errBars = ErrorBars(
+            errDir="y",
+            errBarType="both",
+            errValType="cust",
+            noEndCap=False,
+            plus=NumDataSource(numRef=NumRef(f=f"'Posiciones'!${plus}${first}:${plus}${last}")),
+            minus=NumDataSource(numRef=NumRef(f=f"'Posiciones'!${minus}${first}:${minus}${last}")),
+        )
+    chart.width = 24
+    chart.height = max(7.5, 0.6 * n + 2)
+    _chart_on_one_page(ws, chart, len(pos.columns), top, last)
+    ws.add_chart(chart, f"A{last + 3}")
+
+
+_PAGE_PT = (841.89 - 2 * 0.4 * 72, 0.9 * (595.28 - 2 * 0.6 * 72))
+"""What an A4 landscape page of :func:`_print_setup` holds, in points (height with some slack)."""
+_CM_PT = 72 / 2.54
+
+
+def _chart_on_one_page(ws: Any, chart: Any, columns: int, top: int, last: int) -> None:
+    """Keep the chart (at row ``last + 3``, under the table headed on row ``top``) off a page
+    break: shrunk by up to 30% to fit the rest of the page, else a manual break before it;
+    never taller than a page. Estimates the printed scale from the widths (one page wide,
+    never enlarged) and the row heights (15 pt unless set)."""
+    from openpyxl.utils import get_column_letter
+    from openpyxl.worksheet.pagebreak import Break
+
+    def row_pt(r: int) -> float:
+        dim = ws.row_dimensions.get(r)
+        return dim.height if dim is not None and dim.height else 15.0
+
+    width_pt = sum(
+        0.75 * (7 * (dim.width or 8.43) + 5)
+        for dim in (ws.column_dimensions[get_column_letter(i)] for i in range(1, columns + 1))
+        if not dim.hidden
+    )
+    scale = min(1.0, _PAGE_PT[0] / max(width_pt, chart.width * _CM_PT))
+    first_page, next_pages = _PAGE_PT[1] / scale, _PAGE_PT[1] / scale - row_pt(top)
+    chart.height = min(chart.height, 0.95 * next_pages / _CM_PT)
+    used = sum(row_pt(r) for r in range(1, last + 3))
+    room = first_page - used if used <= first_page else next_pages - (used - first_page) % next_pages
+    need = chart.height * _CM_PT
+    if need > room >= max(0.7 * need, 7.5 * _CM_PT):
+        chart.height = room / _CM_PT
+    elif need > room:
+        ws.row_breaks.append(Break(id=last + 1))
+
+
+def write_csvs(frames: dict[str, pd.DataFrame], folder: Path) -> list[Path]:
+    """One UTF-8 CSV per sheet in ``folder`` (``posiciones.csv``, ...); every field inert
+    (:func:`arena.inert.cell`: a text that could be a formula starts with ``'``)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for name, df in frames.items():
+        path = folder / f"{CSV_NAMES[name]}.csv"
+        inert_frame(df).to_csv(path, index=False)
+        paths.append(path)
+    return paths
+
+
+def to_xls(xlsx: Path) -> tuple[Path | None, str]:
+    """Convert to legacy .xls through LibreOffice when installed; (path or None, a one-line message)."""
+    office = shutil.which("libreoffice") or shutil.which("soffice")
+    if office is None:
+        return None, "LibreOffice is not installed: no .xls written; the .xlsx is there"
+    done = subprocess.run(
+        [office, "--headless", "--convert-to", "xls", "--outdir", str(xlsx.parent), str(xlsx)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    xls = xlsx.with_suffix(".xls")
+    if done.returncode != 0 or not xls.is_file():
+        return None, f"LibreOffice could not convert {xlsx.name}: {done.stderr.strip()[:EXCERPT]}"
+    return xls, f"Legacy workbook: {xls}"

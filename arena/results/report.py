@@ -1,0 +1,248 @@
+"""A torneo's standings from its store: the tables, the workbook, the CSVs, the terminal table.
+
+Works on a finished torneo, one still running (the store is read, never locked),
+or one interrupted: only committed partidos count.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from arena import inert
+from arena.referee.replay import read_replay
+from arena.referee.stats import partido_stats
+from arena.results import export, ranking, standings
+from arena.tournament.store import PartidoRecord, Store
+
+WORKBOOK = "standings.xlsx"
+WORKBOOK_EN = "standings-en.xlsx"
+CSV_DIR = "csv"
+
+
+@dataclass
+class Report:
+    """Everything the standings show, and how complete they are."""
+
+    posiciones: pd.DataFrame
+    frames: dict[str, pd.DataFrame]
+    scheduled: int
+    committed: int
+    withdrawn: int
+    separation: list[str]
+    """What the order establishes, in words (:func:`arena.results.standings.separation_lines`)."""
+
+    @property
+    def complete(self) -> bool:
+        return self.committed + self.withdrawn >= self.scheduled
+
+
+def _stats(store: Store, rec: PartidoRecord) -> list[dict[str, Any]]:
+    """Per-seat figures: as stored at commit, with the reply times; from the replay if missing."""
+    if not rec.stats:
+        return partido_stats(read_replay(store.dir / rec.replay))
+    return [{**seat, "move_ms": list(rec.move_ms[s])} for s, seat in enumerate(rec.stats)]
+
+
+def records(store: Store) -> list[dict[str, Any]]:
+    """The committed partidos as the standings' records (see :data:`arena.results.standings.RECORD_KEYS`).
+
+    A partido's seed is shown only once a keyed torneo is complete: under
+    ``--duplicate`` it is also the deal of rotations still to be played.
+    """
+    scheduled, committed, withdrawn = store.counts()
+    secret = store.deal_key() is not None and committed + withdrawn < scheduled
+    out = []
+    for rec in store.results():
+        out.append(
+            {
+                "partido": rec.id,
+                "seed": KEY_SECRET if secret else rec.seed,
+                "players": list(rec.players),
+                "winners": list(rec.winners),
+                "ranking": [list(g) for g in rec.ranking],
+                "manos": rec.manos,
+                "faults": [
+                    {
+                        "mano": f.mano,
+                        "seat": f.seat,
+                        "reason": f.reason,
+                        "penalized": f.penalized,
+                        "detail": f.detail,
+                        "incident": f.incident or "",
+                    }
+                    for f in rec.faults
+                ],
+                "replay": rec.replay,
+                "stats": _stats(store, rec),
+            }
+        )
+    return out
+
+
+KEY_ROW = "clave de los repartos"
+KEY_SECRET = "secreta hasta el final del torneo"
+
+
+def deal_key_shown(store: Store) -> str:
+    """What may be shown of the deal key: the key once the torneo is complete, else that it is secret."""
+    key = store.deal_key()
+    if key is None:
+        return f"ninguna: semilla explícita {store.config().get('seed')} (repartos predecibles)"
+    scheduled, committed, withdrawn = store.counts()
+    return key if committed + withdrawn >= scheduled else KEY_SECRET
+
+
+def configuration(store: Store) -> dict[str, Any]:
+    """The Configuración sheet: every parameter, plus version, dates, counts and the deal key row."""
+    from arena import __version__
+
+    conf = dict(store.config())
+    runs = store.runs()
+    scheduled, committed, withdrawn = store.counts()
+    conf["arena_version (standings)"] = __version__
+    if runs:
+        conf["first run"] = runs[0]["started"]
+        conf["last run"] = runs[-1]["started"]
+        conf["last run ended"] = runs[-1]["ended"] or "(running or interrupted)"
+    conf["partidos scheduled"] = scheduled
+    conf["partidos committed"] = committed
+    conf["partidos withdrawn"] = withdrawn
+    conf[KEY_ROW] = deal_key_shown(store)  # so that anyone can re-check the replays, once it is over
+    return conf
+
+
+def forfeits(store: Store) -> list[dict[str, Any]]:
+    """The partidos not played because entrants were withdrawn, for the standings (forfeits)."""
+    names = [e.name for e in store.entrants()]
+    seats = {p.id: p.seats for p in store.scheduled()}
+    return [
+        {
+            "partido": w.partido,
+            "players": [names[e] for e in seats[w.partido]],
+            "withdrawn": [names[e] for e in w.entrants],
+        }
+        for w in store.withdrawn()
+    ]
+
+
+def build(store: Store, lang: str = "es", resamples: int = ranking.RESAMPLES) -> Report:
+    """Compute every table from the store."""
+    entrants = [e.name for e in store.entrants()]
+    recs = records(store)
+    pos = standings.standings(recs, entrants, forfeits(store), resamples)
+    frames = export.sheet_frames(
+        pos,
+        standings.partidos_table(recs),
+        standings.head_to_head(recs, entrants),
+        standings.faults_table(recs),
+        configuration(store),
+        lang,
+    )
+    scheduled, committed, withdrawn = store.counts()
+    return Report(pos, frames, scheduled, committed, withdrawn, standings.separation_lines(pos, lang))
+
+
+def workbook_name(lang: str = "es") -> str:
+    """The workbook's file name in ``lang``: an English one never overwrites the Spanish one."""
+    export.headers(lang)  # an unknown language is refused
+    return WORKBOOK if lang == "es" else WORKBOOK_EN
+
+
+def write(report: Report, folder: Path, lang: str = "es", csv: bool = True) -> list[Path]:
+    """(Re)write ``standings.xlsx`` (``standings-en.xlsx`` in English) and the CSVs in ``folder``;
+    returns the files written."""
+    h = export.headers(lang)
+    caption = export.default_captions(h, lang, set(report.frames["Posiciones"].columns))["Posiciones"]
+    captions = {"Posiciones": [*report.separation, *caption]}
+    paths = [export.write_workbook(report.frames, folder / workbook_name(lang), lang, captions)]
+    if csv:
+        paths += export.write_csvs(report.frames, folder / CSV_DIR)
+    return paths
+
+
+def terminal_table(report: Report, lang: str = "es") -> str:
+    """The standings as a plain text table for the terminal (names shown inert)."""
+    h = export.headers(lang)
+    df = report.posiciones
+    if df.empty:
+        return "(no entrants)"
+    rows = []
+    for _, r in df.iterrows():
+        dq = int(sum(r[c] for c in df.columns if c.startswith("dq_")))
+        pen = int(sum(r[c] for c in df.columns if c.startswith("pen_")))
+        pct = (
+            "—"
+            if math.isnan(r["pct_ganados"])
+            else (f"{r['pct_ganados']:.0%} [{r['ic_bajo']:.0%}–{r['ic_alto']:.0%}]")
+        )
+        rows.append(
+            [
+                str(r["puesto"]),
+                r["grupo"] or "—",
+                r["puestos_95"] or "—",
+                inert.printable(str(r["entrant"])),
+                str(r["partidos"] + r["retiradas"]),
+                str(r["ganados"]),
+                pct,
+                _num(r["lugar_medio"], "{:.2f}"),
+                _num(r["porotos_100"], "{:.1f}"),
+                str(dq),
+                str(pen),
+            ]
+        )
+    head = [
+        h["puesto"],
+        h["grupo"],
+        h["puestos_95"],
+        h["entrant"],
+        "Partidos",
+        h["ganados"],
+        h["pct_ganados"] + " [IC 95%]",
+        h["lugar_medio"],
+        h["porotos_100"],
+        "Desc." if lang == "es" else "DQ",
+        "Penaliz." if lang == "es" else "Pen.",
+    ]
+    widths = [max(len(x) for x in col) for col in zip(head, *rows, strict=True)]
+    lines = [
+        "  ".join(x.ljust(w) for x, w in zip(line, widths, strict=True)).rstrip() for line in [head, *rows]
+    ]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    return "\n".join([*report.separation, "", *lines])
+
+
+def _num(value: float, fmt: str) -> str:
+    return "—" if isinstance(value, float) and math.isnan(value) else fmt.format(value)
+
+
+def progress_line(report: Report, lang: str = "es") -> str:
+    if lang == "es":
+        state = "completo" if report.complete else "en curso o interrumpido"
+        return (
+            f"{report.committed} de {report.scheduled} partidos jugados"
+            f"{f', {report.withdrawn} retirados' if report.withdrawn else ''} ({state})"
+        )
+    state = "complete" if report.complete else "running or interrupted"
+    return (
+        f"{report.committed} of {report.scheduled} partidos played"
+        f"{f', {report.withdrawn} withdrawn' if report.withdrawn else ''} ({state})"
+    )
+
+
+def withdrawal_lines(store: Store) -> list[str]:
+    """One line per entrant withdrawn by --max-faults: ``ana: retirado tras 3 descalificaciones``."""
+    withdrawn = sorted({e for w in store.withdrawn() for e in w.entrants})
+    if not withdrawn:
+        return []
+    names = {e.index: e.name for e in store.entrants()}
+    dq = {e: 0 for e in withdrawn}
+    for rec in store.results():
+        for e in rec.disqualified_entrants:
+            if e in dq:
+                dq[e] += 1
+    return [f"{inert.printable(names[e])}: retirado tras {dq[e]} descalificaciones" for e in withdrawn]

@@ -1,0 +1,182 @@
+"""``--until-separated``: after the balanced schedule, more partidos where the order is not established.
+
+After every batch (the schedule first), the standings' bootstrap says which
+consecutive places are not separated at 95% (:mod:`arena.results.ranking`). The next
+batch is a balanced set of partidos among the entrants of those places — topped
+up with the nearest entrants in the standings when they are fewer than a table —
+giving each about a quarter of the partidos it has played so far (at least two),
+until every consecutive pair is separated or ``budget`` more partidos were played.
+
+Everything a batch holds follows from the committed results and the torneo's key
+(tables and seats from a stream derived from the key and the batch number, deals
+numbered after the schedule's), and a batch is decided only when every earlier
+partido is settled: the same torneo gives the same extra partidos with any number
+of workers and across any kill and ``--resume``.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import pandas as pd
+
+from arena.results import report, standings
+from arena.results.ranking import SEPARATED
+from arena.seeds import Seed, derive, is_key
+from arena.tournament.schedule import (
+    ScheduledPartido,
+    balanced_tables,
+    deal_seed,
+    duplicate_orders,
+    seat_balanced,
+)
+from arena.tournament.store import Store
+
+PREFIX = "s"
+"""Ids of the extra partidos: ``s0001``, ``s0002``, … (the schedule's are ``p…``)."""
+
+SHARE = 0.25
+"""Each batch gives the entrants it is for about this share of the partidos they have played."""
+
+
+@dataclass(frozen=True)
+class Gap:
+    """The least separated pair of consecutive places (1-based) and how sure their order is."""
+
+    upper: int
+    probability: float
+
+    def label(self) -> str:
+        """As the progress line shows it: ``separando 3.º/4.º: 82%``."""
+        return f"separando {self.upper}.º/{self.upper + 1}.º: {self.probability:.0%}"
+
+
+def gaps(posiciones: pd.DataFrame) -> list[tuple[int, float]]:
+    """(place, P ahead) of every consecutive pair not separated at 95%, best places first."""
+    out = []
+    rows = posiciones[posiciones["grupo"] != ""].reset_index(drop=True)
+    for i in range(len(rows) - 1):
+        p = float(rows.loc[i, "p_delante"])
+        if not p >= SEPARATED:
+            out.append((int(rows.loc[i, "puesto"]), p))
+    return out
+
+
+def weakest(posiciones: pd.DataFrame) -> Gap | None:
+    """The pair of consecutive places the partidos separate least (None: every pair is separated)."""
+    found = gaps(posiciones)
+    if not found:
+        return None
+    place, p = min(found, key=lambda g: (g[1], g[0]))
+    return Gap(place, p)
+
+
+def members(posiciones: pd.DataFrame, entrants: Sequence[str], table_size: int) -> list[int]:
+    """The entrant indices the next batch is for (at least a table of them), in standings order."""
+    index = {name: i for i, name in enumerate(entrants)}
+    rows = posiciones[posiciones["grupo"] != ""].reset_index(drop=True)
+    order = [index[name] for name in rows["entrant"]]
+    chosen: set[int] = set()
+    for place, _ in gaps(posiciones):
+        chosen.update(order[place - 1 : place + 1])
+    if not chosen:
+        return []
+    picked = [e for e in order if e in chosen]
+    centre = sum(order.index(e) for e in picked) / len(picked)
+    for e in sorted(order, key=lambda e: (abs(order.index(e) - centre), order.index(e))):
+        if len(picked) >= min(table_size, len(order)):
+            break
+        if e not in chosen:
+            picked.append(e)
+            chosen.add(e)
+    return [e for e in order if e in chosen]
+
+
+def batch(
+    who: Sequence[int],
+    played: int,
+    table_size: int,
+    seed: Seed,
+    number: int,
+    first_pos: int,
+    first_deal: int,
+    first_id: int,
+    duplicate: bool,
+    budget: int,
+) -> list[ScheduledPartido]:
+    """Batch ``number`` (1, 2, …) of extra partidos among ``who``, at most ``budget`` of them.
+
+    ``played``: partidos per entrant so far (the batch gives each about SHARE of it).
+    """
+    k = table_size
+    per_entrant = max(2, math.ceil(SHARE * played))
+    group = (6 if k == 3 else k) if duplicate else 1
+    tables_wanted = math.ceil(len(who) * per_entrant / k)
+    tables_allowed = budget // group
+    count = min(tables_wanted, tables_allowed)
+    if count <= 0:
+        return []
+    label = f"tute-arena/torneo/separate/{number}"
+    rng = random.Random(derive(str(seed), label) if is_key(seed) else f"{label}/{seed}")
+    local: list[tuple[int, ...]] = []
+    while len(local) < count:  # passes over the subsets of ``who`` when a batch needs more than one
+        local += balanced_tables(len(who), k, min(count - len(local), math.comb(len(who), k)), rng)
+    tables = [tuple(who[i] for i in t) for t in local]
+    if duplicate:
+        orders = duplicate_orders([(0, t) for t in tables], k, rng)
+    else:
+        seats = seat_balanced(local, len(who), k)
+        orders = [[tuple(who[i] for i in s)] for s in seats]
+    out: list[ScheduledPartido] = []
+    for d, group_orders in enumerate(orders):
+        deal = first_deal + d
+        s = deal_seed(seed, deal)
+        for seats_ in group_orders:
+            n = first_id + len(out)
+            out.append(ScheduledPartido(first_pos + len(out), f"{PREFIX}{n:04d}", s, seats_, deal, -number))
+    return out
+
+
+def next_batch(store: Store) -> tuple[list[ScheduledPartido], str] | None:
+    """The next batch of extra partidos for the torneo in ``store`` and its progress label, or None
+    when every consecutive place is separated or the budget is spent (the coordinator's ``more``)."""
+    import logging
+
+    log = logging.getLogger("arena.torneo")
+    config = store.config()
+    names = [e.name for e in store.entrants()]
+    seed = config["seed"] if config.get("seed") is not None else store.deal_key()
+    assert seed is not None
+    schedule = store.scheduled()
+    extra = [p for p in schedule if p.round < 0]
+    limit = config.get("budget")
+    budget = (limit if limit is not None else len(schedule) - len(extra)) - len(extra)
+    posiciones = standings.standings(report.records(store), names, report.forfeits(store))
+    gap = weakest(posiciones)
+    if gap is None:
+        log.info("todos los puestos separados al 95%%")
+        return None
+    if budget <= 0:
+        log.info("presupuesto de partidos agotado; %s", gap.label())
+        return None
+    who = members(posiciones, names, config["table_size"])
+    rows = posiciones[posiciones["entrant"].isin([names[e] for e in who])]
+    found = batch(
+        who,
+        int((rows["partidos"] + rows["retiradas"]).median()),
+        config["table_size"],
+        seed,
+        1 + max((-p.round for p in extra), default=0),
+        first_pos=len(schedule),
+        first_deal=1 + max(p.deal for p in schedule),
+        first_id=1 + len(extra),
+        duplicate=bool(config.get("duplicate")),
+        budget=budget,
+    )
+    if not found:
+        return None
+    log.info("%s: entre %s", gap.label(), ", ".join(names[e] for e in who))
+    return found, gap.label()

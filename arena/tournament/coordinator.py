@@ -1,0 +1,530 @@
+"""The torneo runner: entrants, a new or resumed torneo folder, partidos dispatched and committed.
+
+The coordinator (this module, in the process that runs the command) alone
+writes the store. It hands partidos to a :class:`~arena.tournament.backend.Backend` in
+schedule order, commits each result as it arrives, and decides withdrawals
+under ``max_faults`` from earlier partidos only, so that with deterministic bots
+the results depend neither on the number of workers nor on interruptions.
+"""
+
+from __future__ import annotations
+
+import bisect
+import datetime as dt
+import logging
+import os
+import signal
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable, Collection, Sequence
+from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from arena.errors import ArenaError
+from arena.referee.connection import Limits
+from arena.referee.players import PlayerLoadError, PlayerSpec, find_player
+from arena.rules import RuleSet
+from arena.tournament.backend import Backend, BackendError
+from arena.tournament.entrants import fingerprint
+from arena.tournament.schedule import ScheduledPartido, make_schedule
+from arena.tournament.store import DB_NAME, Entrant, Store, StoreError
+from arena.tournament.worker import PartidoTask, check_entrant, play_task
+
+log = logging.getLogger("arena.torneo")
+
+WITHDRAWN_REASON = "max-faults"
+LOG_NAME = "torneo.log"
+SCAN_LIMIT = 4096
+"""Undecided partidos looked at per dispatch (the first one is always decidable)."""
+
+
+class TournamentError(ArenaError):
+    """Something that stops the torneo before or while it runs (one line for the user)."""
+
+
+class PartidoFailed(Exception):
+    """A partido the referee could not play or commit (not its players' fault): retried by ``--resume``."""
+
+
+class Interrupted(ArenaError):
+    """Ctrl-C (or SIGTERM): the committed partidos stay, the rest is for ``--resume``."""
+
+    def __init__(self, committed: int, total: int) -> None:
+        super().__init__(f"interrupted with {committed} of {total} partidos settled")
+        self.committed = committed
+        self.total = total
+
+
+@dataclass(frozen=True)
+class Config:
+    """Every parameter that decides a torneo's results (stored; reloaded on resume)."""
+
+    table_size: int = 4
+    rounds: int = 1
+    seed: int | None = None
+    """An explicit seed (``--seed N``: predictable deals, for reproduction); None: deals from ``key``."""
+    duplicate: bool = False
+    partidos: int | None = None
+    rules: dict[str, Any] = field(default_factory=lambda: RuleSet().to_dict())
+    init_ms: int = 10_000
+    move_ms: int = 1_000
+    init_wall_ms: int | None = None
+    """The wall-clock backstops (None: the spec's defaults; a torneo stores the values it used)."""
+    move_wall_ms: int | None = None
+    max_faults: int | None = None
+    until_separated: bool = False
+    """After the schedule, more partidos where consecutive places are not separated (results.separate)."""
+    budget: int | None = None
+    """At most this many extra partidos under ``until_separated`` (None: as many as the schedule has)."""
+    paths: tuple[str, ...] = ()
+    sandbox: str | None = None
+    """The containment mechanism the partidos run under (``bwrap``, ``rlimits``, ``none``)."""
+    key: str | None = field(default=None, repr=False, compare=False)
+    """The torneo's secret deal key (:func:`arena.seeds.new_key`) when ``seed`` is None.
+
+    Kept in the store's ``meta`` table, never with the parameters (which the workbook shows).
+    """
+
+    @property
+    def limits(self) -> Limits:
+        return Limits(self.init_ms, self.move_ms, self.init_wall_ms, self.move_wall_ms)
+
+    def to_store(self) -> dict[str, Any]:
+        from arena import __version__
+
+        values = {k: v for k, v in asdict(self).items() if k != "key"}
+        return {**values, "paths": list(self.paths), "arena_version": __version__}
+
+    @classmethod
+    def from_store(cls, d: dict[str, Any]) -> Config:
+        names = cls.__dataclass_fields__
+        values = {k: v for k, v in d.items() if k in names}
+        values["paths"] = tuple(values.get("paths", ()))
+        return cls(**values)
+
+
+def default_out(root: Path = Path("results")) -> Path:
+    """A new dated folder name under ``results/``."""
+    base = root / f"torneo-{dt.datetime.now():%Y%m%d-%H%M%S}"
+    out, n = base, 1
+    while out.exists():
+        n += 1
+        out = Path(f"{base}-{n}")
+    return out
+
+
+# ---------------------------------------------------------------- create / resume
+
+
+def check_empty(folder: Path) -> None:
+    """TournamentError unless ``folder`` is absent or an empty folder: nothing is overwritten."""
+    if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
+        what = "a torneo; continue it with --resume" if (folder / DB_NAME).exists() else "not empty"
+        raise TournamentError(f"{folder} is {what}. Nothing was changed; choose another --out.")
+
+
+def plan(config: Config, entrants: int) -> list[ScheduledPartido]:
+    """The schedule of ``config`` for ``entrants``; TournamentError for impossible options.
+
+    The deals come from ``config.seed`` when given, else from ``config.key``.
+    """
+    seed = config.seed if config.seed is not None else config.key
+    if seed is None:
+        raise TournamentError("a torneo needs a secret key (or an explicit --seed N) for its deals")
+    try:
+        return make_schedule(
+            entrants, config.table_size, config.rounds, seed, config.duplicate, config.partidos
+        )
+    except ValueError as exc:
+        raise TournamentError(str(exc)) from None
+
+
+def create(
+    folder: Path, config: Config, specs: Sequence[PlayerSpec], schedule: Sequence[ScheduledPartido]
+) -> Store:
+    """A new torneo in ``folder`` (absent or empty): configuration, entrants, schedule and key stored."""
+    check_empty(folder)
+    entrants = [
+        Entrant(i, s.name, str(s.folder), s.kind, s.display_name, s.authors, fingerprint(s.folder))
+        for i, s in enumerate(specs)
+    ]
+    key = config.key if config.seed is None else None
+    return Store.create(folder, config.to_store(), entrants, schedule, key)
+
+
+def open_for_resume(folder: Path) -> tuple[Store, Config, list[PlayerSpec], list[str]]:
+    """Reopen a torneo: its store, configuration, entrants (from their folders) and warnings."""
+    try:
+        store = Store.open(folder)
+    except StoreError as exc:
+        raise TournamentError(str(exc)) from None
+    config = Config.from_store(store.config())
+    specs, warnings = [], []
+    for e in store.entrants():
+        try:
+            spec = find_player(e.folder)
+        except PlayerLoadError as exc:
+            store.close()
+            raise TournamentError(f"entrant {e.name}: {exc}") from None
+        specs.append(replace(spec, name=e.name))
+        if fingerprint(e.folder) != e.fingerprint:
+            warnings.append(f"{e.name}: the files in {e.folder} changed since the torneo began")
+    return store, config, specs, warnings
+
+
+def check_entrants(backend: Backend, specs: Sequence[PlayerSpec], config: Config) -> None:
+    """Start and greet every entrant once; TournamentError listing the folders that cannot run."""
+    handles = [backend.submit(check_entrant, spec, config.limits, config.sandbox) for spec in specs]
+    errors = []
+    for spec, handle in zip(specs, handles, strict=True):
+        try:
+            errors.append(handle.result())
+        except BackendError as exc:  # a worker that must not play (containment, another referee)
+            raise TournamentError(str(exc)) from None
+        except Exception as exc:  # the pool itself failed (a worker could not start, or died)
+            raise TournamentError(f"the worker processes failed checking {spec.name}: {exc!r}") from exc
+    bad = [e for e in errors if e]
+    if bad:
+        raise TournamentError("these players cannot run: " + " | ".join(bad))
+
+
+# ---------------------------------------------------------------- running
+
+
+class Progress:
+    """What the runner reports; the command line shows it (see ``arena/cli/progress.py``)."""
+
+    def start(self, total: int, settled: int) -> None:
+        """Before the first partido: schedule size and how many are already settled."""
+
+    def advance(self, n: int = 1) -> None:
+        """``n`` more partidos settled (committed or withdrawn)."""
+
+    def tick(self) -> None:
+        """Called about once a second while waiting."""
+
+    def phase(self, label: str) -> None:
+        """What the next partidos are for (``separando 3.º/4.º: 82%``), before they start."""
+
+    def finish(self) -> None:
+        """The run ended (completed or not)."""
+
+
+@dataclass
+class RunStats:
+    total: int
+    settled_before: int
+    committed: int = 0
+    withdrawn: int = 0
+    seconds: float = 0.0
+
+
+def run(
+    store: Store, backend: Backend, specs: Sequence[PlayerSpec], progress: Progress | None = None
+) -> RunStats:
+    """Play every partido of ``store`` not yet settled; Interrupted on Ctrl-C / SIGTERM.
+
+    ``specs`` are the entrants (index order). A player folder that cannot load,
+    or a backend that cannot run tasks, raises TournamentError after the committed
+    partidos are kept. A partido whose referee fails (an unexpected exception, a
+    worker that dies, a commit refused) is logged with its players, recorded
+    (:meth:`Store.record_failure`) and left unsettled; the others go on, and then
+    TournamentError names every such partido: ``--resume`` plays them again.
+    """
+    progress = progress or Progress()
+    config = Config.from_store(store.config())
+    schedule = store.scheduled()
+    done = store.done_ids()
+    store.clean_uncommitted()
+    stats = RunStats(len(schedule), len(done))
+    todo = {p.pos: p for p in schedule if p.id not in done}
+    dq = _disqualifications(store, len(specs))
+    retried = sorted({pid for pid, _, _ in store.failures()} - done)
+    if retried:
+        log.info("se reintentan partidos que fallaron antes: %s", ", ".join(retried))
+    failed: dict[int, str] = {}  # pos -> one line naming the partido, its players and the failure
+    run_id = store.begin_run(backend.slots)
+    log.info("torneo %s: %d partidos, %d ya guardados", store.dir, len(schedule), len(done))
+    progress.start(len(schedule), len(done))
+    started = time.monotonic()
+    in_flight: dict[Any, ScheduledPartido] = {}
+    status = "interrupted"
+    old_term = signal.getsignal(signal.SIGTERM)
+    _raise_on_sigterm()
+    try:
+        while todo:
+            before = len(todo)
+            _dispatch(store, backend, specs, config, todo, in_flight, dq, stats, progress, failed)
+            if not in_flight:
+                if len(todo) == before:
+                    break  # what is left failed, or waits on a failed partido (--max-faults)
+                continue  # withdrawals only: decide the next ones
+            for handle in backend.wait(list(in_flight), 1.0):
+                partido = in_flight.pop(handle)
+                try:
+                    disqualified = _commit(store, partido, handle)
+                except PartidoFailed as exc:
+                    failed[partido.pos] = _failed(store, partido, specs, str(exc))
+                    continue
+                for e in disqualified:
+                    bisect.insort(dq[e], partido.pos)
+                del todo[partido.pos]
+                stats.committed += 1
+                progress.advance()
+            progress.tick()
+        status = "failed" if failed else "finished"
+    except KeyboardInterrupt:
+        log.warning("torneo interrumpido")
+        backend.stop()
+        raise Interrupted(stats.settled_before + stats.committed + stats.withdrawn, stats.total) from None
+    except BaseException:
+        status = "failed"
+        backend.stop()
+        raise
+    finally:
+        if threading.current_thread() is threading.main_thread():
+            signal.signal(signal.SIGTERM, old_term)
+        stats.seconds = time.monotonic() - started
+        progress.finish()
+        if status != "finished":
+            store.clean_uncommitted()
+        store.end_run(run_id, status)
+        log.info("fin de la ejecución: %s, %d partidos nuevos", status, stats.committed)
+    if failed:
+        waiting = len(todo) - len(failed)
+        held = f"; {waiting} more wait for them (--max-faults)" if waiting else ""
+        raise TournamentError(
+            f"{len(failed)} partido(s) could not be played, by a failure of the referee (not of their "
+            f"players); nothing of them was saved{held}; the others were. --resume plays them again:\n"
+            + "\n".join(f"  {failed[pos]}" for pos in sorted(failed))
+        )
+    return stats
+
+
+MoreFn = Callable[[Store], "tuple[list[ScheduledPartido], str] | None"]
+"""Given the store of a finished schedule: the next batch of extra partidos and what it is for
+(a progress label), or None to stop. ``--until-separated`` passes
+:func:`arena.results.separate.next_batch`; the tournament side never imports the results side."""
+
+
+def play_more(
+    store: Store,
+    backend: Backend,
+    specs: Sequence[PlayerSpec],
+    more: MoreFn,
+    progress: Progress | None,
+    stats: RunStats,
+) -> RunStats:
+    """Ask ``more`` for batches of extra partidos and play each, until it has none.
+
+    Each batch is asked for only once every earlier partido is settled.
+    """
+    progress = progress or Progress()
+    while (found := more(store)) is not None:
+        batch, label = found
+        store.extend(batch)
+        log.info("%s: %d partidos más", label, len(batch))
+        progress.phase(label)
+        played = run(store, backend, specs, progress)
+        stats = RunStats(
+            played.total,
+            stats.settled_before,
+            stats.committed + played.committed,
+            stats.withdrawn + played.withdrawn,
+            stats.seconds + played.seconds,
+        )
+    return stats
+
+
+def _failed(store: Store, partido: ScheduledPartido, specs: Sequence[PlayerSpec], why: str) -> str:
+    """Log and record a failed partido; returns one line naming it and its players."""
+    from arena.inert import printable
+
+    line = printable(f"{partido.id} ({', '.join(specs[e].name for e in partido.seats)}): {why}")
+    log.error("%s; se sigue con los demás, --resume lo reintenta", line)
+    store.record_failure(partido, why)
+    return line
+
+
+def _commit(store: Store, partido: ScheduledPartido, handle: Any) -> set[int]:
+    """Commit a finished task's partido; returns the entrants disqualified in it.
+
+    PartidoFailed when the referee failed on it; TournamentError when nothing can be played.
+    """
+    try:
+        outcome = handle.result()
+    except BackendError as exc:
+        raise TournamentError(f"{partido.id}: {exc}") from None
+    except Exception as exc:  # a worker died (killed, out of memory) or a bug
+        raise PartidoFailed(f"the worker failed: {exc!r}") from exc
+    if outcome["error"]:
+        if outcome.get("failed"):
+            raise PartidoFailed(outcome["error"])
+        raise TournamentError(f"{partido.id}: {outcome['error']}")
+    try:
+        store.commit(partido, outcome)
+    except StoreError as exc:
+        raise PartidoFailed(str(exc)) from None
+    return {partido.seats[f["seat"]] for f in outcome["result"]["faults"] if not f["penalized"]}
+
+
+def _raise_on_sigterm() -> None:
+    """SIGTERM stops the coordinator as Ctrl-C does (in the main thread only, as Python allows)."""
+
+    def handler(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, handler)
+
+
+def _disqualifications(store: Store, n: int) -> list[list[int]]:
+    """Per entrant, the sorted positions of the committed partidos it was disqualified in."""
+    out: list[list[int]] = [[] for _ in range(n)]
+    for record in store.results():
+        for e in record.disqualified_entrants:
+            out[e].append(record.pos)
+    for positions in out:
+        positions.sort()
+    return out
+
+
+def _dispatch(
+    store: Store,
+    backend: Backend,
+    specs: Sequence[PlayerSpec],
+    config: Config,
+    todo: dict[int, ScheduledPartido],
+    in_flight: dict[Any, ScheduledPartido],
+    dq: list[list[int]],
+    stats: RunStats,
+    progress: Progress,
+    failed: Collection[int] = (),
+) -> None:
+    """Submit the next decidable partidos (up to twice the slots in flight), record withdrawals.
+
+    ``failed`` partidos (positions) are not submitted again in this run, and still
+    count as unsettled for the decisions on later ones.
+
+    Under ``max_faults`` F, partido i is decided once, for each of its entrants,
+    either F disqualifications are known before i (withdrawn) or fewer than F are
+    possible before i (even if every unsettled earlier partido disqualified it).
+    """
+    f = config.max_faults
+    busy = {p.pos for p in in_flight.values()} | set(failed)
+    pending: Counter[int] = Counter()  # unsettled earlier partidos, per entrant
+    settled: list[int] = []
+    for scanned, p in enumerate(todo.values()):
+        if len(in_flight) >= 2 * backend.slots or scanned >= SCAN_LIMIT:
+            break
+        decided, withdrawn = True, []
+        if f is not None:
+            for e in p.seats:
+                before = bisect.bisect_left(dq[e], p.pos)
+                if before >= f:
+                    withdrawn.append(e)
+                elif before + pending[e] >= f:
+                    decided = False
+        if p.pos not in busy and decided:
+            if withdrawn:
+                store.commit_withdrawal(p, withdrawn, WITHDRAWN_REASON)
+                log.info("%s no se juega: %s retirado", p.id, ", ".join(specs[e].name for e in withdrawn))
+                settled.append(p.pos)
+                stats.withdrawn += 1
+                progress.advance()
+                continue
+            task = PartidoTask(
+                p.id,
+                p.seed,
+                tuple(specs[e] for e in p.seats),
+                config.rules,
+                config.limits,
+                str(store.replays),
+                config.sandbox,
+            )
+            in_flight[backend.submit(play_task, task)] = p
+        pending.update(p.seats)
+    for pos in settled:
+        del todo[pos]
+
+
+def execute(
+    folder: Path,
+    specs: Sequence[PlayerSpec],
+    config: Config,
+    workers: int,
+    progress: Progress | None = None,
+    schedule: Sequence[ScheduledPartido] | None = None,
+    context: Any = None,
+    started: Callable[[], None] | None = None,
+    scheduler: str | None = None,
+    more: MoreFn | None = None,
+) -> RunStats:
+    """Run a torneo: new (with its ``schedule``) or resumed (``schedule`` None).
+
+    ``more``: after the schedule, extra partidos (:data:`MoreFn`), as ``--until-separated`` asks.
+
+    Starts ``workers`` processes here (``context``: a multiprocessing context,
+    default :func:`~arena.tournament.backend.default_context`), or with ``scheduler`` uses
+    the Dask cluster at that address instead; checks every entrant can run,
+    creates the store when new, logs to ``DIR/torneo.log``, and plays what is
+    missing; ``started`` is called just before the first partido. Raises
+    Interrupted, TournamentError.
+    """
+    import multiprocessing
+
+    from arena.tournament.backend import LocalBackend, default_context
+    from arena.tournament.logchannel import LogSink
+
+    context = context or multiprocessing.get_context(default_context())
+    sink = LogSink(context)
+    try:
+        backend = _cluster(scheduler) if scheduler else LocalBackend(workers, sink.channel, context)
+    except BaseException:
+        sink.close()
+        raise
+    store: Store | None = None
+    finished = False
+    try:
+        check_entrants(backend, specs, config)
+        try:
+            store = Store.open(folder) if schedule is None else create(folder, config, specs, schedule)
+            store.lock()
+        except StoreError as exc:
+            raise TournamentError(str(exc)) from None
+        sink.start(folder / LOG_NAME)
+        if started:
+            started()
+        stats = run(store, backend, specs, progress)
+        if more is not None:
+            stats = play_more(store, backend, specs, more, progress, stats)
+        backend.close()
+        finished = True
+        return stats
+    finally:
+        if not finished:
+            backend.stop()
+        sink.close()
+        if store is not None:
+            store.close()
+
+
+def _cluster(scheduler: str) -> Backend:
+    """The Dask backend of the cluster at ``scheduler``; TournamentError (one line) if unusable."""
+    from arena.tournament.cluster.backend import DaskBackend
+
+    try:
+        return DaskBackend(scheduler)
+    except BackendError as exc:
+        raise TournamentError(str(exc)) from None
+
+
+def resume_hint(folder: Path, scheduler: str | None = None) -> str:
+    cluster = f" --scheduler {scheduler}" if scheduler else ""
+    return f"Para continuar: arena tournament --resume {folder}{cluster}"
+
+
+def default_workers() -> int:
+    return os.cpu_count() or 1

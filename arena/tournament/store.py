@@ -1,0 +1,543 @@
+"""The durable results of a torneo: ``DIR/torneo.sqlite`` and ``DIR/replays/``.
+
+Only the coordinator writes. A partido counts once its row is committed; the
+commit moves the worker's temporary replay (and its incident files and logs) to
+their final names first, then inserts the rows in one transaction, so a crash at
+any moment leaves either a committed partido or nothing that counts. The schema
+is documented in ``docs/tournament.md``.
+
+The folder is the referee's alone: ``DIR`` and ``DIR/replays`` are 0700, the store
+(with its journal files) 0600; it holds the torneo's deal key (``meta.deal_key``)
+and every partido's seed, secret until the torneo is complete.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import json
+import os
+import shutil
+import sqlite3
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from arena.errors import ArenaError
+from arena.seeds import Seed
+from arena.tournament.schedule import ScheduledPartido
+
+FORMAT = "tute-arena-torneo"
+SCHEMA_VERSION = 2
+"""2: seeds are JSON text (an int, or a key as a string). Stores of version 1 (int seeds) are read too."""
+READABLE_VERSIONS = (1, 2)
+DEAL_KEY = "deal_key"
+"""The ``meta`` row of the torneo's secret key (absent under an explicit ``--seed``)."""
+DB_NAME = "torneo.sqlite"
+LOCK_NAME = "torneo.lock"
+REPLAYS = "replays"
+TEMP_PREFIX = ".tmp-"
+_FAILURES = """CREATE TABLE IF NOT EXISTS failures (
+    partido TEXT NOT NULL REFERENCES schedule(id), pos INTEGER NOT NULL, reason TEXT NOT NULL,
+    at TEXT NOT NULL)"""
+"""Partidos the referee failed on (not settled: ``--resume`` plays them again); made on first use."""
+
+_SCHEMA = """
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE config (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE entrants (
+    idx INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, folder TEXT NOT NULL, kind TEXT NOT NULL,
+    display_name TEXT, authors TEXT NOT NULL, fingerprint TEXT NOT NULL);
+CREATE TABLE schedule (
+    pos INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, seed TEXT NOT NULL, deal INTEGER NOT NULL,
+    round INTEGER NOT NULL, seats TEXT NOT NULL);
+CREATE TABLE partidos (
+    id TEXT PRIMARY KEY REFERENCES schedule(id), pos INTEGER NOT NULL UNIQUE, seed TEXT NOT NULL,
+    seats TEXT NOT NULL, players TEXT NOT NULL, winners TEXT NOT NULL, ranking TEXT NOT NULL,
+    manos INTEGER NOT NULL, porotos TEXT NOT NULL, move_ms TEXT NOT NULL, stats TEXT NOT NULL,
+    replay TEXT NOT NULL,
+    logs TEXT, worker TEXT, started TEXT NOT NULL, finished TEXT NOT NULL, committed TEXT NOT NULL);
+CREATE TABLE faults (
+    partido TEXT NOT NULL REFERENCES partidos(id), mano INTEGER NOT NULL, seat INTEGER NOT NULL,
+    entrant INTEGER NOT NULL REFERENCES entrants(idx), reason TEXT NOT NULL, detail TEXT NOT NULL,
+    penalized INTEGER NOT NULL, incident TEXT);
+CREATE INDEX faults_partido ON faults(partido);
+CREATE TABLE withdrawn (
+    partido TEXT PRIMARY KEY REFERENCES schedule(id), pos INTEGER NOT NULL UNIQUE,
+    entrants TEXT NOT NULL, reason TEXT NOT NULL, committed TEXT NOT NULL);
+CREATE TABLE runs (
+    run INTEGER PRIMARY KEY, started TEXT NOT NULL, ended TEXT, workers INTEGER NOT NULL,
+    arena_version TEXT NOT NULL, status TEXT NOT NULL);
+"""
+
+
+class StoreError(ArenaError):
+    """A folder that is no torneo, a damaged store, or a commit that cannot be made (one line)."""
+
+
+@dataclass(frozen=True)
+class Entrant:
+    index: int
+    name: str
+    folder: str
+    kind: str
+    display_name: str | None
+    authors: tuple[str, ...]
+    fingerprint: str
+    """sha256 of the folder's files when the torneo was created."""
+
+
+@dataclass(frozen=True)
+class FaultRecord:
+    mano: int
+    seat: int
+    entrant: int
+    reason: str
+    detail: str
+    penalized: bool
+    incident: str | None
+    """Incident file, relative to DIR."""
+
+
+@dataclass(frozen=True)
+class PartidoRecord:
+    """A committed partido. ``winners`` and ``ranking`` hold seats; ``seats[s]`` is the entrant."""
+
+    id: str
+    pos: int
+    seed: Seed
+    seats: tuple[int, ...]
+    players: tuple[str, ...]
+    winners: tuple[int, ...]
+    ranking: tuple[tuple[int, ...], ...]
+    manos: int
+    porotos: tuple[int, ...]
+    faults: tuple[FaultRecord, ...]
+    move_ms: tuple[tuple[float, ...], ...]
+    """Reply times by seat, in milliseconds."""
+    stats: tuple[dict[str, Any], ...]
+    """Per-seat figures of :func:`arena.referee.stats.partido_stats` (without ``move_ms``)."""
+    replay: str
+    """Relative to DIR."""
+    logs: str | None
+    worker: str | None
+    started: str
+    finished: str
+    committed: str
+
+    @property
+    def winner_entrants(self) -> tuple[int, ...]:
+        return tuple(self.seats[s] for s in self.winners)
+
+    @property
+    def disqualified_entrants(self) -> tuple[int, ...]:
+        """Entrants disqualified in this partido (penalties do not count)."""
+        return tuple(sorted({f.entrant for f in self.faults if not f.penalized}))
+
+
+@dataclass(frozen=True)
+class Withdrawal:
+    """A scheduled partido not played: ``entrants`` had been withdrawn (``reason``) before it."""
+
+    partido: str
+    pos: int
+    entrants: tuple[int, ...]
+    reason: str
+    committed: str
+
+
+def now() -> str:
+    """The current time, ISO 8601 in UTC, to the millisecond."""
+    return dt.datetime.now(dt.UTC).isoformat(timespec="milliseconds")
+
+
+def _j(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def _seed_in(value: int | str) -> Seed:
+    """A seed as stored: JSON text (version 2), or an int (version 1, or SQLite's conversion there)."""
+    return value if isinstance(value, int) else json.loads(value)
+
+
+def _private(folder: Path) -> None:
+    """Make an existing torneo folder the referee's alone (folders 0700, store files 0600)."""
+    for path, mode in [(folder, 0o700), (folder / REPLAYS, 0o700)] + [
+        (folder / f"{DB_NAME}{suffix}", 0o600) for suffix in ("", "-wal", "-shm", "-journal")
+    ]:
+        with contextlib.suppress(OSError):
+            os.chmod(path, mode)
+
+
+def _fsync(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+class Store:
+    """A torneo's folder: configuration, schedule and committed results."""
+
+    def __init__(self, folder: Path, db: sqlite3.Connection) -> None:
+        self.dir = folder
+        self.db = db
+        self._lock: int | None = None
+
+    # ------------------------------------------------------------ opening
+
+    @classmethod
+    def create(
+        cls,
+        folder: str | Path,
+        config: dict[str, Any],
+        entrants: Sequence[Entrant],
+        schedule: Sequence[ScheduledPartido],
+        key: str | None = None,
+    ) -> Store:
+        """Make a new torneo in ``folder`` (absent or empty; StoreError otherwise).
+
+        ``key``: the torneo's secret deal key (None under an explicit seed), kept in ``meta``.
+        """
+        folder = Path(folder)
+        if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
+            raise StoreError(f"{folder}: not an empty folder")
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        (folder / REPLAYS).mkdir(mode=0o700, exist_ok=True)
+        _private(folder)  # also a folder that existed (empty) before
+        temp = folder / f"{TEMP_PREFIX}{DB_NAME}"
+        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)  # SQLite's journals inherit the mode
+        os.fchmod(fd, 0o600)
+        os.close(fd)
+        meta = [("format", FORMAT), ("schema_version", str(SCHEMA_VERSION)), ("created", now())]
+        db = sqlite3.connect(temp)
+        try:
+            with db:
+                db.executescript(_SCHEMA)
+                db.executemany("INSERT INTO meta VALUES (?, ?)", meta + ([(DEAL_KEY, key)] if key else []))
+                db.executemany("INSERT INTO config VALUES (?, ?)", [(k, _j(v)) for k, v in config.items()])
+                db.executemany(
+                    "INSERT INTO entrants VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    [
+                        (e.index, e.name, e.folder, e.kind, e.display_name, _j(e.authors), e.fingerprint)
+                        for e in entrants
+                    ],
+                )
+                db.executemany(
+                    "INSERT INTO schedule VALUES (?, ?, ?, ?, ?, ?)",
+                    [(p.pos, p.id, _j(p.seed), p.deal, p.round, _j(p.seats)) for p in schedule],
+                )
+        finally:
+            db.close()
+        _fsync(temp)
+        os.replace(temp, folder / DB_NAME)
+        _fsync(folder)
+        return cls.open(folder)
+
+    @classmethod
+    def open(cls, folder: str | Path, readonly: bool = False) -> Store:
+        """Open an existing torneo; StoreError (one line) for a foreign or damaged folder."""
+        folder = Path(folder)
+        path = folder / DB_NAME
+        if not folder.is_dir():
+            raise StoreError(f"{folder}: no such folder")
+        if not path.is_file():
+            raise StoreError(f"{folder}: not a torneo folder (no {DB_NAME})")
+        try:
+            db = sqlite3.connect(f"{path.resolve().as_uri()}?mode={'ro' if readonly else 'rw'}", uri=True)
+            meta = dict(db.execute("SELECT key, value FROM meta"))
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"{path}: not a tute-arena torneo store ({exc})") from None
+        if meta.get("format") != FORMAT:
+            db.close()
+            raise StoreError(f"{path}: not a tute-arena torneo store")
+        version = int(meta.get("schema_version", "0"))
+        if version not in READABLE_VERSIONS:
+            db.close()
+            raise StoreError(f"{path}: store schema {version}; this tute-arena reads {SCHEMA_VERSION}")
+        if not readonly:
+            _private(folder)  # a torneo begun by an older version may have been readable by others
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=FULL")
+        db.execute("PRAGMA foreign_keys=ON")
+        return cls(folder, db)
+
+    def lock(self) -> None:
+        """Hold ``DIR/torneo.lock`` while writing: StoreError if another process holds it.
+
+        The kernel drops the lock when the holder dies, even by ``kill -9``.
+        """
+        import fcntl
+
+        fd = os.open(self.dir / LOCK_NAME, os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            raise StoreError(f"{self.dir}: another arena tournament is running in this folder") from None
+        os.ftruncate(fd, 0)
+        os.write(fd, f"{os.getpid()}\n".encode())
+        self._lock = fd
+
+    def close(self) -> None:
+        self.db.close()
+        if self._lock is not None:
+            os.close(self._lock)
+            self._lock = None
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # ------------------------------------------------------------ reading
+
+    def config(self) -> dict[str, Any]:
+        """Every parameter of the torneo (values as given at creation), plus ``created``."""
+        out = {k: json.loads(v) for k, v in self.db.execute("SELECT key, value FROM config")}
+        out["created"] = self.db.execute("SELECT value FROM meta WHERE key = 'created'").fetchone()[0]
+        return out
+
+    def deal_key(self) -> str | None:
+        """The torneo's secret deal key; None when its deals come from an explicit ``--seed``.
+
+        Show it only once the torneo is complete (see :mod:`arena.results.report`).
+        """
+        row = self.db.execute("SELECT value FROM meta WHERE key = ?", (DEAL_KEY,)).fetchone()
+        return row[0] if row else None
+
+    def entrants(self) -> list[Entrant]:
+        rows = self.db.execute(
+            "SELECT idx, name, folder, kind, display_name, authors, fingerprint FROM entrants ORDER BY idx"
+        )
+        return [Entrant(i, n, f, k, d, tuple(json.loads(a)), fp) for i, n, f, k, d, a, fp in rows]
+
+    def scheduled(self) -> list[ScheduledPartido]:
+        rows = self.db.execute("SELECT pos, id, seed, seats, deal, round FROM schedule ORDER BY pos")
+        return [
+            ScheduledPartido(p, i, _seed_in(seed), tuple(json.loads(seats)), d, r)
+            for p, i, seed, seats, d, r in rows
+        ]
+
+    def results(self) -> list[PartidoRecord]:
+        """Committed partidos in schedule order, each with its faults."""
+        faults: dict[str, list[FaultRecord]] = {}
+        for row in self.db.execute(
+            "SELECT partido, mano, seat, entrant, reason, detail, penalized, incident FROM faults "
+            "ORDER BY rowid"
+        ):
+            fault = FaultRecord(row[1], row[2], row[3], row[4], row[5], bool(row[6]), row[7])
+            faults.setdefault(row[0], []).append(fault)
+        out = []
+        for row in self.db.execute(
+            "SELECT id, pos, seed, seats, players, winners, ranking, manos, porotos, move_ms, stats, "
+            "replay, logs, worker, started, finished, committed FROM partidos ORDER BY pos"
+        ):
+            (pid, pos, seed, seats, players, winners, ranking, manos, porotos, move_ms, stats, *rest) = row
+            out.append(
+                PartidoRecord(
+                    pid,
+                    pos,
+                    _seed_in(seed),
+                    tuple(json.loads(seats)),
+                    tuple(json.loads(players)),
+                    tuple(json.loads(winners)),
+                    tuple(tuple(r) for r in json.loads(ranking)),
+                    manos,
+                    tuple(json.loads(porotos)),
+                    tuple(faults.get(pid, ())),
+                    tuple(tuple(m) for m in json.loads(move_ms)),
+                    tuple(json.loads(stats)),
+                    *rest,
+                )
+            )
+        return out
+
+    def withdrawn(self) -> list[Withdrawal]:
+        rows = self.db.execute("SELECT partido, pos, entrants, reason, committed FROM withdrawn ORDER BY pos")
+        return [Withdrawal(p, pos, tuple(json.loads(e)), r, c) for p, pos, e, r, c in rows]
+
+    def done_ids(self) -> set[str]:
+        """Scheduled partidos that are settled: committed or withdrawn."""
+        rows = self.db.execute("SELECT id FROM partidos UNION SELECT partido FROM withdrawn")
+        return {r[0] for r in rows}
+
+    def counts(self) -> tuple[int, int, int]:
+        """(scheduled, committed, withdrawn)."""
+        (s,) = self.db.execute("SELECT COUNT(*) FROM schedule").fetchone()
+        (c,) = self.db.execute("SELECT COUNT(*) FROM partidos").fetchone()
+        (w,) = self.db.execute("SELECT COUNT(*) FROM withdrawn").fetchone()
+        return s, c, w
+
+    def runs(self) -> list[dict[str, Any]]:
+        """Each run of the torneo command on this folder: started, ended, workers, version, status."""
+        cur = self.db.execute("SELECT run, started, ended, workers, arena_version, status FROM runs")
+        names = [d[0] for d in cur.description]
+        return [dict(zip(names, row, strict=True)) for row in cur]
+
+    # ------------------------------------------------------------ writing
+
+    @property
+    def replays(self) -> Path:
+        return self.dir / REPLAYS
+
+    def temp_replay(self, partido: str, token: str) -> Path:
+        """Where a worker writes the replay of ``partido`` before it is committed."""
+        return self.replays / f"{TEMP_PREFIX}{partido}-{token}.jsonl"
+
+    def clean_uncommitted(self) -> list[Path]:
+        """Remove replays, incident files and logs of partidos not committed; returns them."""
+        done = {r[0] for r in self.db.execute("SELECT id FROM partidos")}
+        removed = []
+        for path in sorted(self.replays.iterdir()):
+            stem = path.name.split(".", 1)[0]
+            if path.name.startswith(TEMP_PREFIX) or stem not in done:
+                if path.is_dir():
+                    shutil.rmtree(path, ignore_errors=True)
+                else:
+                    path.unlink(missing_ok=True)
+                removed.append(path)
+        return removed
+
+    def commit(self, partido: ScheduledPartido, outcome: dict[str, Any]) -> None:
+        """Make a finished partido count: check its replay, move its files, insert its rows.
+
+        ``outcome`` is the worker's result (see :func:`arena.tournament.worker.play_task`).
+        StoreError if the replay is missing, cut short, or disagrees with the result.
+        """
+        temp = Path(outcome["replay"])
+        result = outcome["result"]
+        end = _last_event(temp)
+        if end is None or end.get("type") != "partido_end":
+            raise StoreError(f"{temp}: the replay has no partido_end line; {partido.id} does not count")
+        if end.get("winners") != result["winners"] or end.get("ranking") != result["ranking"]:
+            raise StoreError(f"{temp}: the replay's partido_end disagrees with the result of {partido.id}")
+        final = self.replays / f"{partido.id}.jsonl"
+        incidents: dict[int, str] = {}
+        for seat, path in sorted(outcome["incidents"].items()):
+            path = Path(path)
+            target = self.replays / (partido.id + path.name[len(temp.stem) :])
+            _fsync(path)
+            os.replace(path, target)
+            incidents[int(seat)] = self._rel(target)
+        logs = None
+        if outcome.get("logs") and Path(outcome["logs"]).is_dir():
+            target = Path(f"{final}.logs")
+            os.replace(outcome["logs"], target)
+            logs = self._rel(target)
+        _fsync(temp)
+        os.replace(temp, final)
+        _fsync(self.replays)
+        seats = list(partido.seats)
+        stamp = now()
+        with self.db:
+            self.db.execute(
+                "INSERT INTO partidos VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    partido.id,
+                    partido.pos,
+                    _j(partido.seed),
+                    _j(seats),
+                    _j(result["players"]),
+                    _j(result["winners"]),
+                    _j(result["ranking"]),
+                    result["manos"],
+                    _j(result["porotos"]),
+                    _j(result["move_ms"]),
+                    _j(result["stats"]),
+                    self._rel(final),
+                    logs,
+                    outcome.get("worker"),
+                    outcome["started"],
+                    outcome["finished"],
+                    stamp,
+                ),
+            )
+            self.db.executemany(
+                "INSERT INTO faults VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                [
+                    (
+                        partido.id,
+                        f["mano"],
+                        f["seat"],
+                        seats[f["seat"]],
+                        f["reason"],
+                        f["detail"],
+                        int(f["penalized"]),
+                        incidents.get(f["seat"]),
+                    )
+                    for f in result["faults"]
+                ],
+            )
+
+    def extend(self, partidos: Sequence[ScheduledPartido]) -> None:
+        """Append ``partidos`` to the schedule (``--until-separated``), all or none."""
+        with self.db:
+            self.db.executemany(
+                "INSERT INTO schedule VALUES (?, ?, ?, ?, ?, ?)",
+                [(p.pos, p.id, _j(p.seed), p.deal, p.round, _j(p.seats)) for p in partidos],
+            )
+
+    def commit_withdrawal(self, partido: ScheduledPartido, entrants: Sequence[int], reason: str) -> None:
+        """Record that ``partido`` is not played because ``entrants`` were withdrawn."""
+        with self.db:
+            self.db.execute(
+                "INSERT INTO withdrawn VALUES (?, ?, ?, ?, ?)",
+                (partido.id, partido.pos, _j(sorted(entrants)), reason, now()),
+            )
+
+    def record_failure(self, partido: ScheduledPartido, reason: str) -> None:
+        """Note that the referee failed on ``partido`` (one line ``reason``); it stays unsettled.
+
+        The ``failures`` table is made on first use, so older stores need no migration.
+        """
+        with self.db:
+            self.db.execute(_FAILURES)
+            self.db.execute(
+                "INSERT INTO failures (partido, pos, reason, at) VALUES (?, ?, ?, ?)",
+                (partido.id, partido.pos, reason, now()),
+            )
+
+    def failures(self) -> list[tuple[str, str, str]]:
+        """Every failure recorded, oldest first: (partido, reason, time); a retried partido stays listed."""
+        try:
+            return self.db.execute("SELECT partido, reason, at FROM failures ORDER BY rowid").fetchall()
+        except sqlite3.OperationalError:  # no failure ever: no table
+            return []
+
+    def begin_run(self, workers: int) -> int:
+        from arena import __version__
+
+        with self.db:
+            cur = self.db.execute(
+                "INSERT INTO runs (started, workers, arena_version, status) VALUES (?, ?, ?, 'running')",
+                (now(), workers, __version__),
+            )
+        assert cur.lastrowid is not None
+        return cur.lastrowid
+
+    def end_run(self, run: int, status: str) -> None:
+        with self.db:
+            self.db.execute("UPDATE runs SET ended = ?, status = ? WHERE run = ?", (now(), status, run))
+
+    def _rel(self, path: Path) -> str:
+        return str(path.relative_to(self.dir))
+
+
+def _last_event(path: Path) -> dict[str, Any] | None:
+    """The last JSON line of a file (None when missing, empty or not JSON)."""
+    try:
+        with path.open("rb") as f:
+            f.seek(0, os.SEEK_END)
+            size = f.tell()
+            f.seek(max(0, size - 65536))
+            lines = f.read().splitlines()
+    except OSError:
+        return None
+    with contextlib.suppress(ValueError, IndexError):
+        event = json.loads(lines[-1])
+        return event if isinstance(event, dict) else None
+    return None
