@@ -25,11 +25,16 @@ from typing import Any, cast
 
 from arena import rules
 from arena.cards import NAMES, POINTS, SUITS, card, names_of, parse
+from arena.protocol import PROCESS_FAULTS
 from arena.rules import RuleSet
 from arena.seeds import Seed, check_seed
 
 Event = dict[str, Any]
 TWO_ORO = card(2, "oro")
+
+
+FAULT_REASONS: tuple[str, ...] = rules.RULE_FAULTS + PROCESS_FAULTS
+"""Every fault a partido records: against the rules, or of the player's program."""
 
 
 class IllegalMove(rules.FaultError, ValueError):
@@ -320,11 +325,8 @@ class Mano:
         table = self.table
         if not table:
             self.lead, self.winning, self.winner = c // 10, c, seat
-        else:
-            w = self.winning
-            cs, ws = c // 10, w // 10
-            if (cs == ws and c > w) or (cs == self.trump and ws != self.trump):
-                self.winning, self.winner = c, seat
+        elif rules.beats(c, self.winning, self.trump):
+            self.winning, self.winner = c, seat
         table.append((seat, c))
         if len(table) < len(self.order):
             self.turn = self.next_seat[seat]
@@ -516,7 +518,7 @@ class Partido:
         :meth:`start` every fault disqualifies and the partido goes on to its start,
         however few are left: each such fault is judged.
         """
-        if reason not in rules.FAULT_REASONS:
+        if reason not in FAULT_REASONS:
             raise rules.RulesError(f"unknown fault reason {reason!r}")
         if self.over or not self.active[seat]:
             return False

@@ -14,6 +14,8 @@ from arena.errors import ArenaError
 from arena.inert import EXCERPT
 
 PROTOCOL_VERSION = 1
+PROCESS_FAULTS: tuple[str, ...] = ("timeout", "crash", "protocol")
+"""Faults of a player as a program (too slow, gone, unreadable), judged by the referee."""
 MAX_LINE_BYTES = 4096
 MAX_DEPTH = 32
 """Deepest nesting of arrays and objects parsed as JSON; a valid reply nests 1 deep."""

@@ -16,14 +16,8 @@ RULESETS: tuple[str, ...] = ("cabrero-2002", "rioplatense")
 DEFAULT_RULESET = RULESETS[0]
 VARIANTS: tuple[str, ...] = ("rotating-trump", "mano-tiebreak", "tute-wins-partido")
 RENUNCIO_POLICIES: tuple[str, ...] = ("disqualify", "penalize")
-FAULT_REASONS: tuple[str, ...] = (
-    "renuncio",
-    "false_canto",
-    "not_in_hand",
-    "timeout",
-    "crash",
-    "protocol",
-)
+RULE_FAULTS: tuple[str, ...] = ("renuncio", "false_canto", "not_in_hand")
+"""Faults against the rules of play; the faults of a player process are protocol.PROCESS_FAULTS."""
 
 MIN_PLAYERS, MAX_PLAYERS = 3, 6
 STARTING_POROTOS = 4
@@ -39,7 +33,7 @@ class RulesError(ArenaError, ValueError):
 
 
 class FaultError(Exception):
-    """A player's fault: ``reason`` is one of FAULT_REASONS, ``evidence`` its replay fields."""
+    """A player's fault: ``reason`` is one of engine.FAULT_REASONS, ``evidence`` its replay fields."""
 
     def __init__(self, reason: str, detail: str, **evidence: object) -> None:
         super().__init__(detail)

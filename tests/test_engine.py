@@ -11,7 +11,7 @@ import random
 
 import pytest
 
-from arena import cards, rules
+from arena import cards, engine, rules
 from arena.engine import IllegalMove, Partido, stack_deck
 from arena.rules import RulesError, RuleSet
 from tests.helpers import (
@@ -1012,7 +1012,7 @@ def test_ranking_winners_then_later_eliminated_then_disqualified_later_higher():
 def _drive_with_faults(p: Partido, rng: random.Random, rate: float = 0.03) -> None:
     while not p.over:
         if rng.random() < rate:
-            reason = rng.choice(rules.FAULT_REASONS)
+            reason = rng.choice(engine.FAULT_REASONS)
             seat = p.to_move if reason in ("renuncio", "false_canto") else rng.randrange(p.n)
             judged = p.active[seat]
             assert p.fault(seat, reason, "injected") is judged

@@ -18,7 +18,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from arena import cards, protocol, rules
+from arena import cards, engine, protocol, rules
 from arena.engine import IllegalMove, Partido
 from arena.rules import RuleSet
 
@@ -181,7 +181,7 @@ def _inject_fault(p: Partido, rng: random.Random) -> None:
     seat = rng.randrange(p.n)
     was_active = p.active[seat]
     before = len(p.events)
-    reason = rng.choice(rules.FAULT_REASONS)
+    reason = rng.choice(engine.FAULT_REASONS)
     judged = p.fault(seat, reason, "injected by the test", **EVIDENCE[reason])
     assert judged == was_active, "a fault is judged exactly when the seat is active"
     if p.record:

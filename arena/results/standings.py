@@ -19,9 +19,9 @@ from typing import Any
 
 import pandas as pd
 
+from arena.engine import FAULT_REASONS
 from arena.referee.stats import finishing_places
 from arena.results import ranking
-from arena.rules import FAULT_REASONS
 
 RECORD_KEYS = ("partido", "seed", "players", "winners", "ranking", "manos", "faults", "replay", "stats")
 """A partido record: ``players`` are entrant names by seat; ``faults`` dicts with mano, seat,
