@@ -5,6 +5,7 @@ Player processes and their containment (``process``, ``sandbox``, ``cgroups``,
 itself (``table``: deals, asks, judges every reply, writes the replay and the
 incident files), the replay file (``replay``, ``narrate``, ``stats``), finding
 player folders (``players``), and the student's checker and the machine check
-(``check``, ``doctor``). It builds on the game (``arena.engine``) and never
-imports the tournament or results sides.
+(``check``, ``doctor``). It reaches the game only through ``arena.game`` (the
+interface a second game implements) and never imports the tournament or results
+sides.
 """

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from arena import protocol
-from arena.engine import Partido
+from arena.game import new_partido
 from arena.inert import printable
 from arena.referee import sandbox
 from arena.referee.connection import Limits, SubprocessConnection
@@ -243,7 +243,7 @@ def flush_probe(spec: PlayerSpec, limits: Limits, mechanism: str = "none") -> st
     player's input (as at the end of a partido, when buffers are flushed on
     exit) and looks at what it then writes.
     """
-    p = Partido(3, 1)
+    p = new_partido(3, 1)
     seat = p.to_move
     assert seat is not None
     start = next(e for e in p.events if e["type"] == "mano_start")

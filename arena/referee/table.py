@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from arena import protocol
-from arena.engine import Partido
+from arena.game import Game, new_partido
 from arena.inert import EXCERPT, printable
 from arena.protocol import Message, ProtocolError
 from arena.referee import sandbox
@@ -88,7 +88,7 @@ class Referee:
         self.incidents: dict[int, Path] = {}
         self.names = list(names)
         self.limits = limits or Limits()
-        self.partido = Partido(len(self.connections), seed, ruleset, deal=False)  # dealt in run()
+        self.partido: Game = new_partido(len(self.connections), seed, ruleset, deal=False)  # dealt in run()
         self.partido_id = partido_id
         self.sources = list(sources or names)
         self.sinks = list(sinks)
