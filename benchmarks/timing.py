@@ -81,8 +81,8 @@ def play(
     result, _ = play_folders(
         specs,
         SEED,
-        None,
-        limits,
+        ruleset=None,
+        limits=limits,
         replay=folder / "out" / "p.jsonl",
         sinks=[lambda e: stamps.append((time.monotonic(), e))],
         rlimits=rlimits,
@@ -131,7 +131,9 @@ def load_error(root: Path) -> list[Figure]:
     specs = [find_player(stage(folder, n)) for n in (*GOOD[:2], "import_error")]
     start = time.monotonic()
     with contextlib.suppress(PlayerLoadError):
-        play_folders(specs, SEED, None, Limits(init_ms=3000, move_ms=1000), replay=folder / "p.jsonl")
+        play_folders(
+            specs, SEED, ruleset=None, limits=Limits(init_ms=3000, move_ms=1000), replay=folder / "p.jsonl"
+        )
     return [("load_error: refused after", time.monotonic() - start, 2.5, "s")]
 
 

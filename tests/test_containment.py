@@ -164,7 +164,14 @@ def play(
     try:
         start = time.monotonic()
         result, incidents = play_folders(
-            specs, SEED, None, limits, replay=replay, sinks=[seen], mechanism=mechanism, rlimits=rlimits
+            specs,
+            SEED,
+            ruleset=None,
+            limits=limits,
+            replay=replay,
+            sinks=[seen],
+            mechanism=mechanism,
+            rlimits=rlimits,
         )
         seconds = time.monotonic() - start
         assert seen.pids, "no player process was seen during the partido"

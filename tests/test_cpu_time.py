@@ -150,7 +150,7 @@ def test_a_sandbox_that_cannot_start_a_player_is_no_verdict(
     replay = tmp_path / "p.jsonl"
 
     with pytest.raises(SandboxFailure, match="the sandbox could not start the player") as err:
-        play_folders(specs, 7, None, Limits(), replay, mechanism="bwrap")
+        play_folders(specs, 7, ruleset=None, limits=Limits(), replay=replay, mechanism="bwrap")
 
     assert "a_mas" in str(err.value) and "\n" not in str(err.value)
     assert not replay.exists() or "disqualified" not in replay.read_text()
@@ -241,6 +241,11 @@ def test_a_package_the_players_cannot_read_is_one_line_before_any_partido(
     stage_good(stage)
     with pytest.raises(sandbox.SandboxError):  # play_folders asks first: no partido, no verdict
         play_folders(
-            [find_player(stage / n) for n in GOOD], 7, None, Limits(), stage / "p.jsonl", mechanism=mechanism
+            [find_player(stage / n) for n in GOOD],
+            7,
+            ruleset=None,
+            limits=Limits(),
+            replay=stage / "p.jsonl",
+            mechanism=mechanism,
         )
     assert not (stage / "p.jsonl").exists()

@@ -169,7 +169,9 @@ def test_golden_replay(label: str, n: int, tmp_path: Path) -> None:
     rules, seed = rules_and_seed(label, n)
     names = [f"{MIX[i % len(MIX)]}-{i}" for i in range(n)]
     replay = tmp_path / "partido.jsonl"
-    result = play_partido(players(n), seed, rules, names=names, replay=str(replay), partido_id="golden")
+    result = play_partido(
+        players(n), seed, ruleset=rules, names=names, replay=str(replay), partido_id="golden"
+    )
     events = read_replay(replay)
     assert result.faults == [], result.faults
     deals, whole = digests(events)

@@ -124,7 +124,9 @@ def play(
     replay = tmp_path / "p.jsonl"
     pids, clock = PidCollector(), Clock()
     start = time.monotonic()
-    result, incidents = play_folders(specs, seed, ruleset, limits, replay=replay, sinks=[pids, clock])
+    result, incidents = play_folders(
+        specs, seed, ruleset=ruleset, limits=limits, replay=replay, sinks=[pids, clock]
+    )
     seconds = time.monotonic() - start
     assert pids.pids, "no player process was seen during the partido"
     assert not leftover_players(), "player processes left behind after the partido"
@@ -502,7 +504,7 @@ def test_python_folder_that_does_not_load_stops_everything_before_the_partido(
     good = [find_player(SAMPLES / n) for n in GOOD[:2]]
     start = time.monotonic()
     with pytest.raises(PlayerLoadError) as info:
-        play_folders([*good, spec], SEED, None, LIMITS, replay=replay)
+        play_folders([*good, spec], SEED, ruleset=None, limits=LIMITS, replay=replay)
     # not at the hello deadline (generous under load; the figure: benchmarks/timing.py, load_error)
     assert time.monotonic() - start < LIMITS.init_wall / 1000, "a load error must not wait for init_ms"
     message = str(info.value)
@@ -603,7 +605,9 @@ def test_grandchild_without_arena_environment_is_killed(tmp_path: Path, mechanis
     pids: list[int] = []
     seen = PidCollector()
     try:
-        play_folders(specs, SEED, None, LIMITS, replay=replay, sinks=[seen], mechanism=mechanism)
+        play_folders(
+            specs, SEED, ruleset=None, limits=LIMITS, replay=replay, sinks=[seen], mechanism=mechanism
+        )
         log = Path(f"{replay}.logs/env_escape.stderr.log").read_text(encoding="utf-8")
         pids = [int(p) for p in re.findall(r"grandchild pid (\d+)", log)]
         assert len(pids) == 1, log
@@ -637,7 +641,7 @@ def test_load_error_is_found_even_when_stderr_drains_late(
     _slow_drain(monkeypatch)
     specs = [find_player(BOTS / "import_error"), *(find_player(SAMPLES / n) for n in GOOD[:2])]
     with pytest.raises(PlayerLoadError):
-        play_folders(specs, SEED, None, LIMITS, replay=tmp_path / "p.jsonl")
+        play_folders(specs, SEED, ruleset=None, limits=LIMITS, replay=tmp_path / "p.jsonl")
 
 
 def test_crash_incident_holds_the_last_words(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

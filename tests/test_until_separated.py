@@ -107,13 +107,76 @@ def test_the_weakest_gap_and_who_plays_for_it() -> None:
 
 def test_a_batch_is_balanced_deterministic_and_within_budget() -> None:
     key = "ab" * 32
-    a = separate.batch([5, 2, 7, 1], 20, 3, key, 1, 100, 50, 1, False, 40)
-    assert a == separate.batch([5, 2, 7, 1], 20, 3, key, 1, 100, 50, 1, False, 40)
+    a = separate.batch(
+        [5, 2, 7, 1],
+        20,
+        table_size=3,
+        seed=key,
+        number=1,
+        first_pos=100,
+        first_deal=50,
+        first_id=1,
+        duplicate=False,
+        budget=40,
+    )
+    assert a == separate.batch(
+        [5, 2, 7, 1],
+        20,
+        table_size=3,
+        seed=key,
+        number=1,
+        first_pos=100,
+        first_deal=50,
+        first_id=1,
+        duplicate=False,
+        budget=40,
+    )
     counts = Counter(e for p in a for e in p.seats)
     assert set(counts) == {5, 2, 7, 1} and max(counts.values()) - min(counts.values()) <= 1
     assert min(counts.values()) >= 5  # a quarter of 20
     assert [p.pos for p in a] == list(range(100, 100 + len(a))) and len({p.deal for p in a}) == len(a)
-    assert len(separate.batch([5, 2, 7, 1], 20, 3, key, 1, 100, 50, 1, False, 3)) == 3
-    assert separate.batch([5, 2, 7, 1], 20, 3, key, 2, 100, 50, 1, False, 40) != a  # batch 2 draws anew
-    dup = separate.batch([0, 1, 2, 3], 8, 4, key, 1, 0, 0, 1, True, 8)
+    assert (
+        len(
+            separate.batch(
+                [5, 2, 7, 1],
+                20,
+                table_size=3,
+                seed=key,
+                number=1,
+                first_pos=100,
+                first_deal=50,
+                first_id=1,
+                duplicate=False,
+                budget=3,
+            )
+        )
+        == 3
+    )
+    assert (
+        separate.batch(
+            [5, 2, 7, 1],
+            20,
+            table_size=3,
+            seed=key,
+            number=2,
+            first_pos=100,
+            first_deal=50,
+            first_id=1,
+            duplicate=False,
+            budget=40,
+        )
+        != a
+    )  # batch 2 draws anew
+    dup = separate.batch(
+        [0, 1, 2, 3],
+        8,
+        table_size=4,
+        seed=key,
+        number=1,
+        first_pos=0,
+        first_deal=0,
+        first_id=1,
+        duplicate=True,
+        budget=8,
+    )
     assert len(dup) == 8 and len({p.deal for p in dup}) == 2  # every rotation of each deal

@@ -68,15 +68,15 @@ def play(
             if any(s.kind != "python" for s in specs):
                 raise click.UsageError("--in-process runs Python players (player.py) only")
             objects = [load_player_class(s.folder)() for s in specs]
-            play_partido(objects, deals, rules, names=names, replay=str(replay), sinks=[sink])
+            play_partido(objects, deals, ruleset=rules, names=names, replay=str(replay), sinks=[sink])
         else:
             mechanism = containment(sandbox)
             _, incidents = play_folders(
                 specs,
                 deals,
-                rules,
-                Limits(init_ms, move_ms, init_wall_ms, move_wall_ms),
-                replay,
+                ruleset=rules,
+                limits=Limits(init_ms, move_ms, init_wall_ms, move_wall_ms),
+                replay=replay,
                 sinks=[sink],
                 mechanism=mechanism,
             )

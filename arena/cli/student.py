@@ -65,7 +65,14 @@ def check(
         mechanism = containment(sandbox)
         limits = Limits(init_ms, move_ms, init_wall_ms, move_wall_ms)
         report = check_player(
-            player, partidos, limits, rules, out, click.echo, mechanism=mechanism, seed=seed
+            player,
+            partidos=partidos,
+            limits=limits,
+            ruleset=rules,
+            out=out,
+            say=click.echo,
+            mechanism=mechanism,
+            seed=seed,
         )
     except (PlayerLoadError, FileNotFoundError) as exc:
         click.echo(f"Resultado: no se puede usar — {printable(str(exc))}", err=True)

@@ -69,6 +69,7 @@ def _opponents(samples: Path | None) -> list[PlayerSpec]:
 
 def check_player(
     folder: str | Path,
+    *,
     partidos: int = 3,
     limits: Limits | None = None,
     ruleset: RuleSet | None = None,
@@ -125,7 +126,13 @@ def check_player(
         names.add(unique_names(table)[seat].name)
         replay = out / f"partido-{i + 1}.jsonl"
         result, incidents = play_folders(
-            table, deals, ruleset, limits, replay, partido_id=f"check-{i + 1}", mechanism=mechanism
+            table,
+            deals,
+            ruleset=ruleset,
+            limits=limits,
+            replay=replay,
+            partido_id=f"check-{i + 1}",
+            mechanism=mechanism,
         )
         report.partidos += 1
         report.move_ms += result.move_ms[seat]

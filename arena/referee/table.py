@@ -76,6 +76,7 @@ class Referee:
         connections: Sequence[Connection],
         names: Sequence[str],
         seed: Seed,
+        *,
         ruleset: RuleSet | None = None,
         limits: Limits | None = None,
         partido_id: str = "partido",
@@ -251,6 +252,7 @@ def _line_of(reply: Any) -> str:
 def play_partido(
     players: Sequence[Player],
     seed: Seed,
+    *,
     ruleset: RuleSet | None = None,
     names: Sequence[str] | None = None,
     replay: str | None = None,
@@ -272,7 +274,7 @@ def play_partido(
             connections,
             names,
             seed,
-            ruleset,
+            ruleset=ruleset,
             partido_id=partido_id,
             sinks=[*sinks, *([writer] if writer else [])],
         )
@@ -285,6 +287,7 @@ def play_partido(
 def play_folders(
     specs: Sequence[PlayerSpec],
     seed: Seed,
+    *,
     ruleset: RuleSet | None = None,
     limits: Limits | None = None,
     replay: Path | None = None,
@@ -321,8 +324,8 @@ def play_folders(
                 connections,
                 [spec.name for spec in specs],
                 seed,
-                ruleset,
-                limits,
+                ruleset=ruleset,
+                limits=limits,
                 partido_id=partido_id,
                 sources=[spec.source for spec in specs],
                 sinks=[*sinks, *([writer] if writer else [])],

@@ -98,6 +98,7 @@ def members(posiciones: pd.DataFrame, entrants: Sequence[str], table_size: int) 
 def batch(
     who: Sequence[int],
     played: int,
+    *,
     table_size: int,
     seed: Seed,
     number: int,
@@ -167,9 +168,9 @@ def next_batch(store: Store) -> tuple[list[ScheduledPartido], str] | None:
     found = batch(
         who,
         int((rows["partidos"] + rows["retiradas"]).median()),
-        config["table_size"],
-        seed,
-        1 + max((-p.round for p in extra), default=0),
+        table_size=config["table_size"],
+        seed=seed,
+        number=1 + max((-p.round for p in extra), default=0),
         first_pos=len(schedule),
         first_deal=1 + max(p.deal for p in schedule),
         first_id=1 + len(extra),

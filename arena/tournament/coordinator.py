@@ -457,6 +457,7 @@ def execute(
     workers: int,
     progress: Progress | None = None,
     schedule: Sequence[ScheduledPartido] | None = None,
+    *,
     context: Any = None,
     started: Callable[[], None] | None = None,
     scheduler: str | None = None,

@@ -201,9 +201,9 @@ def play(task: PartidoTask) -> dict[str, Any]:
                 result, incidents = play_folders(
                     task.specs,
                     task.seed,
-                    RuleSet.from_dict(task.rules),
-                    task.limits,
-                    replay,
+                    ruleset=RuleSet.from_dict(task.rules),
+                    limits=task.limits,
+                    replay=replay,
                     sinks=[events.append],
                     partido_id=task.id,
                     mechanism=task.mechanism,
