@@ -18,6 +18,7 @@ from arena.cli.options import (
     sandbox_option,
     seed_option,
 )
+from arena.rules import MAX_PLAYERS, MIN_PLAYERS
 
 
 @click.command()
@@ -54,8 +55,8 @@ def play(
     from arena.seeds import short
 
     rules = _ruleset(ruleset, variants, renuncio)
-    if not 3 <= len(players) <= 6:
-        raise click.UsageError(f"a partido needs 3 to 6 players, got {len(players)}")
+    if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+        raise click.UsageError(f"a partido needs {MIN_PLAYERS} to {MAX_PLAYERS} players, got {len(players)}")
     deals = deals_from(seed)
     stamp = f"{dt.datetime.now():%Y%m%d-%H%M%S}-seed{short(deals)}"
     replay = replay or Path("results") / "partidos" / f"{stamp}.jsonl"

@@ -9,6 +9,7 @@ import click
 from click.core import ParameterSource
 
 from arena.cli.options import containment, lang_option, limits_options, rules_options, sandbox_option
+from arena.rules import MAX_PLAYERS, MIN_PLAYERS
 
 if TYPE_CHECKING:
     from arena.referee.players import PlayerSpec
@@ -42,7 +43,7 @@ RESULT_OPTIONS = (
 @click.option(
     "--table-size",
     metavar="K",
-    type=click.IntRange(3, 6),
+    type=click.IntRange(MIN_PLAYERS, MAX_PLAYERS),
     default=4,
     show_default=True,
     help="Jugadores per partido (3-6).",

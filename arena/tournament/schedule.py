@@ -29,9 +29,10 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from arena.rules import MAX_PLAYERS, MIN_PLAYERS
 from arena.seeds import Seed, check_seed, derive, is_key
 
-MIN_TABLE, MAX_TABLE = 3, 6
+MIN_TABLE, MAX_TABLE = MIN_PLAYERS, MAX_PLAYERS  # a table seats what a partido takes
 MAX_PARTIDOS = 1_000_000
 """A larger schedule is refused: draw a subset with ``partidos`` instead."""
 
