@@ -1,17 +1,29 @@
-"""``arena new NAME``: a working player skeleton for a student to fill in."""
+"""``arena new NAME``: a working player skeleton for a student to fill in.
+
+A name is letters of any alphabet (``ñandú``, ``josé``, ``müller``), digits, ``-``
+and ``_``, starting with a letter, at most 40 characters; it is kept in Unicode
+NFC form. Refused: spaces, dots, slashes and other punctuation or symbols — the
+name is a folder (no paths, no hidden ``.name``), a word on a command line (no
+quoting) and, capitalized, the player's class name.
+"""
 
 from __future__ import annotations
 
+import keyword
 import re
+import shlex
+import unicodedata
 from pathlib import Path
 
 from arena.errors import ArenaError
 
-PLAYER_TEMPLATE = '''"""{name}: a Tute Cabrero player.
+MAX_NAME = 40
 
-Fill in `play`. Run `arena check {folder}` to test it against the sample
-players, and `arena play {folder} sample_players/a_mas sample_players/a_menos`
-to watch a partido. The guide: docs/student-guide.md.
+PLAYER_TEMPLATE = '''"""{name}: un jugador de Tute Cabrero.
+
+Completá `play`. Probalo contra los jugadores de ejemplo con `arena check {folder}`,
+y mirá un partido con `arena play {folder} sample_players/a_mas sample_players/a_menos`.
+La guía: docs/student-guide.md. print() va a tu registro, no al árbitro: imprimí lo que quieras.
 """
 
 from arena.sdk import Move, Player, PlayRequest
@@ -21,12 +33,12 @@ class {cls}(Player):
     name = "{name}"
 
     def play(self, request: PlayRequest) -> Move | str:
-        # What you know: request.hand, request.table (this trick), self.view
-        # (trump, played cards, cantos, tricks, scores, porotos, ...).
-        # Helpers: request.legal(), request.cantos(), request.winning().
-        cantos = request.cantos()  # empty unless you just won a trick
+        # Lo que sabés: request.hand, request.table (esta baza), self.view
+        # (triunfo, cartas jugadas, cantos, bazas, puntos, porotos...).
+        # Ayudas: request.legal(), request.cantos(), request.winning().
+        cantos = request.cantos()  # vacío salvo justo después de ganar una baza
         if "tute" in cantos:
-            return Move(sing="tute")  # the mano ends: everybody else loses it
+            return Move(sing="tute")  # la mano termina: todos los demás la pierden
         legal = request.legal()
         return Move(card=legal[0], sing=cantos[0] if cantos else None)
 '''
@@ -36,20 +48,58 @@ class NewPlayerError(ArenaError, ValueError):
     """The player cannot be created (bad name, folder already there)."""
 
 
+def check_name(name: str) -> str:
+    """``name`` in NFC form if it is a good player name; else :class:`NewPlayerError` saying why."""
+    name = unicodedata.normalize("NFC", name)
+    bad = next((c for c in name if not _name_char(c)), None)
+    if bad is not None or not name or not _letter(name[0]) or len(name) > MAX_NAME:
+        why = f" ({_describe(bad)} no vale)" if bad is not None else ""
+        raise NewPlayerError(
+            f"{name!r}: un nombre de jugador empieza con una letra y tiene solo letras (de cualquier "
+            f"alfabeto: ñ, á, ü...), dígitos, - y _, hasta {MAX_NAME} caracteres{why}"
+        )
+    return name
+
+
+def class_name(name: str) -> str:
+    """The player's class name: ``ñandú-veloz`` → ``ÑandúVeloz`` (``My…`` where that would clash)."""
+    cls = "".join(part[:1].upper() + part[1:] for part in re.split(r"[-_]", name))
+    if cls in ("Player", "Move", "PlayRequest") or keyword.iskeyword(cls) or not cls.isidentifier():
+        cls = "My" + cls
+    return cls if cls.isidentifier() else "MyPlayer"
+
+
+def shell_word(text: str) -> str:
+    """``text`` as one word of a shell command: as it is when that is safe, else quoted."""
+    if text and not re.search(r"[\s'\"\\$`!*?\[\]{}()<>|&;#~]", text):
+        return text
+    return shlex.quote(text)
+
+
 def new_player(name: str, parent: Path) -> Path:
     """Create ``parent/name/player.py`` from the template; returns the folder."""
-    if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_-]{0,39}", name):
-        raise NewPlayerError(
-            f"{name!r}: a player name starts with a letter and has only letters, digits, - and _"
-        )
+    name = check_name(name)
     folder = parent / name
     if folder.exists():
-        raise NewPlayerError(f"{folder}: already exists; nothing was overwritten")
+        raise NewPlayerError(f"{folder}: ya existe; no se sobrescribió nada")
     folder.mkdir(parents=True)
-    cls = "".join(part.capitalize() for part in re.split(r"[-_]", name))
-    if cls in ("Player", "Move", "PlayRequest"):
-        cls = "My" + cls
+    shown = shell_word(folder.as_posix()).replace("\\", "\\\\").replace('"', '\\"')  # in a docstring
     (folder / "player.py").write_text(
-        PLAYER_TEMPLATE.format(name=name, cls=cls, folder=folder.as_posix()), encoding="utf-8"
+        PLAYER_TEMPLATE.format(name=name, cls=class_name(name), folder=shown), encoding="utf-8"
     )
     return folder
+
+
+def _letter(c: str) -> bool:
+    return unicodedata.category(c).startswith("L")
+
+
+def _name_char(c: str) -> bool:
+    """A letter, a combining mark (an accent not composed with its letter), a digit, - or _."""
+    return _letter(c) or unicodedata.category(c) in ("Mn", "Mc", "Nd") or c in "-_"
+
+
+def _describe(c: str) -> str:
+    if c.isspace():
+        return "un espacio"
+    return f"{c!r}" if c.isprintable() else f"U+{ord(c):04X}"

@@ -1,7 +1,8 @@
 """The ``arena`` command line: parses options and calls the layers below.
 
 One module per command group — ``partido`` (play, replay, demo), ``student``
-(check, new), ``machine`` (doctor), ``torneo`` (tournament, standings) — over
+(check, new), ``machine`` (doctor), ``torneo`` (tournament, standings),
+``submissions`` (import, list) — over
 ``options`` (what they share); this module only assembles the group.
 """
 
@@ -10,7 +11,7 @@ from __future__ import annotations
 import click
 
 from arena import __version__
-from arena.cli import machine, partido, student, torneo
+from arena.cli import machine, partido, student, submissions, torneo
 from arena.errors import ArenaError
 from arena.inert import printable
 
@@ -42,3 +43,4 @@ for command in (
     torneo.standings_cmd,
 ):
     main.add_command(command)
+main.add_command(submissions.submissions)

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable
+import itertools
+import os
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import click
@@ -26,7 +28,11 @@ from arena.rules import MAX_PLAYERS, MIN_PLAYERS
 @seed_option
 @rules_options
 @limits_options
-@click.option("--replay", type=click.Path(dir_okay=False, path_type=Path), help="Where to write the replay.")
+@click.option(
+    "--replay",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Where to write the replay (replacing that file). Default: a new file under results/partidos/.",
+)
 @click.option("--quiet", is_flag=True, help="Only the summary.")
 @click.option("--in-process", is_flag=True, help="Run Python players in this process (for debugging).")
 @sandbox_option
@@ -58,8 +64,9 @@ def play(
     if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
         raise click.UsageError(f"a partido needs {MIN_PLAYERS} to {MAX_PLAYERS} players, got {len(players)}")
     deals = deals_from(seed)
-    stamp = f"{dt.datetime.now():%Y%m%d-%H%M%S}-seed{short(deals)}"
-    replay = replay or Path("results") / "partidos" / f"{stamp}.jsonl"
+    made = None  # the replay file this command named and made (an explicit --replay is replaced)
+    if replay is None:
+        replay = made = _new_replay(Path("results") / "partidos", f"seed{short(deals)}")
     events: list[dict] = []
     sink = events.append if not quiet else _summary_sink(events)
     try:
@@ -84,11 +91,66 @@ def play(
             for seat, path in sorted(incidents.items()):
                 click.echo(f"Incidente del asiento {seat}: {printable(str(path))}", err=True)
     except (PlayerLoadError, SandboxFailure) as exc:
+        _drop_if_empty(made)
         raise click.ClickException(printable(str(exc))) from None
+    except BaseException:
+        _drop_if_empty(made)
+        raise
     lines = list(narrate(events))
     for line in lines[-2:] if quiet else lines:
         click.echo(line)
     click.echo(f"Replay: {replay}")
+
+
+def _new_replay(folder: Path, tag: str) -> Path:
+    """A new, empty replay file of this partido in ``folder``, made 0600 (the folder 0700 if new).
+
+    Named ``<date>-<time>-<tag>.jsonl``; when that name is taken (a partido started in the
+    same second with the same seed), ``<date>-<time>-2-<tag>.jsonl``, then ``-3``... The file
+    is made exclusively (``O_EXCL``), so two ``arena play`` at once never get the same name,
+    and a name whose stderr logs or incident files are still there is skipped too.
+    """
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    stamp = f"{dt.datetime.now():%Y%m%d-%H%M%S}"
+    for name in _numbered(stamp, f"-{tag}.jsonl"):
+        path = folder / name
+        if Path(f"{path}.logs").exists() or any(folder.glob(f"{path.stem}.incident-*")):
+            continue
+        try:
+            os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+        except FileExistsError:
+            continue
+        return path
+    raise AssertionError("unreachable: _numbered never ends")
+
+
+def _numbered(stamp: str, rest: str) -> Iterator[str]:
+    """``<stamp><rest>``, then ``<stamp>-2<rest>``, ``<stamp>-3<rest>``..."""
+    yield f"{stamp}{rest}"
+    for n in itertools.count(2):
+        yield f"{stamp}-{n}{rest}"
+
+
+def _new_folder(parent: Path, prefix: str) -> Path:
+    """A new folder ``<parent>/<prefix>-<date>-<time>`` (``-2``, ``-3``... when taken), made 0700."""
+    parent.mkdir(parents=True, exist_ok=True)
+    for name in _numbered(f"{prefix}-{dt.datetime.now():%Y%m%d-%H%M%S}", ""):
+        try:
+            (parent / name).mkdir(mode=0o700)
+        except FileExistsError:
+            continue
+        return parent / name
+    raise AssertionError("unreachable: _numbered never ends")
+
+
+def _drop_if_empty(path: Path | None) -> None:
+    """Remove the replay file made for a partido that never began (nothing written to it)."""
+    if path is not None:
+        try:
+            if path.stat().st_size == 0:
+                path.unlink()
+        except OSError:
+            pass
 
 
 def _summary_sink(events: list[dict]) -> Callable[[dict], None]:
@@ -136,7 +198,7 @@ def demo(seed: int | None, out: Path | None) -> None:
     root = Path("sample_players")
     if not root.is_dir():
         raise click.ClickException("sample_players/: not found; run the demo from the project's folder")
-    out = out or Path("results") / f"demo-{dt.datetime.now():%Y%m%d-%H%M%S}"
+    out = out or _new_folder(Path("results"), "demo")  # never the folder of another demo
     folders = [root / name for name in DEFAULT_SAMPLES]
     objects = [load_player_class(f)() for f in folders]
     events: list[dict] = []

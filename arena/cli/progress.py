@@ -1,10 +1,20 @@
-"""Showing a torneo's progress: a live bar on a terminal, plain lines when piped."""
+"""Showing a torneo's progress: a live bar on a terminal, plain lines when piped.
+
+Both say the same: partidos settled out of the schedule, counted from the torneo's start
+(a resumed torneo goes on from where it was), the time this run has taken so far
+(``transcurrido``, labelled ``en esta ejecución`` on a resumed torneo) and, from this run's
+rate alone, the time still to go::
+
+    Partidos: 52/80 (65%), transcurrido 1 min 20 s en esta ejecución, 0.35 por segundo, faltan ~1 min
+"""
 
 from __future__ import annotations
 
+import shutil
 import sys
 import time
-from typing import IO, Any, TextIO, cast
+from collections.abc import Callable
+from typing import IO
 
 import click
 
@@ -14,6 +24,8 @@ EVERY_S = 60.0
 """When piped: a line at least this often (seconds)..."""
 EVERY_FRACTION = 10
 """...and every tenth of the partidos to play."""
+BAR_WIDTH, MIN_BAR = 30, 10
+"""The bar's cells: as many as the terminal's width leaves, within these (the line is cut to fit)."""
 
 
 def progress_for(stream: IO[str] | None = None) -> Progress:
@@ -24,6 +36,7 @@ def progress_for(stream: IO[str] | None = None) -> Progress:
 
 
 def _duration(seconds: float) -> str:
+    """A time taken: ``45 s``, ``1 min 05 s``, ``2 h 05 min``."""
     seconds = int(seconds + 0.5)
     if seconds < 60:
         return f"{seconds} s"
@@ -32,73 +45,139 @@ def _duration(seconds: float) -> str:
     return f"{seconds // 3600} h {seconds % 3600 // 60:02d} min"
 
 
-class BarProgress(Progress):
-    """``click.progressbar`` over the partidos still to play, with the ETA."""
+def _rough(seconds: float) -> str:
+    """A time estimated, no finer than it can be: ``40 s``, ``2 min``, ``1 h 05 min``."""
+    if seconds < 59.5:
+        return f"{max(1, int(seconds + 0.5))} s"
+    minutes = int(seconds / 60 + 0.5)
+    return f"{minutes} min" if minutes < 60 else f"{minutes // 60} h {minutes % 60:02d} min"
 
-    def __init__(self, stream: IO[str]) -> None:
+
+class _Count(Progress):
+    """The figures both displays show; ``clock`` is ``time.monotonic`` (a test gives its own)."""
+
+    def __init__(self, clock: Callable[[], float] | None = None) -> None:
+        self.clock = clock or time.monotonic
+        self.total = self.settled = self.todo = self.done = self.run_done = 0
+        self.run_start: float | None = None
+        self.resumed = False
+
+    def _now(self) -> float:
+        return self.clock()
+
+    def start(self, total: int, settled: int) -> None:
+        """A batch begins (the schedule, then each ``--until-separated`` adds); the first starts the run."""
+        if self.run_start is None:
+            self.run_start = self._now()
+            self.resumed = settled > 0
+        self.total, self.settled, self.todo, self.done = total, settled, total - settled, 0
+
+    def advance(self, n: int = 1) -> None:
+        self.done += n
+        self.run_done += n
+
+    @property
+    def pos(self) -> int:
+        """Partidos settled since the torneo's start."""
+        return self.settled + self.done
+
+    def status(self, rate: bool = True, percent: bool = True, this_run: bool = True) -> str:
+        """``52/80 (65%), transcurrido 1 min 20 s, 0.35 por segundo, faltan ~1 min``.
+
+        ``rate``: the partidos per second; ``percent``: the (65%); ``this_run``: on a resumed
+        torneo, ``en esta ejecución`` after the time (the bar leaves them out when short of room).
+        """
+        elapsed = self._now() - (self.run_start if self.run_start is not None else self._now())
+        pos, total = self.pos, self.total
+        text = f"{pos}/{total}"
+        if percent:
+            text += f" ({100 * pos / max(1, total):.0f}%)"
+        text += f", transcurrido {_duration(elapsed)}"
+        if self.resumed and this_run:
+            text += " en esta ejecución"
+        if self.run_done and elapsed > 0:
+            per_s = self.run_done / elapsed
+            if rate:
+                text += f", {per_s:.2f} por segundo"
+            if pos < total:
+                text += f", faltan ~{_rough((total - pos) / per_s)}"
+        return text
+
+
+class BarProgress(_Count):
+    """One line redrawn in place (no rate, to fit)::
+
+    Partidos [#####-----] 52/80 (65%), transcurrido 1 min 20 s, faltan ~1 min
+    """
+
+    def __init__(self, stream: IO[str], clock: Callable[[], float] | None = None) -> None:
+        super().__init__(clock)
         self.stream = stream
-        self.bar: Any = None
         self.label = "Partidos"
+        self.shown = 0
+        """Characters of the line now on screen (0: none)."""
 
     def phase(self, label: str) -> None:
         self.label = f"Partidos ({label})"
 
     def start(self, total: int, settled: int) -> None:
-        self.bar = click.progressbar(
-            length=max(1, total - settled),
-            label=self.label,
-            show_eta=True,
-            show_pos=True,
-            file=cast("TextIO", self.stream),
-        )
-        self.bar.__enter__()
+        super().start(total, settled)
+        self._draw()
 
     def advance(self, n: int = 1) -> None:
-        self.bar.update(n)
+        super().advance(n)
+        self._draw()
 
     def tick(self) -> None:
-        self.bar.update(0)
+        self._draw()
 
     def finish(self) -> None:
-        if self.bar is not None:
-            self.bar.__exit__(None, None, None)
-            self.bar = None
+        if self.shown:
+            self.stream.write("\n")
+            self.stream.flush()
+            self.shown = 0
+
+    def _draw(self) -> None:
+        columns = shutil.get_terminal_size().columns
+        room = columns - 1 - len(self.label) - 4 - MIN_BAR  # 4: the brackets and two spaces
+        shorter = ((True, True), (False, True), (False, False))
+        forms = [self.status(rate=False, percent=p, this_run=r) for p, r in shorter]
+        status = next((f for f in forms if len(f) <= room), forms[-1])
+        cells = max(MIN_BAR, min(BAR_WIDTH, room + MIN_BAR - len(status)))
+        filled = cells * self.pos // max(1, self.total)
+        line = f"{self.label} [{'#' * filled}{'-' * (cells - filled)}] {status}"[: max(1, columns - 1)]
+        self.stream.write("\r" + line.ljust(self.shown))
+        self.stream.flush()
+        self.shown = len(line)
 
 
-class LineProgress(Progress):
+class LineProgress(_Count):
     """A plain line every tenth of the partidos, or every minute, whichever comes first."""
 
-    def __init__(self, stream: IO[str]) -> None:
+    def __init__(self, stream: IO[str], clock: Callable[[], float] | None = None) -> None:
+        super().__init__(clock)
         self.stream = stream
-        self.total = self.settled = self.todo = self.done = 0
         self.every = 1
-        self.start_time = self.last = 0.0
+        self.last = 0.0
 
     def start(self, total: int, settled: int) -> None:
-        self.total, self.settled, self.todo, self.done = total, settled, total - settled, 0
+        super().start(total, settled)
         self.every = max(1, self.todo // EVERY_FRACTION)
-        self.start_time = self.last = time.monotonic()
+        self.last = self._now()
 
     def advance(self, n: int = 1) -> None:
         before = self.done
-        self.done += n
+        super().advance(n)
         if self.done // self.every > before // self.every or self.done == self.todo:
             self._line()
 
     def tick(self) -> None:
-        if time.monotonic() - self.last >= EVERY_S:
+        if self._now() - self.last >= EVERY_S:
             self._line()
 
     def phase(self, label: str) -> None:
         click.echo(f"Partidos más: {label}", file=self.stream)
 
     def _line(self) -> None:
-        self.last = now = time.monotonic()
-        elapsed = now - self.start_time
-        pos = self.settled + self.done
-        text = f"Partidos: {pos}/{self.total} ({100 * pos / max(1, self.total):.0f}%)"
-        if self.done and elapsed > 0:
-            rate = self.done / elapsed
-            left = (self.todo - self.done) / rate
-            text += f", {rate:.2f} por segundo, faltan ~{_duration(left)}"
-        click.echo(text, file=self.stream)
+        self.last = self._now()
+        click.echo(f"Partidos: {self.status()}", file=self.stream)

@@ -36,6 +36,12 @@ from arena.cli.options import (
     default=None,
     help="Where replays and logs go (default: results/check/<player>-<time>).",
 )
+@click.option(
+    "--samples",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="The folder of the sample opponents (default: the project's sample_players, found from any folder).",
+)
 @sandbox_option
 def check(
     player: Path,
@@ -49,11 +55,16 @@ def check(
     move_wall_ms: int | None,
     init_wall_ms: int | None,
     out: Path | None,
+    samples: Path | None,
     sandbox: str,
 ) -> None:
-    """Check a PLAYER folder against the sample players; exit status 0 only when clean."""
+    """Check a PLAYER folder against the sample players.
+
+    Exit status: 0 when clean, 1 with faults, 2 when it cannot check (the folder
+    cannot be used, or the sample players are not found).
+    """
     from arena.inert import printable
-    from arena.referee.check import check_player
+    from arena.referee.check import SamplesNotFound, check_player
     from arena.referee.connection import Limits
     from arena.referee.players import PlayerLoadError
     from arena.referee.sandbox import SandboxFailure
@@ -71,9 +82,13 @@ def check(
             ruleset=rules,
             out=out,
             say=click.echo,
+            samples=samples,
             mechanism=mechanism,
             seed=seed,
         )
+    except SamplesNotFound as exc:  # the machine's setup, not the player: no verdict
+        click.echo(f"Error: {printable(str(exc))}", err=True)
+        sys.exit(2)
     except (PlayerLoadError, FileNotFoundError) as exc:
         click.echo(f"Resultado: no se puede usar — {printable(str(exc))}", err=True)
         sys.exit(2)
@@ -93,12 +108,15 @@ def check(
     help="Where to create the player's folder.",
 )
 def new(name: str, parent: Path) -> None:
-    """Create a working player skeleton NAME (a player.py to fill in)."""
-    from arena.new import NewPlayerError, new_player
+    """Create a working player skeleton NAME (a player.py to fill in).
+
+    NAME: letters of any alphabet (ñ, á, ü...), digits, - and _, starting with a letter.
+    """
+    from arena.new import NewPlayerError, new_player, shell_word
 
     try:
         folder = new_player(name, parent)
     except NewPlayerError as exc:
         raise click.ClickException(str(exc)) from None
     click.echo(f"Creado {folder / 'player.py'}")
-    click.echo(f"Probalo con: arena check {folder}")
+    click.echo(f"Probalo con: arena check {shell_word(str(folder))}")

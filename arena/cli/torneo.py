@@ -30,6 +30,7 @@ RESULT_OPTIONS = (
     "move_wall_ms",
     "init_wall_ms",
     "max_faults",
+    "stop_on_broken",
     "until_separated",
     "budget",
     "sandbox",
@@ -86,6 +87,16 @@ RESULT_OPTIONS = (
     type=click.IntRange(1),
     help="With --until-separated: at most M more partidos [default: as many as the schedule].",
 )
+@click.option(
+    "--stop-on-broken",
+    is_flag=True,
+    help="Refuse to start when a submission cannot start, instead of leaving it out.",
+)
+@click.option(
+    "--with-samples",
+    is_flag=True,
+    help="Fill a field smaller than a table with the sample players.",
+)
 @click.option("--resume", is_flag=True, help="Finish the torneo in DIR (--resume DIR, or --out DIR).")
 @sandbox_option
 @lang_option
@@ -109,6 +120,8 @@ def tournament(
     max_faults: int | None,
     until_separated: bool,
     budget: int | None,
+    stop_on_broken: bool,
+    with_samples: bool,
     resume: bool,
     sandbox: str,
     lang: str,
@@ -126,12 +139,15 @@ def tournament(
     from arena.rules import RulesError, RuleSet
     from arena.seeds import new_key, predictable_warning
     from arena.tournament import coordinator as t
-    from arena.tournament.entrants import collect_entrants
+    from arena.tournament.entrants import collect_intake
+    from arena.tournament.entrants import with_samples as fill_with_samples
+    from arena.tournament.store import NOT_A_PLAYER
 
     ctx = click.get_current_context()
     if scheduler is not None:
         _check_scheduler(workers)
     workers = workers or t.default_workers()
+    left_out: list[tuple[str, str, str]] = []  # folders that are no player (a new torneo records them)
     try:
         if resume:
             folder = _resume_folder(ctx, paths, out)
@@ -158,7 +174,16 @@ def tournament(
                 raise click.UsageError("give either --rounds or --partidos, not both")
             folder = out or t.default_out()
             t.check_empty(folder)
-            specs = collect_entrants(paths)
+            specs, skipped = collect_intake(paths)
+            for s in skipped:
+                click.echo(f"No es jugador: {printable(str(s.folder))} — {printable(s.reason)}")
+            left_out = [(str(s.folder), NOT_A_PLAYER, s.reason) for s in skipped]
+            if with_samples and len(specs) < table_size:
+                before = {s.folder for s in specs}
+                specs = fill_with_samples(specs, table_size)
+                added = [s.name for s in specs if s.folder not in before]
+                if added:
+                    click.echo(f"Completado con jugadores de ejemplo: {', '.join(added)}.")
             if seed is not None:
                 click.echo(predictable_warning("--seed", seed), err=True)
             config = t.Config(
@@ -173,6 +198,7 @@ def tournament(
                 init_wall_ms=init_wall_ms or wall_backstop(init_ms),
                 move_wall_ms=move_wall_ms or wall_backstop(move_ms),
                 max_faults=max_faults,
+                stop_on_broken=stop_on_broken,
                 until_separated=until_separated,
                 budget=budget,
                 paths=tuple(str(p) for p in paths),
@@ -185,7 +211,7 @@ def tournament(
                 f"Torneo de {len(specs)} jugadores, mesas de {table_size}: {len(schedule)} partidos"
                 f"{' (duplicados)' if duplicate else ''}, {deals}."
             )
-        _play(folder, config, specs, workers, None if resume else schedule, lang, scheduler)
+        _play(folder, config, specs, workers, None if resume else schedule, lang, scheduler, left_out)
     except (t.TournamentError, PlayerLoadError) as exc:
         raise click.ClickException(printable(str(exc), multiline=True)) from None
 
@@ -250,9 +276,11 @@ def _play(
     schedule: list[ScheduledPartido] | None,
     lang: str = "es",
     scheduler: str | None = None,
+    left_out: list[tuple[str, str, str]] | None = None,
 ) -> None:
     """Run the torneo (new when ``schedule`` is given) and print the outcome."""
     from arena.cli.progress import progress_for
+    from arena.inert import printable
     from arena.results import report, separate
     from arena.tournament import coordinator as t
     from arena.tournament.store import DB_NAME, Store
@@ -260,6 +288,11 @@ def _play(
     def started() -> None:
         where = f"partidos en el clúster Dask {scheduler}" if scheduler else f"{workers} procesos"
         click.echo(f"Resultados en {folder}, {where}.")
+
+    def excluded(broken: list[tuple[PlayerSpec, str]], partidos: int) -> None:
+        for spec, why in broken:
+            click.echo(f"Queda fuera del torneo: {printable(spec.name)} — no arranca: {printable(why)}")
+        click.echo(f"Se juega entre los {len(specs) - len(broken)} restantes: {partidos} partidos.")
 
     try:
         more = separate.next_batch if config.until_separated else None
@@ -273,6 +306,8 @@ def _play(
             started=started,
             scheduler=scheduler,
             more=more,
+            left_out=left_out or [],
+            excluded=excluded,
         )
     except t.Interrupted as exc:
         click.echo(f"\nTorneo interrumpido: {exc.committed} de {exc.total} partidos guardados.")

@@ -1,13 +1,21 @@
 """``arena check PLAYER``: a student's submission checker.
 
 Loads the folder, handshakes, plays a few partidos against the sample players
-with the tournament's limits and rules, and reports every fault with its
-incident report, the time per move against the limit, and common mistakes
-(writing to stdout, slow start-up, not flushing). Clean means: no fault.
+with the tournament's limits and rules, and reports every fault with a hint and
+its incident report, the time per move against the limit, and common mistakes
+(slow start-up, replies not flushed). Clean means: no fault.
+
+The checked player runs as in a tournament, with one addition: when it times
+out, before it is killed, a Python player is interrupted (``SIGINT``) so that its
+traceback, in its standard error, says where its code was.
 """
 
 from __future__ import annotations
 
+import contextlib
+import os
+import re
+import signal
 import statistics
 import sys
 import time
@@ -16,26 +24,65 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from arena import protocol
+from arena.errors import ArenaError
 from arena.game import new_partido
 from arena.inert import printable
+from arena.protocol import Message
 from arena.referee import sandbox
-from arena.referee.connection import Limits, SubprocessConnection
+from arena.referee.connection import Limits, PlayerFault, SubprocessConnection
 from arena.referee.narrate import REASONS
 from arena.referee.players import PlayerSpec, find_player, unique_names
-from arena.referee.process import LineClosed, LineTimeout, LineTooLong, PlayerProcess
-from arena.referee.replay import read_replay
-from arena.referee.table import play_folders
+from arena.referee.process import LineClosed, LineTimeout, LineTooLong, PlayerProcess, descendants
+from arena.referee.replay import ReplayWriter, read_replay
+from arena.referee.table import PartidoResult, Referee
 from arena.rules import RuleSet
 from arena.runner import PRINT_NOTE
-from arena.seeds import new_key, short
+from arena.seeds import Seed, new_key, short
 
-SAMPLE_DIRS = (Path("sample_players"), Path(__file__).resolve().parents[2] / "sample_players")
-"""Where the sample opponents are looked for: the current folder first, then beside the package."""
+_HERE = Path(__file__).resolve()
+SAMPLE_DIRS = (
+    _HERE.parents[2] / "sample_players",  # beside the package: a checkout, an editable install
+    _HERE.parents[1] / "sample_players",  # inside the package, if shipped as package data
+    Path("sample_players"),  # the current folder (e.g. a copy of the project's samples)
+)
+"""Where the sample opponents are looked for, in order, when ``--samples`` is not given."""
 OPPONENTS = ("a_mas", "a_menos", "random_legal", "a_mas", "a_menos")
 TABLES = (3, 4, 5)
 """Table sizes of the check's partidos, in turn."""
+STACK_WAIT_S = 1.0
+"""How long a timed-out Python player is given to print its traceback after ``SIGINT``."""
 
 Say = Callable[[str], None]
+
+
+class SamplesNotFound(ArenaError, FileNotFoundError):
+    """The sample opponents are not where the checker looks: the machine's setup, not the player's fault."""
+
+
+@dataclass(frozen=True)
+class Frame:
+    """A frame of the player's code: its file relative to the player's folder, line, function, source."""
+
+    file: str
+    line: int
+    function: str
+    code: str = ""
+
+    def __str__(self) -> str:
+        where = "el nivel del módulo" if self.function == "<module>" else f"{self.function}()"
+        return f"{self.file}:{self.line}, en {where}" + (f": «{self.code.strip()}»" if self.code else "")
+
+
+@dataclass
+class Stuck:
+    """A timeout of the checked player: what it used, and where its code was when stopped."""
+
+    cpu_ms: float | None
+    elapsed_ms: float | None
+    limit_ms: int
+    """The CPU time it was allowed (``move_ms``, or ``init_ms`` at hello)."""
+    where: list[Frame] = field(default_factory=list)
+    """The player's own frames, innermost last (empty when they could not be had)."""
 
 
 @dataclass
@@ -51,6 +98,10 @@ class CheckReport:
     move_cpu_ms: list[float] = field(default_factory=list)
     """CPU time of each reply (the player's whole process tree), where measured."""
     startup_ms: float = 0.0
+    stuck: list[Stuck] = field(default_factory=list)
+    """Each timeout's evidence and where the player's code was."""
+    printed: list[Path] = field(default_factory=list)
+    """The logs that hold what the player printed to stdout (harmless: the Python runner puts it there)."""
 
     @property
     def clean(self) -> bool:
@@ -58,12 +109,20 @@ class CheckReport:
 
 
 def _opponents(samples: Path | None) -> list[PlayerSpec]:
+    """The sample opponents; :class:`SamplesNotFound` (one line naming what is missing) if absent."""
     roots = [samples] if samples else list(SAMPLE_DIRS)
     for root in roots:
         if all((root / name / "player.py").is_file() for name in OPPONENTS):
             return [find_player(root / name) for name in OPPONENTS]
-    raise FileNotFoundError(
-        f"{roots[0]}: the sample players are not there; run arena check from the project's folder"
+    needed = ", ".join(dict.fromkeys(OPPONENTS))
+    seen = []
+    for root in dict.fromkeys(roots):
+        missing = [n for n in dict.fromkeys(OPPONENTS) if not (root / n / "player.py").is_file()]
+        state = "no existe" if not root.is_dir() else "falta " + ", ".join(missing)
+        seen.append(f"{root.absolute()}: {state}")
+    raise SamplesNotFound(
+        f"no encuentro los jugadores de ejemplo ({needed}) — {'; '.join(seen)}; "
+        "indicá su carpeta con --samples CARPETA (la carpeta sample_players del proyecto)"
     )
 
 
@@ -82,22 +141,26 @@ def check_player(
     """Check the player in ``folder``; ``say`` receives the report's lines.
 
     Partido ``i`` deals from ``seed + i`` when ``seed`` is given (predictable, to
-    reproduce), else from a new secret key.
+    reproduce), else from a new secret key. The sample opponents come from
+    ``samples``, else from :data:`SAMPLE_DIRS`.
 
-    Raises :class:`arena.referee.players.PlayerLoadError` when the folder cannot run at all.
+    Raises :class:`arena.referee.players.PlayerLoadError` when the folder cannot run at all,
+    :class:`SamplesNotFound` (before anything runs) when the sample players cannot be found.
     """
     limits = limits or Limits()
     say = _shown(say)
     spec = find_player(folder)
+    opponents = _opponents(samples)
+    mechanism = mechanism or sandbox.resolve("auto")
     report = CheckReport(spec.name)
     out = out or Path("results") / "check" / f"{spec.name}-{time.strftime('%Y%m%d-%H%M%S')}"
     say(
         f"Comprobando {printable(spec.name)} ({printable(str(spec.folder))}) — {spec.kind}, "
-        f"límites: hello {limits.init_ms} ms, jugada {limits.move_ms} ms"
+        f"límites: hello {limits.init_ms} ms, jugada {limits.move_ms} ms de CPU"
     )
 
     start = time.monotonic()
-    conn = SubprocessConnection(spec, limits, out / "startup.logs", mechanism)  # PlayerLoadError stops here
+    conn = _Watched(spec, limits, out / "startup.logs", mechanism)  # PlayerLoadError stops here
     report.startup_ms = (time.monotonic() - start) * 1000
     conn.close()
     ready = "sin ready" if conn.failed is not None else "listo"
@@ -107,15 +170,16 @@ def check_player(
             f"hello: {REASONS.get(conn.failed.reason, conn.failed.reason)}: {printable(conn.failed.detail)}"
         )
         say(f"  ✗ hello: {printable(conn.failed.detail)}")
+        _say_hints(_hints(conn.failed.reason, conn.failed.detail, conn), say)
+        say("  Incidente:")
         say(_indent(conn.incident()))
+        report.stuck += conn.stuck
     elif report.startup_ms > limits.init_ms / 4:
         report.warnings.append(
-            f"slow start-up: ready after {report.startup_ms:.0f} ms, over a quarter of init_ms "
-            f"({limits.init_ms} ms); import less or defer work to the first play"
+            f"arranque lento: listo a los {report.startup_ms:.0f} ms, más de un cuarto de init_ms "
+            f"({limits.init_ms} ms); importá menos o dejá el trabajo para la primera jugada"
         )
 
-    opponents = _opponents(samples)
-    timed_out = False
     names: set[str] = {spec.name}
     for i in range(partidos):
         n = TABLES[i % len(TABLES)]
@@ -125,8 +189,9 @@ def check_player(
         table.insert(seat, spec)
         names.add(unique_names(table)[seat].name)
         replay = out / f"partido-{i + 1}.jsonl"
-        result, incidents = play_folders(
+        result, incidents, watched = _play(
             table,
+            seat,
             deals,
             ruleset=ruleset,
             limits=limits,
@@ -137,6 +202,7 @@ def check_player(
         report.partidos += 1
         report.move_ms += result.move_ms[seat]
         report.move_cpu_ms += [c for c in result.move_cpu_ms[seat] if c is not None]
+        report.stuck += watched.stuck
         mine = [f for f in result.faults if f.seat == seat]
         place = 1 + sum(len(g) for g in result.ranking[: _group(result.ranking, seat)])
         outcome = "ganó" if seat in result.winners else f"terminó {place}.º de {n}"
@@ -150,24 +216,24 @@ def check_player(
             when = f"mano {f.mano}" if f.mano else "hello"  # mano 0: judged at hello, before the deal
             report.faults.append(f"partido {i + 1}, {when}: {what}: {printable(f.detail)}")
             say(f"  ✗ {when}: {verb} por {what} — {printable(f.detail)}")
-            hint = _hint(f.reason, f.detail)
-            if hint:
-                say(f"    pista: {hint}")
-            timed_out |= f.reason == "timeout"
+            _say_hints(_hints(f.reason, f.detail, watched), say)
         for path in incidents.values():
             say(f"  Incidente ({printable(str(path))}):")
             say(_indent(path.read_text(encoding="utf-8")))
         _check_replay(replay, say)
 
     _timing(report, limits, say)
-    logs = [p for name in names for p in out.rglob(f"{name}.stderr.log")]
-    if any(PRINT_NOTE in p.read_text(encoding="utf-8", errors="replace") for p in logs):
-        report.warnings.append(
-            "the player writes to stdout (print): the Python runner sends it to your log, but "
-            "only replies may go to stdout in the protocol; print(..., file=sys.stderr) instead"
+    logs = sorted(p for name in names for p in out.rglob(f"{name}.stderr.log"))
+    report.printed = [p for p in logs if PRINT_NOTE in p.read_text(encoding="utf-8", errors="replace")]
+    if report.printed:
+        say(
+            "Salida estándar: lo que tu jugador escribió con print() fue a su registro, no al árbitro "
+            f"(no es un error): {printable(str(report.printed[0]))}"
+            + (f" y {len(report.printed) - 1} más" if len(report.printed) > 1 else "")
         )
-    if timed_out or (conn.failed is not None and conn.failed.reason == "timeout"):
-        probe = flush_probe(spec, limits, mechanism or "none")
+    idle = [s for s in report.stuck if not _busy(s)]
+    if spec.kind == "command" and idle:  # the Python runner always flushes: only a program can forget
+        probe = flush_probe(spec, limits, mechanism)
         if probe:
             report.warnings.append(probe)
     for w in report.warnings:
@@ -175,6 +241,147 @@ def check_player(
     say(f"Registros y replays: {printable(str(out))}")
     say("Resultado: LIMPIO ✓" if report.clean else f"Resultado: {len(report.faults)} falta(s) ✗")
     return report
+
+
+def _play(
+    table: list[PlayerSpec],
+    seat: int,
+    deals: Seed,
+    *,
+    ruleset: RuleSet | None,
+    limits: Limits,
+    replay: Path,
+    partido_id: str,
+    mechanism: str,
+) -> tuple[PartidoResult, dict[int, Path], _Watched]:
+    """:func:`arena.referee.table.play_folders` with the checked player (``seat``) watched.
+
+    Returns the result, the incident files by seat and the checked player's connection.
+    """
+    sandbox.preflight(mechanism)
+    replay.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    log_dir = Path(f"{replay}.logs")
+    specs = unique_names(table)
+    connections: list[SubprocessConnection] = []
+    try:
+        for s, spec in enumerate(specs):
+            kind = _Watched if s == seat else SubprocessConnection
+            connections.append(kind(spec, limits, log_dir, mechanism))
+        watched = connections[seat]
+        assert isinstance(watched, _Watched)
+        with ReplayWriter(replay) as writer:
+            referee = Referee(
+                connections,
+                [spec.name for spec in specs],
+                deals,
+                ruleset=ruleset,
+                limits=limits,
+                partido_id=partido_id,
+                sources=[spec.source for spec in specs],
+                sinks=[writer],
+                incident_prefix=replay.with_suffix(""),
+            )
+            result = referee.run()
+    finally:
+        for conn in connections:
+            conn.close()
+    return result, referee.incidents, watched
+
+
+class _Watched(SubprocessConnection):
+    """The checked player's connection: keeps each timeout's evidence in :attr:`stuck`.
+
+    A Python player that times out is interrupted (``SIGINT``) before it is killed:
+    the runner does not catch ``KeyboardInterrupt``, so Python prints a traceback
+    to the player's standard error (its log and the incident report) ending where
+    the player's code was. A player that ignores or catches the signal is killed
+    as usual, only without that traceback.
+    """
+
+    def __init__(self, spec: PlayerSpec, limits: Limits, log_dir: Path, mechanism: str) -> None:
+        self.stuck: list[Stuck] = []  # before the hello, which runs in the constructor
+        super().__init__(spec, limits, log_dir, mechanism)
+        if self.failed is not None and self.failed.reason == "timeout":
+            self._stopped(self.failed, self.limits.init_ms)
+
+    def ask(self, request: Message, cpu_ms: int, wall_ms: int | None = None) -> Message:
+        try:
+            return super().ask(request, cpu_ms, wall_ms)
+        except PlayerFault as fault:
+            if fault.reason == "timeout" and fault is not self.failed:
+                self._stopped(fault, cpu_ms)
+            raise
+
+    def _stopped(self, fault: PlayerFault, limit_ms: int) -> None:
+        where: list[Frame] = []
+        pid = self._runner_pid() if self.spec.kind == "python" else None
+        if pid is not None and not _ignores_sigint(pid):
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGINT)
+                self.process.exit_status(STACK_WAIT_S)  # gone once its traceback is written
+                self.process.stderr.join(0.5)
+                where = stuck_frames(self.process.stderr.tail(), self._player_roots())
+        cpu, elapsed = fault.evidence.get("cpu_ms"), fault.evidence.get("elapsed_ms")
+        self.stuck.append(
+            Stuck(
+                float(cpu) if isinstance(cpu, (int, float)) else None,
+                float(elapsed) if isinstance(elapsed, (int, float)) else None,
+                limit_ms,
+                where,
+            )
+        )
+
+    def _runner_pid(self) -> int | None:
+        """The pid of ``python -m arena.runner`` (inside any sandbox's wrappers), if still there."""
+        for pid in [self.process.pid, *descendants(self.process.pid)]:
+            try:
+                with open(f"/proc/{pid}/cmdline", "rb") as f:
+                    argv = f.read().split(b"\0")
+            except OSError:
+                continue
+            if argv[1:3] == [b"-m", b"arena.runner"]:
+                return pid
+        return None
+
+    def _player_roots(self) -> list[str]:
+        """The player's folder as its own process sees it, under each containment."""
+        return [sandbox.PLAYER_DIR, self.box.cwd, str(self.spec.folder)]
+
+
+def _ignores_sigint(pid: int) -> bool:
+    """Whether ``pid`` ignores SIGINT (inherited from a referee started in the background by a shell)."""
+    try:
+        with open(f"/proc/{pid}/status", encoding="ascii") as f:
+            ignored = next((line.split()[1] for line in f if line.startswith("SigIgn:")), "0")
+    except (OSError, IndexError):
+        return False
+    return bool(int(ignored, 16) >> (signal.SIGINT - 1) & 1)
+
+
+_FRAME = re.compile(
+    r'^  File "(?P<file>.+)", line (?P<line>\d+), in (?P<func>.+)\n(?:    (?P<code>(?! *\^)\S.*)\n)?', re.M
+)
+
+
+def stuck_frames(stderr_tail: str, roots: list[str]) -> list[Frame]:
+    """The player's frames in the last ``KeyboardInterrupt`` traceback of ``stderr_tail``, innermost last.
+
+    A frame is the player's when its file is inside one of ``roots`` (its folder as
+    it sees it); its file is given relative to that folder. Empty when there is no
+    such traceback, or none of its frames is the player's code.
+    """
+    start = stderr_tail.rfind("Traceback (most recent call last):")
+    block = stderr_tail[start:] if start >= 0 else stderr_tail
+    if not re.search(r"^KeyboardInterrupt\s*$", block, re.M):
+        return []
+    frames = []
+    for m in _FRAME.finditer(block):
+        for root in roots:
+            prefix = root.rstrip("/") + "/"
+            if m["file"].startswith(prefix):
+                frames.append(Frame(m["file"][len(prefix) :], int(m["line"]), m["func"], m["code"] or ""))
+                break
+    return frames
 
 
 def _group(ranking: list[list[int]], seat: int) -> int:
@@ -192,26 +399,90 @@ def _indent(text: str) -> str:
 
 
 HINTS = {
-    "timeout": "too slow, or the reply was not flushed: write one line and flush stdout",
-    "crash": "the process ended: read the tail of its standard error above",
-    "renuncio": "follow suit and beat if you can; else follow suit; else trump and beat; else anything",
-    "false_canto": "sing only right after winning a trick, with both cards in hand, once per pair",
-    "not_in_hand": 'play a card from `hand` of the request, written like "12-basto"',
+    "crash": (
+        "el proceso terminó: leé el final de su salida de error (“Tail of standard error”) "
+        "en el incidente, aquí abajo"
+    ),
+    "renuncio": (
+        "asistí (seguí el palo) y superá si podés; si no, asistí; sin el palo, fallá con triunfo "
+        "y superá si podés; si no, cualquier carta"
+    ),
+    "false_canto": (
+        "cantá solo justo después de ganar una baza, con las dos cartas en la mano, una vez por palo"
+    ),
+    "not_in_hand": 'jugá una carta de `hand` de la solicitud, escrita como "12-basto"',
 }
 
 
-def _hint(reason: str, detail: str) -> str | None:
+def _hints(reason: str, detail: str, conn: _Watched) -> list[str]:
+    """The hint lines for a fault of the checked player (its connection holds a timeout's evidence)."""
     if reason == "protocol":
         if "no request was waiting" in detail or "not valid" in detail:
-            return "something that is not a reply reached stdout: write debugging to stderr"
-        return 'the reply must be exactly {"type":"play","id":<the request\'s id>,"card":"..."}'
-    return HINTS.get(reason)
+            return ["algo que no es una respuesta llegó a stdout: escribí la depuración en stderr"]
+        return ['la respuesta debe ser exactamente {"type":"play","id":<el id de la solicitud>,"card":"..."}']
+    if reason == "timeout":
+        return timeout_hints(conn.stuck[-1] if conn.stuck else None, conn.spec.kind)
+    hint = HINTS.get(reason)
+    return [hint] if hint else []
+
+
+def _say_hints(lines: list[str], say: Say) -> None:
+    """Each hint as ``pista: …``; a line starting with spaces continues the one before."""
+    for line in lines:
+        say(f"           {line.strip()}" if line.startswith(" ") else f"    pista: {line}")
+
+
+def _busy(stuck: Stuck) -> bool:
+    """Whether a timed-out player was computing: it used up its CPU time, or half the wall time."""
+    if stuck.cpu_ms is None or stuck.elapsed_ms is None:
+        return False
+    return stuck.cpu_ms >= stuck.limit_ms or stuck.cpu_ms >= stuck.elapsed_ms / 2
+
+
+def timeout_hints(stuck: Stuck | None, kind: str = "python") -> list[str]:
+    """What a timeout's evidence says: computing or waiting, and where the code was when stopped."""
+    if stuck is None or stuck.elapsed_ms is None:
+        return ["no respondió a tiempo: escribí una línea por respuesta y hacé flush de stdout"]
+    cpu, wall = stuck.cpu_ms, stuck.elapsed_ms
+    if cpu is None:
+        lines = [f"no respondió en {wall:.0f} ms de reloj (su tiempo de CPU no se pudo medir aquí)"]
+    elif _busy(stuck):
+        lines = [
+            f"usó {cpu:.0f} ms de CPU en {wall:.0f} ms de reloj (límite {stuck.limit_ms} ms de CPU): "
+            "estaba calculando sin parar — ¿un bucle que no termina, o una búsqueda demasiado grande?"
+        ]
+    elif cpu < wall / 10:
+        wait = "¿duerme (time.sleep), lee de stdin o espera a otro proceso o hilo?"
+        if kind == "command":
+            wait = "¿duerme, lee de stdin, o escribió la respuesta sin hacer flush de stdout?"
+        lines = [
+            f"esperó {wall:.0f} ms de reloj usando solo {cpu:.0f} ms de CPU: no calculaba, esperaba — {wait}"
+        ]
+    else:
+        lines = [
+            f"usó {cpu:.0f} ms de CPU en {wall:.0f} ms de reloj: calculaba a ratos y esperaba a ratos "
+            "(¿espera a otro proceso, o la máquina estaba muy cargada?)"
+        ]
+    if stuck.where:
+        lines.append(f"cuando se lo detuvo, tu código estaba en {stuck.where[-1]}")
+        lines += [f"  llamado desde {frame}" for frame in reversed(stuck.where[-3:-1])]
+        lines.append(
+            "  (el verificador lo interrumpió para verlo: de ahí el KeyboardInterrupt del incidente)"
+        )
+    return lines
 
 
 def _spread(times: list[float]) -> tuple[float, float, float]:
-    """Median, p95 (inclusive: never above the maximum) and maximum."""
-    p95 = statistics.quantiles(times, n=20, method="inclusive")[-1] if len(times) >= 2 else times[0]
-    return statistics.median(times), p95, max(times)
+    """Median, p95 and maximum of one population; median ≤ p95 ≤ maximum by construction.
+
+    The p95 is ``statistics.quantiles(method="inclusive")``: interpolated between the
+    data, never beyond the maximum (the default, ``exclusive``, extrapolates past it
+    when there are few moves); clamped against floating-point rounding.
+    """
+    top = max(times)
+    median = statistics.median(times)
+    p95 = statistics.quantiles(times, n=20, method="inclusive")[-1] if len(times) >= 2 else top
+    return median, min(max(p95, median), top), top
 
 
 def _timing(report: CheckReport, limits: Limits, say: Say) -> None:
@@ -229,18 +500,18 @@ def _timing(report: CheckReport, limits: Limits, say: Say) -> None:
         f"Reloj por jugada ({len(report.move_ms)} jugadas): mediana {wall[0]:.1f} ms, "
         f"p95 {wall[1]:.1f} ms, máximo {wall[2]:.1f} ms (respaldo {limits.move_wall} ms)"
     )
-    worst = cpu[2] if cpu is not None else wall[2]
+    worst, clock = (cpu[2], "de CPU") if cpu is not None else (wall[2], "de reloj")
     if worst > limits.move_ms / 2:
         report.warnings.append(
-            f"a move took {worst:.0f} ms of CPU time, over half the {limits.move_ms} ms limit: a slower "
-            "machine in the tournament could time you out"
+            f"una jugada usó {worst:.0f} ms {clock}, más de la mitad del límite de {limits.move_ms} ms: "
+            "en una máquina más lenta, en el torneo, podría agotar el tiempo"
         )
 
 
 def _check_replay(replay: Path, say: Say) -> None:
     events = read_replay(replay)
     if events[-1]["type"] != "partido_end":
-        say(f"  ✗ the replay {replay} has no partido_end")
+        say(f"  ✗ el replay {replay} no tiene partido_end")
 
 
 def flush_probe(spec: PlayerSpec, limits: Limits, mechanism: str = "none") -> str | None:
@@ -283,8 +554,8 @@ def flush_probe(spec: PlayerSpec, limits: Limits, mechanism: str = "none") -> st
         late = _read_lines(proc, 2.0)
         if len(answered) + len(late) >= 2:
             return (
-                "not flushing: the replies arrived only when the player's input was closed; "
-                "flush stdout after every line (print(..., flush=True), sys.stdout.flush(), "
+                "no hace flush: las respuestas llegaron recién al cerrarse su entrada; hacé flush de "
+                "stdout después de cada línea (print(..., flush=True), sys.stdout.flush(), "
                 "fflush(stdout), System.out.flush())"
             )
         return None

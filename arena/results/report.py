@@ -17,7 +17,7 @@ from arena import inert
 from arena.referee.replay import read_replay
 from arena.referee.stats import partido_stats
 from arena.results import export, ranking, standings
-from arena.tournament.store import PartidoRecord, Store
+from arena.tournament.store import NO_START, PartidoRecord, Store
 
 WORKBOOK = "standings.xlsx"
 WORKBOOK_EN = "standings-en.xlsx"
@@ -112,6 +112,8 @@ def configuration(store: Store) -> dict[str, Any]:
     conf["partidos scheduled"] = scheduled
     conf["partidos committed"] = committed
     conf["partidos withdrawn"] = withdrawn
+    for folder, kind, reason in store.exclusions():
+        conf[f"fuera del torneo ({kind}): {Path(folder).name}"] = reason
     conf[KEY_ROW] = deal_key_shown(store)  # so that anyone can re-check the replays, once it is over
     return conf
 
@@ -130,6 +132,26 @@ def forfeits(store: Store) -> list[dict[str, Any]]:
     ]
 
 
+def _with_exclusions(faults: pd.DataFrame, store: Store) -> pd.DataFrame:
+    """The faults, then a row for each submission left out because it could not start."""
+    rows = [
+        {
+            "partido": "—",
+            "mano": None,
+            "entrant": Path(folder).name,
+            "motivo": kind,
+            "penalizado": False,
+            "detalle": reason,
+            "incidente": "",
+        }
+        for folder, kind, reason in store.exclusions()
+        if kind == NO_START
+    ]
+    if not rows:
+        return faults
+    return pd.concat([faults, pd.DataFrame(rows, columns=faults.columns)], ignore_index=True)
+
+
 def build(store: Store, lang: str = "es", resamples: int = ranking.RESAMPLES) -> Report:
     """Compute every table from the store."""
     entrants = [e.name for e in store.entrants()]
@@ -139,7 +161,7 @@ def build(store: Store, lang: str = "es", resamples: int = ranking.RESAMPLES) ->
         pos,
         standings.partidos_table(recs),
         standings.head_to_head(recs, entrants),
-        standings.faults_table(recs),
+        _with_exclusions(standings.faults_table(recs), store),
         configuration(store),
         lang,
     )

@@ -29,7 +29,7 @@ from arena.rules import RuleSet
 from arena.tournament.backend import Backend, BackendError
 from arena.tournament.entrants import fingerprint
 from arena.tournament.schedule import ScheduledPartido, make_schedule
-from arena.tournament.store import DB_NAME, Entrant, Store, StoreError
+from arena.tournament.store import DB_NAME, NO_START, Entrant, Store, StoreError
 from arena.tournament.worker import PartidoTask, check_entrant, play_task
 
 log = logging.getLogger("arena.torneo")
@@ -74,6 +74,8 @@ class Config:
     """The wall-clock backstops (None: the spec's defaults; a torneo stores the values it used)."""
     move_wall_ms: int | None = None
     max_faults: int | None = None
+    stop_on_broken: bool = False
+    """Refuse to start when an entrant cannot start, instead of leaving it out."""
     until_separated: bool = False
     """After the schedule, more partidos where consecutive places are not separated (results.separate)."""
     budget: int | None = None
@@ -174,8 +176,10 @@ def open_for_resume(folder: Path) -> tuple[Store, Config, list[PlayerSpec], list
     return store, config, specs, warnings
 
 
-def check_entrants(backend: Backend, specs: Sequence[PlayerSpec], config: Config) -> None:
-    """Start and greet every entrant once; TournamentError listing the folders that cannot run."""
+def check_entrants(
+    backend: Backend, specs: Sequence[PlayerSpec], config: Config
+) -> list[tuple[PlayerSpec, str]]:
+    """Start and greet every entrant once; the ones that cannot run, each with its one-line reason."""
     handles = [backend.submit(check_entrant, spec, config.limits, config.sandbox) for spec in specs]
     errors = []
     for spec, handle in zip(specs, handles, strict=True):
@@ -185,9 +189,7 @@ def check_entrants(backend: Backend, specs: Sequence[PlayerSpec], config: Config
             raise TournamentError(str(exc)) from None
         except Exception as exc:  # the pool itself failed (a worker could not start, or died)
             raise TournamentError(f"the worker processes failed checking {spec.name}: {exc!r}") from exc
-    bad = [e for e in errors if e]
-    if bad:
-        raise TournamentError("these players cannot run: " + " | ".join(bad))
+    return [(spec, why) for spec, why in zip(specs, errors, strict=True) if why]
 
 
 # ---------------------------------------------------------------- running
@@ -462,8 +464,14 @@ def execute(
     started: Callable[[], None] | None = None,
     scheduler: str | None = None,
     more: MoreFn | None = None,
+    left_out: Sequence[tuple[str, str, str]] = (),
+    excluded: Callable[[list[tuple[PlayerSpec, str]], int], None] | None = None,
 ) -> RunStats:
     """Run a torneo: new (with its ``schedule``) or resumed (``schedule`` None).
+
+    A new torneo leaves out the entrants that cannot start (unless ``config.stop_on_broken``),
+    plans the schedule again for the rest, records them with ``left_out`` (folders that are no
+    player: folder, kind, reason) in the store and tells ``excluded`` (them, the new schedule's size).
 
     ``more``: after the schedule, extra partidos (:data:`MoreFn`), as ``--until-separated`` asks.
 
@@ -489,12 +497,30 @@ def execute(
     store: Store | None = None
     finished = False
     try:
-        check_entrants(backend, specs, config)
+        broken = check_entrants(backend, specs, config)
+        if broken and (schedule is None or config.stop_on_broken):
+            raise TournamentError("these players cannot run: " + " | ".join(why for _, why in broken))
+        if broken:
+            gone = {spec.folder for spec, _ in broken}
+            specs = [s for s in specs if s.folder not in gone]
+            if len(specs) < config.table_size:
+                raise TournamentError(
+                    f"only {len(specs)} jugadores can run, fewer than a table of {config.table_size}; "
+                    "these cannot: " + " | ".join(why for _, why in broken)
+                )
+            schedule = plan(config, len(specs))
+            for spec, why in broken:
+                log.warning("%s queda fuera del torneo: %s", spec.name, why)
+            if excluded is not None:
+                excluded(broken, len(schedule))
         try:
             store = Store.open(folder) if schedule is None else create(folder, config, specs, schedule)
             store.lock()
         except StoreError as exc:
             raise TournamentError(str(exc)) from None
+        if schedule is not None and (broken or left_out):
+            rows = [(str(spec.folder), NO_START, why) for spec, why in broken]
+            store.record_exclusions([*rows, *left_out])
         sink.start(folder / LOG_NAME)
         if started:
             started()

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
-from arena.referee.players import PlayerLoadError, PlayerSpec, collect_players, unique_names
+from arena.referee.players import PlayerLoadError, PlayerSpec, find_player, is_player_folder, unique_names
 
 DEFAULT_PLAYERS = Path("players")
 SAMPLE_PLAYERS = Path("sample_players")
@@ -16,32 +17,130 @@ class NoEntrants(PlayerLoadError):
     """No player folder where one was expected (one line for the user)."""
 
 
+@dataclass(frozen=True)
+class Skipped:
+    """A folder under the given paths that is not an entrant, and why (one line, Spanish)."""
+
+    folder: Path
+    reason: str
+
+
+ENTRY_POINTS = ("player.py", "player.toml")
+NESTED_DEPTH = 4
+"""How deep a misplaced ``player.py`` is looked for, to say where it is."""
+
+
+def _hidden(path: Path) -> bool:
+    return path.name.startswith(".") or path.name == "__pycache__"
+
+
+def why_not_a_player(folder: Path) -> str:
+    """Why ``folder`` is not a player folder, with the move that would fix it where there is one."""
+    files = [
+        p
+        for p in folder.rglob("*")
+        if p.is_file() and not any(_hidden(Path(part)) for part in p.relative_to(folder).parts)
+    ]
+    if not files:
+        return "carpeta vacía"
+    homes = sorted(
+        {
+            p.parent
+            for p in files
+            if p.name in ENTRY_POINTS and len(p.relative_to(folder).parts) <= NESTED_DEPTH
+        }
+    )
+    if len(homes) == 1:
+        inner = homes[0].relative_to(folder)
+        return f"el jugador está anidado en {folder.name}/{inner}/: mové su contenido a {folder.name}/"
+    if len(homes) > 1:
+        shown = ", ".join(f"{folder.name}/{h.relative_to(folder)}/" for h in homes[:4])
+        return f"{len(homes)} puntos de entrada posibles ({shown}): dejá uno solo, arriba de todo"
+    names = ", ".join(sorted(p.name for p in files)[:4]) + (", …" if len(files) > 4 else "")
+    return f"sin player.py ni player.toml (tiene: {names})"
+
+
+def survey(paths: Sequence[str | Path]) -> tuple[list[PlayerSpec], list[Skipped]]:
+    """Every player folder under ``paths`` and every other folder there with the reason it is not one.
+
+    A path that is a player folder is one entrant; any other folder gives each of its
+    subfolders (hidden ones and ``__pycache__`` aside): an entrant, or a :class:`Skipped`.
+    A player folder whose ``player.toml`` is broken is skipped with the error.
+    """
+    found: list[PlayerSpec] = []
+    skipped: list[Skipped] = []
+    for p in map(Path, paths):
+        if is_player_folder(p):
+            found.append(find_player(p))
+            continue
+        if not p.is_dir():
+            raise PlayerLoadError(f"{p}: not a folder")
+        for sub in sorted(p.iterdir()):
+            if not sub.is_dir() or _hidden(sub):
+                continue
+            if is_player_folder(sub):
+                try:
+                    found.append(find_player(sub))
+                except PlayerLoadError as exc:
+                    skipped.append(Skipped(sub, str(exc)))
+            else:
+                skipped.append(Skipped(sub, why_not_a_player(sub)))
+    return found, skipped
+
+
 def collect_entrants(paths: Sequence[str | Path]) -> list[PlayerSpec]:
-    """The entrants: a player folder is one; any other folder gives every player folder inside.
+    """The entrants (see :func:`collect_intake`), without the folders left out."""
+    return collect_intake(paths)[0]
+
+
+def collect_intake(paths: Sequence[str | Path]) -> tuple[list[PlayerSpec], list[Skipped]]:
+    """The entrants, and the folders that are not: a player folder is one; any other folder
+    gives every player folder inside.
 
     With no path, ``players/`` (or ``sample_players/`` when it holds no player).
     The same folder given twice counts once; equal folder names get ``#2``, ``#3``.
     """
+    skipped: list[Skipped] = []
     if not paths:
-        found = collect_players([DEFAULT_PLAYERS]) if DEFAULT_PLAYERS.is_dir() else []
+        found, skipped = survey([DEFAULT_PLAYERS]) if DEFAULT_PLAYERS.is_dir() else ([], [])
         if not found and SAMPLE_PLAYERS.is_dir():
-            found = collect_players([SAMPLE_PLAYERS])
+            found, skipped = survey([SAMPLE_PLAYERS])
         if not found:
             raise NoEntrants(f"no player in {DEFAULT_PLAYERS}/ nor {SAMPLE_PLAYERS}/; name the folders")
     else:
         found = []
         for p in paths:
-            some = collect_players([p])
+            some, left = survey([p])
             if not some:
-                raise NoEntrants(f"{p}: no player folder in it")
+                reasons = "; ".join(f"{s.folder.name}: {s.reason}" for s in left[:5])
+                raise NoEntrants(f"{p}: no player folder in it" + (f" ({reasons})" if reasons else ""))
             found += some
+            skipped += left
     seen: set[Path] = set()
     unique = []
     for spec in found:
         if spec.folder not in seen:
             seen.add(spec.folder)
             unique.append(spec)
-    return unique_names(unique)
+    return unique_names(unique), skipped
+
+
+def with_samples(
+    specs: Sequence[PlayerSpec], table_size: int, samples: Path | None = None
+) -> list[PlayerSpec]:
+    """``specs`` topped up with sample players (not already in) up to one table (``--with-samples``)."""
+    if samples is None:  # here, else beside the package (a checkout), else inside it (a wheel)
+        package = Path(__file__).resolve().parents[1]
+        places = [SAMPLE_PLAYERS, package.parent / SAMPLE_PLAYERS, package / SAMPLE_PLAYERS]
+        samples = next((p for p in places if p.is_dir()), SAMPLE_PLAYERS)
+    out = list(specs)
+    have = {s.folder for s in out}
+    for spec in survey([samples])[0] if samples.is_dir() else []:
+        if len(out) >= table_size:
+            break
+        if spec.folder not in have:
+            out.append(spec)
+    return unique_names(out)
 
 
 def fingerprint(folder: str | Path) -> str:

@@ -19,6 +19,7 @@ import json
 import os
 import shutil
 import sqlite3
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,10 +39,22 @@ DB_NAME = "torneo.sqlite"
 LOCK_NAME = "torneo.lock"
 REPLAYS = "replays"
 TEMP_PREFIX = ".tmp-"
+SETTLE_S = 2.0
+"""How long a writer's close waits for readers to let it fold the WAL in and leave WAL mode."""
 _FAILURES = """CREATE TABLE IF NOT EXISTS failures (
     partido TEXT NOT NULL REFERENCES schedule(id), pos INTEGER NOT NULL, reason TEXT NOT NULL,
     at TEXT NOT NULL)"""
 """Partidos the referee failed on (not settled: ``--resume`` plays them again); made on first use."""
+
+NO_START = "no arranca"
+"""The kind of exclusion of a submission that cannot start (store ``excluded``)."""
+NOT_A_PLAYER = "no es jugador"
+"""The kind of a folder under the paths that holds no player."""
+
+
+_EXCLUDED = """CREATE TABLE IF NOT EXISTS excluded (
+    folder TEXT NOT NULL, kind TEXT NOT NULL, reason TEXT NOT NULL)"""
+"""Folders left out of the torneo and why (``arena tournament`` intake); made on first use."""
 
 _SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -170,6 +183,29 @@ def _private(folder: Path) -> None:
             os.chmod(path, mode)
 
 
+def _take_lock(path: Path) -> int | None:
+    """``path`` opened (made if missing) and locked (flock, exclusive); None if another process holds it.
+
+    Starts over when the holder removed the file between our open and our lock (see :meth:`Store.lock`).
+    """
+    import fcntl
+
+    while True:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            return None
+        try:
+            same = os.path.samestat(os.fstat(fd), os.stat(path))
+        except FileNotFoundError:
+            same = False
+        if same:
+            return fd
+        os.close(fd)  # we locked a file its holder had just removed: take the one there now
+
+
 def _fsync(path: Path) -> None:
     fd = os.open(path, os.O_RDONLY)
     try:
@@ -181,10 +217,12 @@ def _fsync(path: Path) -> None:
 class Store:
     """A torneo's folder: configuration, schedule and committed results."""
 
-    def __init__(self, folder: Path, db: sqlite3.Connection) -> None:
+    def __init__(self, folder: Path, db: sqlite3.Connection, readonly: bool = False) -> None:
         self.dir = folder
         self.db = db
+        self.readonly = readonly
         self._lock: int | None = None
+        self._closed = False
 
     # ------------------------------------------------------------ opening
 
@@ -259,33 +297,78 @@ class Store:
             raise StoreError(f"{path}: store schema {version}; this tute-arena reads {SCHEMA_VERSION}")
         if not readonly:
             _private(folder)  # a torneo begun by an older version may have been readable by others
-            db.execute("PRAGMA journal_mode=WAL")
+            try:
+                db.execute("PRAGMA journal_mode=WAL")  # readers never wait on the writer; undone on close
+            except sqlite3.OperationalError as exc:  # a reader held it past the busy timeout
+                db.close()
+                raise StoreError(f"{path}: cannot open the store for writing ({exc})") from None
             db.execute("PRAGMA synchronous=FULL")
         db.execute("PRAGMA foreign_keys=ON")
-        return cls(folder, db)
+        return cls(folder, db, readonly)
 
     def lock(self) -> None:
         """Hold ``DIR/torneo.lock`` while writing: StoreError if another process holds it.
 
-        The kernel drops the lock when the holder dies, even by ``kill -9``.
+        The kernel drops the lock when the holder dies, even by ``kill -9`` (the file stays,
+        unlocked: the next coordinator takes it). :meth:`close` removes the file while still
+        holding it, so a process that opened it just before finds, once it has the lock, that
+        the name is gone (or is another file) and starts over: two never both hold it.
         """
-        import fcntl
-
-        fd = os.open(self.dir / LOCK_NAME, os.O_RDWR | os.O_CREAT, 0o600)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            os.close(fd)
-            raise StoreError(f"{self.dir}: another arena tournament is running in this folder") from None
+        fd = _take_lock(self.dir / LOCK_NAME)
+        if fd is None:
+            raise StoreError(f"{self.dir}: another arena tournament is running in this folder")
         os.ftruncate(fd, 0)
         os.write(fd, f"{os.getpid()}\n".encode())
         self._lock = fd
 
     def close(self) -> None:
-        self.db.close()
-        if self._lock is not None:
-            os.close(self._lock)
-            self._lock = None
+        """Close the store; a writer leaves only ``torneo.sqlite`` behind.
+
+        A writer (not ``readonly``) that holds the lock, or can take it because no coordinator
+        runs, folds the WAL into the database and turns it back to rollback mode, so that SQLite
+        removes ``-wal`` and ``-shm`` and read-only opens after it (``arena standings``) make none;
+        then removes ``torneo.lock``. SQLite refuses the switch while another connection has the
+        store open (a coordinator, or ``arena standings`` reading): those files then stay, and
+        the next writer's close removes them. A read-only store never writes or removes anything.
+        """
+        if self._closed:
+            return
+        self._closed = True
+        lock, self._lock = self._lock, None
+        try:
+            if not self.readonly:
+                if lock is None:  # opened for writing without lock(): settle only if no coordinator runs
+                    with contextlib.suppress(OSError):
+                        lock = _take_lock(self.dir / LOCK_NAME)
+                if lock is not None:
+                    self._settle()
+        finally:
+            self.db.close()
+            if lock is not None:
+                with contextlib.suppress(OSError):
+                    os.unlink(self.dir / LOCK_NAME)  # still held: see lock()
+                os.close(lock)
+
+    def _settle(self) -> None:
+        """Checkpoint the WAL and leave WAL mode: best effort, for :data:`SETTLE_S` at most.
+
+        SQLite refuses to leave WAL mode (at once, without waiting) while another connection
+        has the store open: we try again until it is closed or the time is up.
+        """
+        if self.db.in_transaction:
+            return  # a write not committed is rolled back by close; nothing to fold in
+        deadline = time.monotonic() + SETTLE_S
+        with contextlib.suppress(sqlite3.Error):
+            self.db.execute(f"PRAGMA busy_timeout = {int(SETTLE_S * 1000)}")
+            self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
+        while True:
+            try:
+                self.db.execute("PRAGMA journal_mode=DELETE").fetchall()
+                return
+            except sqlite3.OperationalError:
+                if time.monotonic() >= deadline:
+                    return  # still read elsewhere: the next writer's close settles it
+                time.sleep(0.05)
 
     def __enter__(self) -> Store:
         return self
@@ -506,6 +589,20 @@ class Store:
         try:
             return self.db.execute("SELECT partido, reason, at FROM failures ORDER BY rowid").fetchall()
         except sqlite3.OperationalError:  # no failure ever: no table
+            return []
+
+    def record_exclusions(self, rows: Sequence[tuple[str, str, str]]) -> None:
+        """Note folders left out of the torneo: (folder, kind, reason); kind ``no arranca`` (a
+        submission that cannot start) or ``no es jugador`` (a folder without a player)."""
+        with self.db:
+            self.db.execute(_EXCLUDED)
+            self.db.executemany("INSERT INTO excluded (folder, kind, reason) VALUES (?, ?, ?)", rows)
+
+    def exclusions(self) -> list[tuple[str, str, str]]:
+        """The folders left out, as recorded: (folder, kind, reason)."""
+        try:
+            return self.db.execute("SELECT folder, kind, reason FROM excluded ORDER BY rowid").fetchall()
+        except sqlite3.OperationalError:  # nothing was ever left out: no table
             return []
 
     def begin_run(self, workers: int) -> int:

@@ -1,0 +1,66 @@
+"""``arena submissions import`` and ``arena submissions list``: a course's bots from its learning platform."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+LANGS = click.Choice(["es", "en"])
+
+
+@click.group("submissions")
+def submissions() -> None:
+    """Students' submissions (Moodle's "download all submissions" zip) as player folders."""
+
+
+@submissions.command("import")
+@click.argument("archive", type=click.Path(exists=True, dir_okay=False, path_type=Path), metavar="FILE.zip")
+@click.option(
+    "--into",
+    metavar="DIR",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("players"),
+    show_default=True,
+    help="Where the player folders go (one per student; other folders are left alone).",
+)
+@click.option("--lang", type=LANGS, default="es", show_default=True, help="Language of the table.")
+def import_cmd(archive: Path, into: Path, lang: str) -> None:
+    """Unpack every student's submission in FILE.zip into a player folder in DIR, safely.
+
+    Each folder is named after the student (ana_maría_núñez; -ID on a collision)
+    with player.py or player.toml at its top; a student's folder from an earlier
+    import is replaced. Nothing is written outside DIR; paths leaving it, links,
+    zip bombs and oversized submissions reject that student alone. Exit status 0
+    when at least one submission was imported.
+    """
+    from arena.tournament.submissions import SubmissionError, import_archive, import_table
+
+    try:
+        outcomes = import_archive(archive, into)
+    except SubmissionError as exc:
+        raise click.ClickException(exc.text(lang)) from None
+    click.echo(import_table(outcomes, into, lang))
+    if any(o.imported for o in outcomes):
+        nxt = "Next" if lang == "en" else "Siguiente"
+        click.echo(f"{nxt}: arena submissions list {into}   ·   arena tournament {into}")
+    click.get_current_context().exit(0 if any(o.imported for o in outcomes) else 1)
+
+
+@submissions.command("list")
+@click.argument("folder", metavar="DIR", type=click.Path(file_okay=False, path_type=Path), default="players")
+@click.option("--lang", type=LANGS, default="es", show_default=True, help="Language of the table.")
+def list_cmd(folder: Path, lang: str) -> None:
+    """What is in DIR (default players/): whose each folder is, and whether a torneo can take it.
+
+    Exit status 0 when DIR holds at least one player and every player folder is valid.
+    """
+    from arena.tournament.submissions import SubmissionError, survey, survey_table
+
+    try:
+        entries = survey(folder)
+    except SubmissionError as exc:
+        raise click.ClickException(exc.text(lang)) from None
+    click.echo(survey_table(entries, lang))
+    ok = any(e.valid for e in entries) and all(e.valid or not e.player for e in entries)
+    click.get_current_context().exit(0 if ok else 1)
