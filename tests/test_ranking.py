@@ -167,3 +167,11 @@ def test_a_tie_is_the_sum_over_its_orders(groups: ranking.Groups) -> None:
             left.remove(i)
         total += p
     assert value == pytest.approx(-np.log(total))
+
+
+def test_entrants_always_tied_share_the_span_of_their_places() -> None:
+    tied = [Outcome(((0, 1), (2,)), str(k)) for k in range(20)]  # 0 and 1 win together, always
+    p = places(tied, 3, resamples=100)
+    assert (p.low[0], p.high[0], p.low[1], p.high[1]) == (1, 2, 1, 2)
+    assert (p.low[2], p.high[2]) == (3, 3)
+    assert p.group[0] == p.group[1] != p.group[2]

@@ -225,7 +225,8 @@ def _places(outcomes: Sequence[Outcome], n: int, resamples: int, alpha: float) -
     order = ranked + [i for i in range(n) if not played[i]]
     k = len(ranked)
     rng = np.random.default_rng(_seed(ordered))
-    boot_place = np.zeros((resamples, n), dtype=np.intp)
+    best_place = np.zeros((resamples, n), dtype=np.intp)  # a tie spans places: best and worst of it
+    worst_place = np.zeros((resamples, n), dtype=np.intp)
     boot_theta = np.zeros((resamples, n))
     if k and resamples:
         for r in range(resamples):
@@ -233,14 +234,15 @@ def _places(outcomes: Sequence[Outcome], n: int, resamples: int, alpha: float) -
             th = _fit(data, w, theta, alpha, precise=False)
             boot_theta[r] = th
             sub = th[ranked]
-            place_of = np.empty(k, dtype=np.intp)
-            place_of[np.argsort(-np.round(sub / TIE_TOLERANCE), kind="stable")] = np.arange(1, k + 1)
-            boot_place[r, ranked] = place_of
+            above = (sub[None, :] > sub[:, None] + TIE_TOLERANCE).sum(axis=1)  # strictly stronger
+            level = (sub[None, :] >= sub[:, None] - TIE_TOLERANCE).sum(axis=1)  # stronger or equal
+            best_place[r, ranked] = 1 + above
+            worst_place[r, ranked] = level
     low = [0] * n
     high = [0] * n
     for i in ranked:
-        low[i] = int(np.floor(np.quantile(boot_place[:, i], 0.025, method="inverted_cdf")))
-        high[i] = int(np.ceil(np.quantile(boot_place[:, i], 0.975, method="inverted_cdf")))
+        low[i] = int(np.floor(np.quantile(best_place[:, i], 0.025, method="inverted_cdf")))
+        high[i] = int(np.ceil(np.quantile(worst_place[:, i], 0.975, method="inverted_cdf")))
     ahead = [math.nan] * n
     needed: list[int | None] = [None] * n
     group = [""] * n
