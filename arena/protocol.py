@@ -24,7 +24,12 @@ UNSOLICITED = "a line was written when no request was waiting"
 Message = dict[str, Any]
 
 # Replay-only evidence that players are not sent (protocol.md lists card / canto only).
-_PRIVATE_FAULT_FIELDS = ("line", "elapsed_ms", "exit")
+_SHOWN_FAULT_FIELDS = {
+    "disqualified": ("type", "seat", "reason", "detail", "card", "canto"),
+    "penalized": ("type", "seat", "reason", "detail"),
+}
+"""What players see of a fault (protocol.md, events): the evidence (the raw line, times, exit
+status) stays in the replay and the incident file."""
 
 
 class ProtocolError(ArenaError, ValueError):
@@ -66,7 +71,7 @@ def view(event: Message, seat: int) -> Message:
     if kind == "played":
         return {"type": "played", "seat": event["seat"], "card": event["card"]}
     if kind in ("disqualified", "penalized"):
-        return {k: v for k, v in event.items() if k not in _PRIVATE_FAULT_FIELDS}
+        return {k: v for k, v in event.items() if k in _SHOWN_FAULT_FIELDS[kind]}
     if kind == "partido_end":
         return {"type": "partido_end", "winners": event["winners"], "ranking": event["ranking"]}
     return event
