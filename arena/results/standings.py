@@ -158,10 +158,12 @@ def separation_lines(df: pd.DataFrame, lang: str = "es") -> list[str]:
         hint = int(more.max()) if not more.empty else None
         if lang == "es":
             line = f"Los puestos {first} a {last} no están separados con {per_player} partidos por jugador"
-            line += f"; harían falta unos {hint} más por jugador." if hint else "."
+            many = "uno o dos" if hint and hint <= 2 else f"unos {hint}"
+            line += f"; harían falta {many} más por jugador." if hint else "."
         else:
             line = f"Places {first} to {last} are not separated with {per_player} partidos per player"
-            line += f"; about {hint} more per player would be needed." if hint else "."
+            many = "one or two" if hint and hint <= 2 else f"about {hint}"
+            line += f"; {many} more per player would be needed." if hint else "."
         lines.append(line)
     if not lines:
         return [
