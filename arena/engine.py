@@ -17,6 +17,7 @@ any other card.
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import itertools
 import struct
@@ -409,6 +410,14 @@ class Partido:
             self.start()
 
     # ------------------------------------------------------------ queries
+
+    def clone(self) -> Partido:
+        """An independent copy to simulate forward from (the original is never touched).
+
+        It holds everything, the seed and the hidden hands too: a referee's or an
+        analyst's tool; a player simulates from its own view (``PlayRequest.simulation``).
+        """
+        return copy.deepcopy(self)
 
     @property
     def to_move(self) -> int | None:

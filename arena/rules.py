@@ -73,6 +73,12 @@ class RuleSet:
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("RuleSet is immutable")
 
+    def __copy__(self) -> RuleSet:
+        return self  # immutable: a copy is the same rule set
+
+    def __deepcopy__(self, memo: dict[int, object]) -> RuleSet:
+        return self
+
     def _key(self) -> tuple[str, frozenset[str], str]:
         return (self.ruleset, self.variants, self.renuncio)
 

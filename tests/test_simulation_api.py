@@ -272,3 +272,17 @@ def test_the_sdk_helper_refuses_bad_hidden_hands() -> None:
 
     drive(4, 5, RuleSet(), check)
     assert checked
+
+
+def test_a_partido_clone_plays_on_without_touching_the_original() -> None:
+    from arena.engine import Partido
+
+    p = Partido(4, 5)
+    before = (list(p.events), p.to_move, p.request())
+    q = p.clone()
+    while not q.over:
+        assert q.mano is not None
+        legal = q.mano.legal()
+        q.play((legal & -legal).bit_length() - 1)  # the lowest legal card
+    assert q.over and not p.over
+    assert (p.events, p.to_move, p.request()) == before
