@@ -33,11 +33,11 @@ from arena.referee.connection import Limits, PlayerFault, SubprocessConnection
 from arena.referee.narrate import REASONS
 from arena.referee.players import PlayerSpec, find_player, unique_names
 from arena.referee.process import LineClosed, LineTimeout, LineTooLong, PlayerProcess, descendants
-from arena.referee.replay import ReplayWriter, read_replay
-from arena.referee.table import PartidoResult, Referee
+from arena.referee.replay import read_replay
+from arena.referee.table import play_folders
 from arena.rules import RuleSet
 from arena.runner import PRINT_NOTE
-from arena.seeds import Seed, new_key, short
+from arena.seeds import new_key, short
 
 _HERE = Path(__file__).resolve()
 SAMPLE_DIRS = (
@@ -189,16 +189,19 @@ def check_player(
         table.insert(seat, spec)
         names.add(unique_names(table)[seat].name)
         replay = out / f"partido-{i + 1}.jsonl"
-        result, incidents, watched = _play(
+        watch = _Watch(seat)
+        result, incidents = play_folders(
             table,
-            seat,
             deals,
             ruleset=ruleset,
             limits=limits,
             replay=replay,
             partido_id=f"check-{i + 1}",
             mechanism=mechanism,
+            connect=watch,
         )
+        assert watch.watched is not None
+        watched = watch.watched
         report.partidos += 1
         report.move_ms += result.move_ms[seat]
         report.move_cpu_ms += [c for c in result.move_cpu_ms[seat] if c is not None]
@@ -243,49 +246,26 @@ def check_player(
     return report
 
 
-def _play(
-    table: list[PlayerSpec],
-    seat: int,
-    deals: Seed,
-    *,
-    ruleset: RuleSet | None,
-    limits: Limits,
-    replay: Path,
-    partido_id: str,
-    mechanism: str,
-) -> tuple[PartidoResult, dict[int, Path], _Watched]:
-    """:func:`arena.referee.table.play_folders` with the checked player (``seat``) watched.
+class _Watch:
+    """``play_folders``' ``connect``: the checked seat gets a :class:`_Watched` connection, kept here."""
 
-    Returns the result, the incident files by seat and the checked player's connection.
-    """
-    sandbox.preflight(mechanism)
-    replay.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-    log_dir = Path(f"{replay}.logs")
-    specs = unique_names(table)
-    connections: list[SubprocessConnection] = []
-    try:
-        for s, spec in enumerate(specs):
-            kind = _Watched if s == seat else SubprocessConnection
-            connections.append(kind(spec, limits, log_dir, mechanism))
-        watched = connections[seat]
-        assert isinstance(watched, _Watched)
-        with ReplayWriter(replay) as writer:
-            referee = Referee(
-                connections,
-                [spec.name for spec in specs],
-                deals,
-                ruleset=ruleset,
-                limits=limits,
-                partido_id=partido_id,
-                sources=[spec.source for spec in specs],
-                sinks=[writer],
-                incident_prefix=replay.with_suffix(""),
-            )
-            result = referee.run()
-    finally:
-        for conn in connections:
-            conn.close()
-    return result, referee.incidents, watched
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+        self.watched: _Watched | None = None
+
+    def __call__(
+        self,
+        at: int,
+        spec: PlayerSpec,
+        limits: Limits,
+        log_dir: Path | None,
+        mechanism: str,
+        rlimits: sandbox.Resources | None,
+    ) -> SubprocessConnection:
+        if at != self.seat:
+            return SubprocessConnection(spec, limits, log_dir, mechanism, rlimits)
+        self.watched = _Watched(spec, limits, log_dir, mechanism)
+        return self.watched
 
 
 class _Watched(SubprocessConnection):
@@ -298,7 +278,7 @@ class _Watched(SubprocessConnection):
     as usual, only without that traceback.
     """
 
-    def __init__(self, spec: PlayerSpec, limits: Limits, log_dir: Path, mechanism: str) -> None:
+    def __init__(self, spec: PlayerSpec, limits: Limits, log_dir: Path | None, mechanism: str) -> None:
         self.stuck: list[Stuck] = []  # before the hello, which runs in the constructor
         super().__init__(spec, limits, log_dir, mechanism)
         if self.failed is not None and self.failed.reason == "timeout":

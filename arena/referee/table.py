@@ -12,7 +12,7 @@ import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from arena import protocol
 from arena.game import Game, new_partido
@@ -24,6 +24,9 @@ from arena.referee.players import PlayerSpec, unique_names
 from arena.rules import FaultError, RuleSet
 from arena.sdk import Player
 from arena.seeds import Seed
+
+if TYPE_CHECKING:
+    from arena.referee.connection import SubprocessConnection
 
 __all__ = [
     "Connection",
@@ -284,6 +287,10 @@ def play_partido(
             writer.close()
 
 
+Connect = Callable[..., "SubprocessConnection"]
+"""Starts one seat's connection: ``(seat, spec, limits, log_dir, mechanism, rlimits)``."""
+
+
 def play_folders(
     specs: Sequence[PlayerSpec],
     seed: Seed,
@@ -295,8 +302,12 @@ def play_folders(
     partido_id: str = "partido",
     mechanism: str | None = None,
     rlimits: sandbox.Resources | None = None,
+    connect: Connect | None = None,
 ) -> tuple[PartidoResult, dict[int, Path]]:
     """Play one partido between player folders, each in its own process.
+
+    ``connect(seat, spec, limits, log_dir, mechanism, rlimits)`` starts a seat's connection
+    (default: a :class:`SubprocessConnection`); ``arena check`` watches its player with it.
 
     Every process is started and greeted first: a folder that cannot run raises
     :class:`PlayerLoadError` (one line naming it) before anything is played, and
@@ -316,8 +327,11 @@ def play_folders(
     specs = unique_names(specs)
     connections: list[SubprocessConnection] = []
     try:
-        for spec in specs:
-            connections.append(SubprocessConnection(spec, limits, log_dir, mechanism, rlimits))
+        for seat, spec in enumerate(specs):
+            if connect is None:
+                connections.append(SubprocessConnection(spec, limits, log_dir, mechanism, rlimits))
+            else:
+                connections.append(connect(seat, spec, limits, log_dir, mechanism, rlimits))
         writer = ReplayWriter(replay) if replay else None
         try:
             referee = Referee(
