@@ -98,7 +98,8 @@ def lang_option(f: F) -> F:
         type=click.Choice(["es", "en"]),
         default="es",
         show_default=True,
-        help="Language of the standings' headers.",
+        envvar="ARENA_LANG",
+        help="Language of what is written: the standings' headers, tables (also ARENA_LANG).",
     )(f)
 
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-LANGS = click.Choice(["es", "en"])
+from arena.cli.options import lang_option
 
 
 @click.group("submissions")
@@ -24,7 +24,7 @@ def submissions() -> None:
     show_default=True,
     help="Where the player folders go (one per student; other folders are left alone).",
 )
-@click.option("--lang", type=LANGS, default="es", show_default=True, help="Language of the table.")
+@lang_option
 def import_cmd(archive: Path, into: Path, lang: str) -> None:
     """Unpack every student's submission in FILE.zip into a player folder in DIR, safely.
 
@@ -49,7 +49,7 @@ def import_cmd(archive: Path, into: Path, lang: str) -> None:
 
 @submissions.command("list")
 @click.argument("folder", metavar="DIR", type=click.Path(file_okay=False, path_type=Path), default="players")
-@click.option("--lang", type=LANGS, default="es", show_default=True, help="Language of the table.")
+@lang_option
 def list_cmd(folder: Path, lang: str) -> None:
     """What is in DIR (default players/): whose each folder is, and whether a torneo can take it.
 
