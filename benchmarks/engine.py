@@ -52,7 +52,7 @@ def main() -> None:
     start = time.perf_counter()
     deadline = start + args.seconds
     while time.perf_counter() < deadline:
-        manos += play_partido(args.players, partidos, ruleset=rng, names=ruleset, replay=args.record)
+        manos += play_partido(args.players, partidos, rng, ruleset, args.record)
         partidos += 1
     elapsed = time.perf_counter() - start
     print(
