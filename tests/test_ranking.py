@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import math
 import random
 from typing import Any
 
@@ -175,3 +176,10 @@ def test_entrants_always_tied_share_the_span_of_their_places() -> None:
     assert (p.low[0], p.high[0], p.low[1], p.high[1]) == (1, 2, 1, 2)
     assert (p.low[2], p.high[2]) == (3, 3)
     assert p.group[0] == p.group[1] != p.group[2]
+
+
+def test_without_resamples_there_is_an_order_but_no_interval() -> None:
+    _, data = _draw(4, 40, seed=8)
+    p = places([Outcome(tuple((i,) for i in r), str(k)) for k, r in enumerate(data)], 4, resamples=0)
+    assert sorted(p.order) == [0, 1, 2, 3] and p.low == p.high == [0, 0, 0, 0]
+    assert set(p.group) == {"A"} and all(math.isnan(a) for a in p.ahead)

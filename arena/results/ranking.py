@@ -240,7 +240,7 @@ def _places(outcomes: Sequence[Outcome], n: int, resamples: int, alpha: float) -
             worst_place[r, ranked] = level
     low = [0] * n
     high = [0] * n
-    for i in ranked:
+    for i in ranked if resamples else []:  # no resamples: no intervals (and no separation)
         low[i] = int(np.floor(np.quantile(best_place[:, i], 0.025, method="inverted_cdf")))
         high[i] = int(np.ceil(np.quantile(worst_place[:, i], 0.975, method="inverted_cdf")))
     ahead = [math.nan] * n
@@ -252,6 +252,8 @@ def _places(outcomes: Sequence[Outcome], n: int, resamples: int, alpha: float) -
         if pos + 1 == k:
             break
         j = ranked[pos + 1]
+        if not resamples:
+            continue
         diff = boot_theta[:, i] - boot_theta[:, j]
         ahead[i] = float(np.mean(diff > TIE_TOLERANCE))  # equal strengths (a tie in the data) are no lead
         if ahead[i] >= SEPARATED:

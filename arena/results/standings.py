@@ -83,9 +83,17 @@ def standings(
     """
     rows = []
     fit = ranking.places(outcomes(records, forfeits, entrants), len(entrants), resamples)
+    seats: dict[str, list[tuple[dict[str, Any], int]]] = {name: [] for name in entrants}
+    for rec in records:  # one pass: a course of 10^5 partidos must not be read once per entrant
+        for seat, who in enumerate(rec["players"]):
+            seats[who].append((rec, seat))
+    forfeited: dict[str, list[dict[str, Any]]] = {name: [] for name in entrants}
+    for f in forfeits:
+        for who in f["withdrawn"]:
+            forfeited[who].append(f)
     for i, name in enumerate(entrants):
-        mine = [(rec, seat) for rec in records for seat, who in enumerate(rec["players"]) if who == name]
-        lost = [f for f in forfeits if name in f["withdrawn"]]
+        mine = seats[name]
+        lost = forfeited[name]
         stats = [rec["stats"][seat] for rec, seat in mine]
         faults = [f for rec, seat in mine for f in rec["faults"] if f["seat"] == seat]
         played = len(mine)
