@@ -164,17 +164,38 @@ _runs: dict[int, dict[str, Path]] = {}
 """Referee pid -> its run folders (a forked worker makes its own)."""
 
 
-def _run_folders(h: Hierarchy) -> dict[str, Path]:
-    """This process's ``tute-arena-<pid>`` folder in every hierarchy (made once; stale ones swept)."""
-    pid = os.getpid()
-    if pid in _runs:
-        return _runs[pid]
-    folders: dict[str, Path] = {}
-    for key, own in h.own.items():
+SWEEP_S = 1.0
+"""How often a referee looks for the run folders of referees that died (at a player's start)."""
+
+_swept: dict[int, float] = {}
+
+
+def _sweep(h: Hierarchy, pid: int) -> None:
+    """Kill what is left in the run folders of referees that are gone (killed -9, say), and remove them.
+
+    Done when a referee starts its first player and then at most every SWEEP_S at later starts,
+    so the players a killed worker left behind (one caught starting as it died escapes
+    bwrap's ``--die-with-parent``) are gone by the next partido of any referee on the machine.
+    """
+    now = time.monotonic()
+    if now - _swept.get(pid, -SWEEP_S) < SWEEP_S:
+        return
+    _swept[pid] = now
+    for own in h.own.values():
         for stale in own.glob(RUN_PREFIX + "*"):
             suffix = stale.name[len(RUN_PREFIX) :]
             if suffix.isdigit() and int(suffix) != pid and not pid_alive(int(suffix)):
                 _kill_folder(stale)
+
+
+def _run_folders(h: Hierarchy) -> dict[str, Path]:
+    """This process's ``tute-arena-<pid>`` folder in every hierarchy (made once; stale ones swept)."""
+    pid = os.getpid()
+    _sweep(h, pid)
+    if pid in _runs:
+        return _runs[pid]
+    folders: dict[str, Path] = {}
+    for key, own in h.own.items():
         run = own / f"{RUN_PREFIX}{pid}"
         run.mkdir(exist_ok=True)
         if h.version == 2:
