@@ -120,6 +120,14 @@ def detect() -> Hierarchy | None:
 
 
 def pid_alive(pid: int) -> bool:
+    """Whether process ``pid`` runs: a zombie (dead, not yet reaped — say a worker killed -9 whose
+    parent is gone too) does not, so the run folders it left are swept."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            stat = f.read()
+        return stat[stat.rindex(b")") + 2 :].split()[0] not in (b"Z", b"X")
+    except (OSError, ValueError, IndexError):
+        pass
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
