@@ -8,6 +8,7 @@ import signal
 from collections import Counter
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 import pytest
@@ -16,6 +17,7 @@ from click.testing import CliRunner
 from arena.cli.torneo import tournament
 from arena.referee.process import descendants
 from arena.results import separate
+from arena.tournament.schedule import ScheduledPartido
 from arena.tournament.store import Store
 from tests.torneos import CONFIG, assert_same, committed, coordinator, execute, resume, wait_for
 
@@ -105,78 +107,29 @@ def test_the_weakest_gap_and_who_plays_for_it() -> None:
     assert separate.weakest(_posiciones([0.99, 0.96, float("nan")])) is None
 
 
+def _batch(who: list[int], played: int, **changes: Any) -> list[ScheduledPartido]:
+    """separate.batch with the arguments of these tests, ``changes`` applied."""
+    kw: dict[str, Any] = {
+        "table_size": 3,
+        "seed": "ab" * 32,
+        "number": 1,
+        "first_pos": 100,
+        "first_deal": 50,
+        "first_id": 1,
+        "duplicate": False,
+        "budget": 40,
+    }
+    return separate.batch(who, played, **{**kw, **changes})
+
+
 def test_a_batch_is_balanced_deterministic_and_within_budget() -> None:
-    key = "ab" * 32
-    a = separate.batch(
-        [5, 2, 7, 1],
-        20,
-        table_size=3,
-        seed=key,
-        number=1,
-        first_pos=100,
-        first_deal=50,
-        first_id=1,
-        duplicate=False,
-        budget=40,
-    )
-    assert a == separate.batch(
-        [5, 2, 7, 1],
-        20,
-        table_size=3,
-        seed=key,
-        number=1,
-        first_pos=100,
-        first_deal=50,
-        first_id=1,
-        duplicate=False,
-        budget=40,
-    )
+    a = _batch([5, 2, 7, 1], 20)
+    assert a == _batch([5, 2, 7, 1], 20)
     counts = Counter(e for p in a for e in p.seats)
     assert set(counts) == {5, 2, 7, 1} and max(counts.values()) - min(counts.values()) <= 1
     assert min(counts.values()) >= 5  # a quarter of 20
     assert [p.pos for p in a] == list(range(100, 100 + len(a))) and len({p.deal for p in a}) == len(a)
-    assert (
-        len(
-            separate.batch(
-                [5, 2, 7, 1],
-                20,
-                table_size=3,
-                seed=key,
-                number=1,
-                first_pos=100,
-                first_deal=50,
-                first_id=1,
-                duplicate=False,
-                budget=3,
-            )
-        )
-        == 3
-    )
-    assert (
-        separate.batch(
-            [5, 2, 7, 1],
-            20,
-            table_size=3,
-            seed=key,
-            number=2,
-            first_pos=100,
-            first_deal=50,
-            first_id=1,
-            duplicate=False,
-            budget=40,
-        )
-        != a
-    )  # batch 2 draws anew
-    dup = separate.batch(
-        [0, 1, 2, 3],
-        8,
-        table_size=4,
-        seed=key,
-        number=1,
-        first_pos=0,
-        first_deal=0,
-        first_id=1,
-        duplicate=True,
-        budget=8,
-    )
+    assert len(_batch([5, 2, 7, 1], 20, budget=3)) == 3
+    assert _batch([5, 2, 7, 1], 20, number=2) != a  # batch 2 draws anew
+    dup = _batch([0, 1, 2, 3], 8, table_size=4, first_pos=0, first_deal=0, duplicate=True, budget=8)
     assert len(dup) == 8 and len({p.deal for p in dup}) == 2  # every rotation of each deal

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from arena.loader import PlayerLoadError, load_player_class
 
-__all__ = ["PlayerLoadError", "PlayerSpec", "collect_players", "find_player", "load_player_class"]
+__all__ = ["PlayerLoadError", "PlayerSpec", "find_player", "load_player_class"]
 
 
 @dataclass(frozen=True)
@@ -87,19 +87,6 @@ def _authors(meta: dict[str, object], where: Path) -> tuple[str, ...]:
     if not (isinstance(value, list) and all(isinstance(a, str) for a in value)):
         raise PlayerLoadError(f"{where}: 'authors' must be a list of strings")
     return tuple(value)
-
-
-def collect_players(paths: list[str | Path]) -> list[PlayerSpec]:
-    """Entrants from paths: a player folder is one; any other folder gives each player inside it."""
-    out: list[PlayerSpec] = []
-    for p in map(Path, paths):
-        if is_player_folder(p):
-            out.append(find_player(p))
-        elif p.is_dir():
-            out.extend(find_player(sub) for sub in sorted(p.iterdir()) if is_player_folder(sub))
-        else:
-            raise PlayerLoadError(f"{p}: not a folder")
-    return out
 
 
 def unique_names(specs: Sequence[PlayerSpec]) -> list[PlayerSpec]:

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from arena.referee.cgroups import pid_alive
 from arena.referee.connection import Limits
 from arena.referee.players import PlayerSpec
 from arena.referee.sandbox import SandboxFailure
@@ -81,28 +82,13 @@ def init_worker(log_channel: Any, coordinator: int, level: int = logging.INFO) -
     log.info("worker ready")
 
 
-def _alive(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as f:
-            stat = f.read()
-    except OSError:
-        try:
-            os.kill(pid, 0)  # no /proc: ask the kernel
-        except ProcessLookupError:
-            return False
-        except PermissionError:
-            return True
-        return True
-    return stat[stat.rindex(b")") + 2 :].split()[0] not in (b"Z", b"X")
-
-
 def _watch(coordinator: int) -> None:
     """Stop this worker once its coordinator is gone (killed, even with SIGKILL).
 
     The signal goes to the main thread itself: sent to the process, it may land on
     another thread and leave the main thread blocked in a read for good.
     """
-    while _alive(coordinator):
+    while pid_alive(coordinator):
         time.sleep(WATCH_S)
     signal.pthread_kill(threading.main_thread().ident or 0, signal.SIGTERM)
     time.sleep(STOP_GRACE_S)  # the main thread unwinds its partido and exits; if it could not:
