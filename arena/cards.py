@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from arena.errors import ArenaError
+from arena.i18n import _
 
 SUITS: tuple[str, ...] = ("oro", "copa", "espada", "basto")
 """Suits in their natural order; a suit is its index here."""
@@ -70,7 +71,9 @@ def parse(name: str) -> int:
         return _BY_NAME[name]
     except (KeyError, TypeError):
         raise CardError(
-            f"unknown card {name!r}: write <rank>-<suit>, rank 1-7 or 10-12, suit one of {', '.join(SUITS)}"
+            _("unknown card {name}: write <rank>-<suit>, rank 1-7 or 10-12, suit one of {suits}").format(
+                name=repr(name), suits=", ".join(SUITS)
+            )
         ) from None
 
 

@@ -26,6 +26,7 @@ from typing import Any, cast
 
 from arena import rules
 from arena.cards import NAMES, POINTS, SUITS, card, names_of, parse
+from arena.i18n import _, n_
 from arena.protocol import PROCESS_FAULTS
 from arena.rules import RuleSet
 from arena.seeds import Seed, check_seed
@@ -105,7 +106,7 @@ def stack_deck(hands: Sequence[Sequence[str]], leftover: str | None = None) -> l
     if leftover is not None:
         deck.append(parse(leftover))
     if sorted(deck) != list(range(40)):
-        raise rules.RulesError("stacked hands must hold the 40 cards exactly once")
+        raise rules.RulesError(_("stacked hands must hold the 40 cards exactly once"))
     return deck
 
 
@@ -199,59 +200,94 @@ class Mano:
         n = len(hands)
 
         def fail(why: str) -> rules.RulesError:
-            return rules.RulesError(f"Mano.from_position: {why}")
+            return rules.RulesError("Mano.from_position: " + why)
 
         order = tuple(order)
         if len(set(order)) != len(order) or not rules.MIN_PLAYERS <= len(order) < rules.MAX_PLAYERS:
-            raise fail(f"order {order} must list 3 to 5 distinct seats")
+            raise fail(_("order {order} must list 3 to 5 distinct seats").format(order=order))
         if not all(0 <= s < n for s in order):
-            raise fail(f"order {order} names a seat beyond the {n} hands")
+            raise fail(_("order {order} names a seat beyond the {n} hands").format(order=order, n=n))
         if not 0 <= trump < 4:
-            raise fail(f"trump {trump} is not a suit (0-3)")
+            raise fail(_("trump {trump} is not a suit (0-3)").format(trump=trump))
         tricks = [0] * n if tricks is None else list(tricks)
         card_points = [0] * n if card_points is None else list(card_points)
         if len(tricks) != n or len(card_points) != n:
-            raise fail("hands, tricks and card_points need one entry per seat")
+            raise fail(_("hands, tricks and card_points need one entry per seat"))
         if turn not in order:
-            raise fail(f"the seat to move ({turn}) is not dealt in")
+            raise fail(_("the seat to move ({seat}) is not dealt in").format(seat=turn))
         seen = 0
         for s, h in enumerate(hands):
             if h < 0 or h >> 40 or h & seen:
-                raise fail(f"hand of seat {s} is not a set of cards disjoint from the other hands")
+                raise fail(
+                    _("hand of seat {seat} is not a set of cards disjoint from the other hands").format(
+                        seat=s
+                    )
+                )
             if s not in order and (h or tricks[s] or card_points[s]):
-                raise fail(f"seat {s} is not dealt in but has cards, tricks or points")
+                raise fail(_("seat {seat} is not dealt in but has cards, tricks or points").format(seat=s))
             if tricks[s] < 0 or card_points[s] < 0 or (card_points[s] and not tricks[s]):
-                raise fail(f"seat {s}: {tricks[s]} tricks cannot hold {card_points[s]} card points")
+                raise fail(
+                    _("seat {seat}: {tricks} tricks cannot hold {points} card points").format(
+                        seat=s, tricks=tricks[s], points=card_points[s]
+                    )
+                )
             seen |= h
         table = [(s, c) for s, c in table]
         k = len(order)
         if len(table) >= k:
-            raise fail(f"{len(table)} cards on the table: a trick in progress holds fewer than {k}")
+            raise fail(
+                _("{count} cards on the table: a trick in progress holds fewer than {k}").format(
+                    count=len(table), k=k
+                )
+            )
         for i, (s, c) in enumerate(table):
             if s not in order:
-                raise fail(f"seat {s} on the table is not dealt in")
+                raise fail(_("seat {seat} on the table is not dealt in").format(seat=s))
             if not 0 <= c < 40 or seen >> c & 1:
-                raise fail(f"card {c} on the table is no card or is also in a hand")
+                raise fail(_("card {card} on the table is no card or is also in a hand").format(card=c))
             seen |= 1 << c
             if i and s != order[(order.index(table[i - 1][0]) + 1) % k]:
-                raise fail(f"seat {s} cannot play after seat {table[i - 1][0]}")
+                raise fail(
+                    _("seat {seat} cannot play after seat {previous}").format(
+                        seat=s, previous=table[i - 1][0]
+                    )
+                )
         done = sum(tricks)
         if table and turn != order[(order.index(table[-1][0]) + 1) % k]:
-            raise fail(f"seat {turn} is not the next to play after seat {table[-1][0]}")
+            raise fail(
+                _("seat {seat} is not the next to play after seat {previous}").format(
+                    seat=turn, previous=table[-1][0]
+                )
+            )
         leader = table[0][0] if table else turn
         if tricks[leader] == 0 if done else leader != order[0]:
-            raise fail(f"seat {leader} cannot lead: the mano leads first, then each trick's winner")
+            raise fail(
+                _("seat {seat} cannot lead: the mano leads first, then each trick's winner").format(
+                    seat=leader
+                )
+            )
         ntricks = done + hands[turn].bit_count()
         if not hands[turn] or ntricks > 13:
-            raise fail(f"the seat to move ({turn}) must hold the cards left of a mano of at most 13")
-        on_table = {s for s, _ in table}
+            raise fail(
+                _("the seat to move ({seat}) must hold the cards left of a mano of at most 13").format(
+                    seat=turn
+                )
+            )
+        on_table = {s for s, _card in table}
         for s in order:
             left = ntricks - done - (s in on_table)
             if hands[s] and hands[s].bit_count() != left:
-                raise fail(f"seat {s} holds {hands[s].bit_count()} cards, not {left}")
+                held = hands[s].bit_count()
+                raise fail(
+                    n_(
+                        "seat {seat} holds {held} card, not {left}",
+                        "seat {seat} holds {held} cards, not {left}",
+                        held,
+                    ).format(seat=s, held=held, left=left)
+                )
         can_sing = not table and done > 0
         if may_sing and not can_sing:
-            raise fail("only the leader of a trick after the first may sing")
+            raise fail(_("only the leader of a trick after the first may sing"))
         m = cls(number, trump, order, list(hands))
         m.ntricks = ntricks
         m.trick = done + 1
@@ -260,10 +296,14 @@ class Mano:
         m.card_points = card_points
         for s, canto in sung:
             if canto == rules.TUTE:
-                raise fail("a tute ends the mano: there is no position after it")
+                raise fail(_("a tute ends the mano: there is no position after it"))
             suit = rules.canto_suit(canto, trump)
             if s not in order or m.sung_suits >> suit & 1 or rules.canto_name(suit, trump) != canto:
-                raise fail(f"seat {s} cannot have sung {canto}: not dealt in, sung twice or not this trump's")
+                raise fail(
+                    _(
+                        "seat {seat} cannot have sung {canto}: not dealt in, sung twice or not this trump's"
+                    ).format(seat=s, canto=canto)
+                )
             m.sung_suits |= 1 << suit
             m.canto_points[s] += rules.canto_points(suit, trump)
             m.sang_pair[s] = True
@@ -334,7 +374,7 @@ class Mano:
             return -1
         w = self.winner
         self.tricks[w] += 1
-        self.card_points[w] += sum(POINTS[x] for _, x in table)
+        self.card_points[w] += sum(POINTS[x] for _seat, x in table)
         self.table = []
         self.lead = -1
         self.turn = w
@@ -460,7 +500,7 @@ class Partido:
         once, those left (maybe none) its winners, after 0 manos.
         """
         if self.started:
-            raise rules.RulesError("the partido has already started")
+            raise rules.RulesError("the partido has already started")  # not shown
         self.started = True
         if sum(self.active) < rules.MIN_PLAYERS:
             self._end_partido()
@@ -483,16 +523,22 @@ class Partido:
                 self._finish_mano("tute")
                 return
         if card is None:
-            raise IllegalMove("protocol", "a play needs a card (only tute is sung without one)")
+            raise IllegalMove("protocol", _("a play needs a card (only tute is sung without one)"))
         c = card if type(card) is int and 0 <= card < 40 else _card_id(card)
         if c < 0 or not m.hands[seat] >> c & 1:
             shown = card if isinstance(card, str) else repr(card)
-            raise IllegalMove("not_in_hand", f"{shown} is not in the hand of seat {seat}", card=shown)
+            raise IllegalMove(
+                "not_in_hand",
+                _("{card} is not in the hand of seat {seat}").format(card=shown, seat=seat),
+                card=shown,
+            )
         legal = rules.legal_mask(m.hands[seat], m.lead, m.winning, m.trump)
         if not legal >> c & 1:
             raise IllegalMove(
                 "renuncio",
-                f"{NAMES[c]} is a renuncio: seat {seat} had to play one of {', '.join(names_of(legal))}",
+                _("{card} is a renuncio: seat {seat} had to play one of {cards}").format(
+                    card=NAMES[c], seat=seat, cards=", ".join(names_of(legal))
+                ),
                 card=NAMES[c],
             )
         if sing is not None:
@@ -528,7 +574,7 @@ class Partido:
         however few are left: each such fault is judged.
         """
         if reason not in FAULT_REASONS:
-            raise rules.RulesError(f"unknown fault reason {reason!r}")
+            raise rules.RulesError(f"unknown fault reason {reason!r}")  # not shown
         if self.over or not self.active[seat]:
             return False
         m = self.mano
@@ -550,7 +596,7 @@ class Partido:
 
     def _current(self) -> Mano:
         if self.over or self.mano is None:
-            raise IllegalMove("protocol", "no play is awaited: the partido is over or not started")
+            raise IllegalMove("protocol", _("no play is awaited: the partido is over or not started"))
         return self.mano
 
     def _emit(self, event: Event) -> None:
@@ -560,12 +606,18 @@ class Partido:
     def _check_canto(self, m: Mano, seat: int, card: str | int | None, sing: str) -> None:
         if not m.may_sing:
             raise IllegalMove(
-                "protocol", f"seat {seat} may not sing now (it did not just win a trick)", canto=sing
+                "protocol",
+                _("seat {seat} may not sing now (it did not just win a trick)").format(seat=seat),
+                canto=sing,
             )
         if sing == rules.TUTE and card is not None:
-            raise IllegalMove("protocol", "tute is sung without a card")
+            raise IllegalMove("protocol", _("tute is sung without a card"))
         if not rules.is_valid_canto(sing, m.hands[seat], m.trump, m.sung_suits):
-            raise IllegalMove("false_canto", f"seat {seat} cannot sing {sing} now", canto=sing)
+            raise IllegalMove(
+                "false_canto",
+                _("seat {seat} cannot sing {canto} now").format(seat=seat, canto=sing),
+                canto=sing,
+            )
 
     def _deal(self) -> None:
         self.mano_number += 1
@@ -577,7 +629,9 @@ class Partido:
         if k in self.stacked:
             start, deck = self.stacked[k][0], list(self.stacked[k][1])
             if sorted(deck) != list(range(40)) or not active[start]:
-                raise rules.RulesError(f"stacked deal of mano {k}: not a 40-card deck and an active seat")
+                raise rules.RulesError(
+                    _("stacked deal of mano {mano}: not a 40-card deck and an active seat").format(mano=k)
+                )
         else:
             start, deck = deal_order(self._key, k, seats)  # start: used in the first mano only
         if first:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol
 
+from arena.i18n import _
 from arena.seeds import Seed
 
 Event = dict[str, Any]
@@ -96,5 +97,7 @@ def new_partido(
     try:
         factory = GAMES[game]
     except KeyError:
-        raise ValueError(f"unknown game {game!r}; known: {', '.join(GAMES)}") from None
+        raise ValueError(
+            _("unknown game {name}; known: {known}").format(name=repr(game), known=", ".join(GAMES))
+        ) from None
     return factory(n, seed, rules, deal=deal)

@@ -1,4 +1,8 @@
-"""Import a Python player's class from its folder (light: the runner uses it)."""
+"""Import a Python player's class from its folder (light: the runner uses it).
+
+Its messages come from :mod:`arena.i18n`, imported only when a folder fails:
+a player that loads starts without it.
+"""
 
 from __future__ import annotations
 
@@ -23,24 +27,38 @@ def load_player_class(folder: str | os.PathLike[str]) -> type[Player]:
     path = os.path.realpath(folder)
     file = os.path.join(path, "player.py")
     if not os.path.isfile(file):
-        raise PlayerLoadError(f"{path}: no player.py in this folder")
-    module_name = f"arena_player_{abs(hash(path))}"
+        from arena.i18n import _
+
+        raise PlayerLoadError(_("{folder}: no player.py in this folder").format(folder=path))
+    module_name = f"arena_player_{abs(hash(path))}"  # not shown
     spec = importlib.util.spec_from_file_location(module_name, file)
     if spec is None or spec.loader is None:
-        raise PlayerLoadError(f"{file}: cannot be imported")
+        from arena.i18n import _
+
+        raise PlayerLoadError(_("{file}: cannot be imported").format(file=file))
     module = importlib.util.module_from_spec(spec)
     sys.path.insert(0, path)
     try:
         spec.loader.exec_module(module)
     except Exception as exc:
-        raise PlayerLoadError(f"{file}: import failed: {type(exc).__name__}: {_first_line(exc)}") from None
+        from arena.i18n import _
+
+        raise PlayerLoadError(
+            _("{file}: import failed: {error}: {message}").format(
+                file=file, error=type(exc).__name__, message=_first_line(exc)
+            )
+        ) from None
     finally:
         if sys.path and sys.path[0] == path:
             sys.path.pop(0)
     chosen = getattr(module, "player_class", None)
     if chosen is not None:
         if not (isinstance(chosen, type) and issubclass(chosen, Player)):
-            raise PlayerLoadError(f"{file}: player_class is not a subclass of arena.sdk.Player")
+            from arena.i18n import _
+
+            raise PlayerLoadError(
+                _("{file}: player_class is not a subclass of arena.sdk.Player").format(file=file)
+            )
         return chosen
     found = [
         obj
@@ -51,13 +69,25 @@ def load_player_class(folder: str | os.PathLike[str]) -> type[Player]:
         and obj.__module__ == module_name
     ]
     if not found:
-        raise PlayerLoadError(f"{file}: no player class (a subclass of arena.sdk.Player) defined here")
+        from arena.i18n import _
+
+        raise PlayerLoadError(
+            _("{file}: no player class (a subclass of arena.sdk.Player) defined here").format(file=file)
+        )
     if len(found) > 1:
+        from arena.i18n import _
+
         names = ", ".join(c.__name__ for c in found)
-        raise PlayerLoadError(f"{file}: several player classes ({names}); set player_class = <the one>")
+        raise PlayerLoadError(
+            _("{file}: several player classes ({names}); set player_class = <the one>").format(
+                file=file, names=names
+            )
+        )
     return found[0]
 
 
 def _first_line(exc: BaseException) -> str:
+    from arena.i18n import _
+
     text = str(exc).strip()
-    return text.splitlines()[0] if text else "(no message)"
+    return text.splitlines()[0] if text else _("(no message)")

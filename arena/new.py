@@ -16,14 +16,16 @@ import unicodedata
 from pathlib import Path
 
 from arena.errors import ArenaError
+from arena.i18n import N_, _
 
 MAX_NAME = 40
 
-PLAYER_TEMPLATE = '''"""{name}: un jugador de Tute Cabrero.
+PLAYER_TEMPLATE = N_(
+    '''"""{name}: a Tute Cabrero player.
 
-Completá `play`. Probalo contra los jugadores de ejemplo con `arena check {folder}`,
-y mirá un partido con `arena play {folder} sample_players/a_mas sample_players/a_menos`.
-La guía: docs/student-guide.md. print() va a tu registro, no al árbitro: imprimí lo que quieras.
+Fill in `play`. Try it against the sample players with `arena check {folder}`,
+and watch a partido with `arena play {folder} sample_players/a_mas sample_players/a_menos`.
+The guide: docs/student-guide.md. print() goes to your log, not to the referee: print whatever you like.
 """
 
 from arena.sdk import Move, Player, PlayRequest
@@ -33,15 +35,18 @@ class {cls}(Player):
     name = "{name}"
 
     def play(self, request: PlayRequest) -> Move | str:
-        # Lo que sabés: request.hand, request.table (esta baza), self.view
-        # (triunfo, cartas jugadas, cantos, bazas, puntos, porotos...).
-        # Ayudas: request.legal(), request.cantos(), request.winning().
-        cantos = request.cantos()  # vacío salvo justo después de ganar una baza
+        # What you know: request.hand, request.table (this baza), self.view
+        # (triunfo, cards played, cantos, bazas, points, porotos...).
+        # Helpers: request.legal(), request.cantos(), request.winning().
+        cantos = request.cantos()  # empty except right after winning a baza
         if "tute" in cantos:
-            return Move(sing="tute")  # la mano termina: todos los demás la pierden
+            return Move(sing="tute")  # the mano ends: all the others lose it
         legal = request.legal()
         return Move(card=legal[0], sing=cantos[0] if cantos else None)
 '''
+)
+"""The new player's ``player.py`` (translated where it is written: its docstring and comments speak
+the student's language)."""
 
 
 class NewPlayerError(ArenaError, ValueError):
@@ -53,11 +58,18 @@ def check_name(name: str) -> str:
     name = unicodedata.normalize("NFC", name)
     bad = next((c for c in name if not _name_char(c)), None)
     if bad is not None or not name or not _letter(name[0]) or len(name) > MAX_NAME:
-        why = f" ({_describe(bad)} no vale)" if bad is not None else ""
-        raise NewPlayerError(
-            f"{name!r}: un nombre de jugador empieza con una letra y tiene solo letras (de cualquier "
-            f"alfabeto: ñ, á, ü...), dígitos, - y _, hasta {MAX_NAME} caracteres{why}"
-        )
+        if bad is None:
+            message = _(
+                "{name}: a player name starts with a letter and has only letters (of any alphabet: "
+                "ñ, á, ü...), digits, - and _, up to {max} characters"
+            )
+        else:
+            message = _(
+                "{name}: a player name starts with a letter and has only letters (of any alphabet: "
+                "ñ, á, ü...), digits, - and _, up to {max} characters ({char} is not allowed)"
+            )
+        char = _describe(bad) if bad is not None else ""
+        raise NewPlayerError(message.format(name=repr(name), max=MAX_NAME, char=char))
     return name
 
 
@@ -81,11 +93,11 @@ def new_player(name: str, parent: Path) -> Path:
     name = check_name(name)
     folder = parent / name
     if folder.exists():
-        raise NewPlayerError(f"{folder}: ya existe; no se sobrescribió nada")
+        raise NewPlayerError(_("{folder}: already exists; nothing was overwritten").format(folder=folder))
     folder.mkdir(parents=True)
     shown = shell_word(folder.as_posix()).replace("\\", "\\\\").replace('"', '\\"')  # in a docstring
     (folder / "player.py").write_text(
-        PLAYER_TEMPLATE.format(name=name, cls=class_name(name), folder=shown), encoding="utf-8"
+        _(PLAYER_TEMPLATE).format(name=name, cls=class_name(name), folder=shown), encoding="utf-8"
     )
     return folder
 
@@ -101,5 +113,5 @@ def _name_char(c: str) -> bool:
 
 def _describe(c: str) -> str:
     if c.isspace():
-        return "un espacio"
+        return _("a space")
     return f"{c!r}" if c.isprintable() else f"U+{ord(c):04X}"

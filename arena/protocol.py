@@ -11,6 +11,7 @@ from collections.abc import Container
 from typing import Any
 
 from arena.errors import ArenaError
+from arena.i18n import N_, _, n_
 from arena.inert import EXCERPT
 
 PROTOCOL_VERSION = 1
@@ -19,7 +20,8 @@ PROCESS_FAULTS: tuple[str, ...] = ("timeout", "crash", "protocol")
 MAX_LINE_BYTES = 4096
 MAX_DEPTH = 32
 """Deepest nesting of arrays and objects parsed as JSON; a valid reply nests 1 deep."""
-UNSOLICITED = "a line was written when no request was waiting"
+UNSOLICITED = N_("a line was written when no request was waiting")
+"""The detail of a reply no request was waiting for (translate it where it is shown: ``_(UNSOLICITED)``)."""
 
 Message = dict[str, Any]
 
@@ -102,25 +104,27 @@ def decode(line: bytes) -> Message:
     deep), and an object with a string ``type``.
     """
     if len(line) > MAX_LINE_BYTES:
-        raise ProtocolError(f"reply line over {MAX_LINE_BYTES} bytes", _head(line))
+        raise ProtocolError(_("reply line over {limit} bytes").format(limit=MAX_LINE_BYTES), _head(line))
     try:
         text = line.decode("utf-8")
     except UnicodeDecodeError:
-        raise ProtocolError("reply is not valid UTF-8", _head(line)) from None
+        raise ProtocolError(_("reply is not valid UTF-8"), _head(line)) from None
     if _too_deep(text):
-        raise ProtocolError(f"reply nests deeper than {MAX_DEPTH} levels", _head(line))
+        raise ProtocolError(_("reply nests deeper than {depth} levels").format(depth=MAX_DEPTH), _head(line))
     try:
         obj = json.loads(text, parse_constant=_no_constant, object_pairs_hook=_unique_keys)
     except _NotJSON as exc:
-        raise ProtocolError(f"reply is not valid JSON: {exc}", _head(line)) from None
+        raise ProtocolError(_("reply is not valid JSON: {error}").format(error=exc), _head(line)) from None
     except (ValueError, RecursionError):  # RecursionError: a backstop, MAX_DEPTH comes first
-        raise ProtocolError("reply is not valid JSON", _head(line)) from None
+        raise ProtocolError(_("reply is not valid JSON"), _head(line)) from None
     if _has_surrogate(obj, line):
-        raise ProtocolError("reply is not valid Unicode text (a lone surrogate in a \\u escape)", _head(line))
+        raise ProtocolError(
+            _("reply is not valid Unicode text (a lone surrogate in a \\u escape)"), _head(line)
+        )
     if not isinstance(obj, dict):
-        raise ProtocolError(f"reply is not a JSON object but {brief(obj)}", _head(line))
+        raise ProtocolError(_("reply is not a JSON object but {value}").format(value=brief(obj)), _head(line))
     if not isinstance(obj.get("type"), str):
-        raise ProtocolError("reply has no string field 'type'", _head(line))
+        raise ProtocolError(_("reply has no string field 'type'"), _head(line))
     return obj
 
 
@@ -136,7 +140,7 @@ def judge_reply(line: bytes, request: Message, answered: Container[int] = ()) ->
     rid = obj.get("id")
     try:
         if type(rid) is int and rid != request["id"] and rid in answered:
-            raise ProtocolError(UNSOLICITED)
+            raise ProtocolError(_(UNSOLICITED))
         check_reply(obj, request)
     except ProtocolError as exc:
         raise ProtocolError(exc.detail, _head(line)) from None
@@ -150,7 +154,7 @@ def check_reply(obj: object, request: Message) -> None:
     elif request["type"] == "play":
         check_play(obj, request["id"], request["may_sing"] is True)
     else:
-        raise ValueError(f"no reply is defined for a {request['type']!r} request")
+        raise ValueError(f"no reply is defined for a {request['type']!r} request")  # not shown
 
 
 def brief(value: object) -> str:
@@ -161,14 +165,16 @@ def brief(value: object) -> str:
     if value is None or isinstance(value, bool):
         return json.dumps(value)
     if isinstance(value, int):
-        return str(value) if value.bit_length() <= 64 else f"an integer of {value.bit_length()} bits"
+        if value.bit_length() <= 64:
+            return str(value)
+        return _("an integer of {bits} bits").format(bits=value.bit_length())
     if isinstance(value, float):
         return repr(value)
     if isinstance(value, list):
-        return "a list"
+        return _("a list")
     if isinstance(value, dict):
-        return "an object"
-    return f"a {type(value).__name__}"
+        return _("an object")
+    return _("a value of type {kind}").format(kind=type(value).__name__)
 
 
 class _NotJSON(ValueError):
@@ -176,16 +182,16 @@ class _NotJSON(ValueError):
 
 
 def _no_constant(name: str) -> None:
-    raise _NotJSON(f"{name} is not a JSON value")
+    raise _NotJSON(_("{name} is not a JSON value").format(name=name))
 
 
 def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     obj = dict(pairs)
     if len(obj) != len(pairs):
         seen: set[str] = set()
-        for key, _ in pairs:
+        for key, _value in pairs:
             if key in seen:
-                raise _NotJSON(f"duplicate key {brief(key)}")
+                raise _NotJSON(_("duplicate key {key}").format(key=brief(key)))
             seen.add(key)
     return obj
 
@@ -250,12 +256,20 @@ def _head(line: bytes) -> str:
 
 def _check_head(obj: object, kind: str, request_id: int) -> Message:
     if not isinstance(obj, dict):
-        raise ProtocolError(f"reply is not a JSON object but {brief(obj)}")
+        raise ProtocolError(_("reply is not a JSON object but {value}").format(value=brief(obj)))
     if obj.get("type") != kind:
-        raise ProtocolError(f"expected a reply of type {kind!r}, got {brief(obj.get('type'))}")
+        raise ProtocolError(
+            _("expected a reply of type {expected}, got {got}").format(
+                expected=repr(kind), got=brief(obj.get("type"))
+            )
+        )
     rid = obj.get("id")
     if type(rid) is not int or rid != request_id:
-        raise ProtocolError(f"reply id {brief(rid)} does not match the request id {request_id}")
+        raise ProtocolError(
+            _("reply id {id} does not match the request id {request_id}").format(
+                id=brief(rid), request_id=request_id
+            )
+        )
     return obj
 
 
@@ -263,15 +277,26 @@ def _check_fields(obj: Message, kind: str, allowed: set[str]) -> None:
     extra = [k for k in obj if k not in allowed]
     if extra:
         names = ", ".join(k if isinstance(k, str) and len(k) <= 40 else brief(k) for k in extra[:5])
-        more = f" and {len(extra) - 5} more" if len(extra) > 5 else ""
-        raise ProtocolError(f"unexpected field(s) in {kind}: {names}{more}")
+        if len(extra) > 5:
+            detail = _("unexpected fields in {kind}: {names} and {more} more").format(
+                kind=kind, names=names, more=len(extra) - 5
+            )
+        else:
+            detail = n_(
+                "unexpected field in {kind}: {names}", "unexpected fields in {kind}: {names}", len(extra)
+            ).format(kind=kind, names=names)
+        raise ProtocolError(detail)
 
 
 def _check_text(value: object, what: str, example: str) -> str:
     if not isinstance(value, str):
-        raise ProtocolError(f"{what} must be a string like {example}, not {brief(value)}")
+        raise ProtocolError(
+            _("{what} must be a string like {example}, not {value}").format(
+                what=what, example=example, value=brief(value)
+            )
+        )
     if not _is_text(value):
-        raise ProtocolError(f"{what} is not valid Unicode text (a lone surrogate)")
+        raise ProtocolError(_("{what} is not valid Unicode text (a lone surrogate)").format(what=what))
     return value
 
 
@@ -280,7 +305,7 @@ def check_ready(obj: object, request_id: int) -> str:
     obj = _check_head(obj, "ready", request_id)
     _check_fields(obj, "ready", {"type", "id", "name"})
     if "name" not in obj:
-        raise ProtocolError("ready needs a string field 'name'")
+        raise ProtocolError(_("ready needs a string field 'name'"))
     return _check_text(obj["name"], "'name'", '"Ana"')[:64]
 
 
@@ -294,12 +319,12 @@ def check_play(obj: object, request_id: int, may_sing: bool) -> tuple[str | None
     sing = None
     if "sing" in obj:
         if not may_sing:
-            raise ProtocolError("'sing' when may_sing is false")
+            raise ProtocolError(_("'sing' when may_sing is false"))
         sing = _check_text(obj["sing"], "'sing'", '"cuarenta"')
         if sing == "tute":
             if "card" in obj:
-                raise ProtocolError("a card beside 'sing': 'tute' (tute is sung without a card)")
+                raise ProtocolError(_("a card beside 'sing': 'tute' (tute is sung without a card)"))
             return None, sing
     if "card" not in obj:
-        raise ProtocolError("play needs a field 'card'")
+        raise ProtocolError(_("play needs a field 'card'"))
     return _check_text(obj["card"], "'card'", '"12-basto"'), sing

@@ -11,6 +11,7 @@ from collections.abc import Iterable, Sequence
 
 from arena.cards import ABOVE, RANK, SUIT_MASK, SUITS, card
 from arena.errors import ArenaError
+from arena.i18n import _
 
 RULESETS: tuple[str, ...] = ("cabrero-2002", "rioplatense")
 DEFAULT_RULESET = RULESETS[0]
@@ -58,20 +59,32 @@ class RuleSet:
         self, ruleset: str = DEFAULT_RULESET, variants: Iterable[str] = (), renuncio: str = "disqualify"
     ) -> None:
         if ruleset not in RULESETS:
-            raise RulesError(f"unknown ruleset {ruleset!r}; known: {', '.join(RULESETS)}")
+            raise RulesError(
+                _("unknown ruleset {name}; known: {known}").format(
+                    name=repr(ruleset), known=", ".join(RULESETS)
+                )
+            )
         if isinstance(variants, str):
             variants = (variants,)
         for v in variants:
             if v not in VARIANTS:
-                raise RulesError(f"unknown variant {v!r}; known: {', '.join(VARIANTS)}")
+                raise RulesError(
+                    _("unknown variant {name}; known: {known}").format(
+                        name=repr(v), known=", ".join(VARIANTS)
+                    )
+                )
         if renuncio not in RENUNCIO_POLICIES:
-            raise RulesError(f"unknown renuncio policy {renuncio!r}; known: {', '.join(RENUNCIO_POLICIES)}")
+            raise RulesError(
+                _("unknown renuncio policy {name}; known: {known}").format(
+                    name=repr(renuncio), known=", ".join(RENUNCIO_POLICIES)
+                )
+            )
         object.__setattr__(self, "ruleset", ruleset)
         object.__setattr__(self, "variants", frozenset(variants))
         object.__setattr__(self, "renuncio", renuncio)
 
     def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError("RuleSet is immutable")
+        raise AttributeError("RuleSet is immutable")  # not shown
 
     def __copy__(self) -> RuleSet:
         return self  # immutable: a copy is the same rule set
@@ -102,7 +115,7 @@ class RuleSet:
     def from_dict(cls, d: dict[str, object]) -> RuleSet:
         variants = d.get("variants") or ()
         if not isinstance(variants, (list, tuple)):
-            raise RulesError(f"rules.variants must be a list, got {variants!r}")
+            raise RulesError(_("rules.variants must be a list, got {value}").format(value=repr(variants)))
         return cls(
             str(d.get("ruleset", DEFAULT_RULESET)),
             frozenset(map(str, variants)),
@@ -112,7 +125,7 @@ class RuleSet:
 
 def check_table_size(n: int) -> None:
     if not MIN_PLAYERS <= n <= MAX_PLAYERS:
-        raise RulesError(f"a table has 3 to 6 players, not {n}")
+        raise RulesError(_("a table has 3 to 6 players, not {n}").format(n=n))
 
 
 # ---------------------------------------------------------------- dealing [2, 19-21]
@@ -136,7 +149,7 @@ def seat_right(seat: int, active: Sequence[bool]) -> int:
         s = (seat + i) % n
         if active[s]:
             return s
-    raise RulesError("no active seat")
+    raise RulesError("no active seat")  # not shown
 
 
 def seat_left(seat: int, active: Sequence[bool]) -> int:
@@ -146,7 +159,7 @@ def seat_left(seat: int, active: Sequence[bool]) -> int:
         s = (seat - i) % n
         if active[s]:
             return s
-    raise RulesError("no active seat")
+    raise RulesError("no active seat")  # not shown
 
 
 Swap = tuple[int, int, int]
@@ -157,7 +170,7 @@ def _holder(hands: Sequence[int], c: int) -> int:
     for s, h in enumerate(hands):
         if h >> c & 1:
             return s
-    raise RulesError(f"nobody holds card {c}")
+    raise RulesError(f"nobody holds card {c}")  # not shown
 
 
 def _exchange(hands: list[int], seat: int, gave: int, took: int) -> Swap:
@@ -260,7 +273,9 @@ def canto_suit(canto: str, trump: int) -> int:
         return trump
     if canto in CANTO_NAMES:
         return CANTO_NAMES.index(canto)
-    raise RulesError(f"unknown canto {canto!r}; known: tute, cuarenta, veinte-<suit>")
+    raise RulesError(
+        _("unknown canto {canto}; known: tute, cuarenta, veinte-<suit>").format(canto=repr(canto))
+    )
 
 
 def canto_points(suit: int, trump: int) -> int:

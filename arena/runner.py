@@ -18,7 +18,8 @@ import sys
 import traceback
 
 LOAD_ERROR = "arena-load-error:"
-PRINT_NOTE = "arena-note: the player wrote to stdout; it went to this log, not to the referee"
+PRINT_NOTE = "arena-note: the player wrote to stdout; it went to this log, not to the referee"  # not shown
+"""Written once to the player's log before what it prints; ``arena check`` looks for it (one language)."""
 
 
 class _StdoutToLog:
@@ -65,7 +66,9 @@ def serve(player: object, lines: object, out: object) -> None:
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if len(args) != 1:
-        print("usage: python -m arena.runner PLAYER_FOLDER", file=sys.stderr)
+        from arena.i18n import _
+
+        print(_("usage: python -m arena.runner PLAYER_FOLDER"), file=sys.stderr)
         return 2
     protocol_out = os.fdopen(os.dup(1), "wb", buffering=0)
     os.dup2(2, 1)  # anything written to stdout now lands in the player's log
@@ -79,11 +82,12 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{LOAD_ERROR} {exc}", file=sys.stderr, flush=True)
         return 2
     except Exception as exc:
-        print(
-            f"{LOAD_ERROR} {args[0]}: the player class failed to start: {type(exc).__name__}: {exc}",
-            file=sys.stderr,
-            flush=True,
+        from arena.i18n import _
+
+        message = _("{folder}: the player class failed to start: {error}: {message}").format(
+            folder=args[0], error=type(exc).__name__, message=exc
         )
+        print(LOAD_ERROR, message, file=sys.stderr, flush=True)
         return 2
     try:
         serve(player, sys.stdin.buffer, protocol_out)

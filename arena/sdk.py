@@ -210,7 +210,7 @@ class TableView:
     def sung_suits(self) -> int:
         """The pair cantos already sung in this mano, as a set of suit bits."""
         out = 0
-        for _, canto in self._sung:
+        for _seat, canto in self._sung:
             if canto != rules.TUTE:
                 out |= 1 << rules.canto_suit(canto, self.trump_suit)
         return out
@@ -221,9 +221,9 @@ class TableView:
 
     def unseen(self) -> list[str]:
         """Cards whose place you do not know: not yours, not played, not face up."""
-        known = set(self._hand) | {c for _, c in self._played}
+        known = set(self._hand) | {c for _seat, c in self._played}
         known |= {c for c in (self.shown, self.out_of_play) if c}
-        known |= {took for _, _, took in self.swaps if took}
+        known |= {took for _seat, _gave, took in self.swaps if took}
         return [c for c in cards.NAMES if c not in known]
 
     def update(self, event: Message) -> None:
@@ -324,7 +324,13 @@ class PlayRequest(NamedTuple):
         hands[me] = cards.parse_mask(self.hand)
         for seat, hand in (hidden_hands or {}).items():
             if seat == me or not 0 <= seat < n:
-                raise ValueError(f"hidden_hands are the other seats' hands: not seat {seat} (yours: {me})")
+                from arena.i18n import _
+
+                raise ValueError(
+                    _("hidden_hands are the other seats' hands: not seat {seat} (yours: {mine})").format(
+                        seat=seat, mine=me
+                    )
+                )
             hands[seat] = hand if isinstance(hand, int) else cards.parse_mask(hand)
         canto = [0] * n
         for seat, name in view.sung:
@@ -363,7 +369,9 @@ class Player:
 
     def play(self, request: PlayRequest) -> Move | str:
         """Choose a card (a name like ``"3-copa"``) or a :class:`Move` with a canto."""
-        raise NotImplementedError("a player must implement play()")
+        from arena.i18n import _
+
+        raise NotImplementedError(_("a player must implement play()"))
 
     # ---- used by the runners; players need not call these
 

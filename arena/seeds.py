@@ -19,6 +19,8 @@ import hmac
 import re
 import secrets
 
+from arena.i18n import _
+
 Seed = int | str
 """An explicit (predictable) ``int`` seed, or a secret hex key."""
 
@@ -46,13 +48,17 @@ def check_seed(seed: object) -> Seed:
         return seed
     if isinstance(seed, str) and is_key(seed):
         return seed
-    raise ValueError(f"a seed is an int or a key of at least {MIN_KEY_BITS} bits in hex, not {seed!r}")
+    raise ValueError(
+        _("a seed is an int or a key of at least {bits} bits in hex, not {seed}").format(
+            bits=MIN_KEY_BITS, seed=repr(seed)
+        )
+    )
 
 
 def derive(key: str, label: str) -> str:
     """The key of ``label`` under ``key``: HMAC-SHA256, 64 hex digits; reveals nothing of ``key``."""
     if not is_key(key):
-        raise ValueError(f"not a key: {key!r}")
+        raise ValueError(_("not a key: {key}").format(key=repr(key)))
     return hmac.new(bytes.fromhex(key), label.encode(), hashlib.sha256).hexdigest()
 
 
@@ -63,7 +69,6 @@ def short(seed: Seed) -> str:
 
 def predictable_warning(option: str, seed: int) -> str:
     """The one line the CLI writes to stderr when deals come from an explicit seed."""
-    return (
-        f"aviso: {option} {seed}: los repartos son predecibles: "
-        "quien conozca la semilla puede calcular todas las manos"
-    )
+    return _(
+        "warning: {option} {seed}: the deals are predictable: whoever knows the seed can compute every hand"
+    ).format(option=option, seed=seed)

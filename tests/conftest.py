@@ -9,6 +9,7 @@ from collections.abc import Iterator
 import pytest
 from hypothesis import settings
 
+from arena import i18n
 from tests.procs import TOKEN_VAR, kill_and_reap, leftover_players
 
 pytest_plugins = ["tests.torneos"]  # the players and reference fixtures of the torneo tests
@@ -21,6 +22,14 @@ settings.load_profile("arena")
 # so would the torneos the tests start and interrupt with Ctrl-C: make it interruptible again.
 if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
     signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+@pytest.fixture(autouse=True)
+def spanish() -> Iterator[None]:
+    """Every test starts in the default language, Spanish, whatever the shell's ARENA_LANG; a test
+    that switches (``i18n.use("en")``, ``--lang en`` in process) cannot leak it to the next."""
+    with i18n.speaking(i18n.DEFAULT):
+        yield
 
 
 @pytest.fixture

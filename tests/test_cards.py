@@ -102,7 +102,7 @@ def test_parse_rejects_non_strings(bad):
 
 def test_card_error_is_a_value_error():
     assert issubclass(cards.CardError, ValueError)
-    with pytest.raises(ValueError, match="unknown card"):
+    with pytest.raises(ValueError, match="carta desconocida"):
         cards.parse("15-oro")
 
 

@@ -52,9 +52,9 @@ def test_check_names_the_fault_shows_the_incident_and_fails(bot: str, reason: st
     assert r.exit_code == 1, r.output
     assert f"descalificado por {reason}" in r.output
     assert "pista:" in r.output
-    assert "Last protocol lines" in r.output and "Tail of standard error" in r.output
+    assert "Últimas líneas del protocolo" in r.output and "Final de la salida de error:" in r.output
     assert list(tmp_path.glob("*.incident-*.txt"))
-    assert "Resultado: 1 falta(s)" in r.output
+    assert "Resultado: 1 falta ✗" in r.output
 
 
 def test_check_finds_replies_that_were_not_flushed(tmp_path: Path) -> None:

@@ -265,7 +265,7 @@ def test_snoop_cannot_read_the_replay_nor_the_referees_files(stage: Path, mechan
     # rlimits: no filesystem isolation (the warning says so); what it does promise is a uid of
     # the player's own, which cannot open the 0600 replay and logs nor enter 0700 folders.
     warning = sandbox.warning("rlimits")
-    assert warning is not None and "filesystem isolation" in warning
+    assert warning is not None and "aislamiento de archivos" in warning  # filesystem isolation
     assert int(next(iter(game.report("hostile_snoop", "UID")))) >= uids.FIRST_UID
     for hidden in (replay, Path(f"{replay}.logs"), private / "secret.txt", Path("/root")):
         assert str(hidden) not in read, f"{hidden} was read under rlimits"
@@ -332,7 +332,7 @@ def test_net_bot_reaches_no_one(stage: Path, mechanism: str, run_token: str) -> 
         assert not reached, reached
         assert not accepted, f"the test's listeners accepted a connection: {accepted}"
     else:  # rlimits has no network isolation, and says so in its warning
-        assert "network" in (sandbox.warning("rlimits") or "")
+        assert "aislamiento de red" in (sandbox.warning("rlimits") or "")  # network isolation
         assert f"CONNECTED {targets[0]}" in log  # what the warning means: the host's network is open
 
 
@@ -418,7 +418,7 @@ def test_memory_hog_is_a_crash_of_its_own(stage: Path, mechanism: str) -> None:
 
     game = play(stage, ["random_legal", "a_mas", "hostile_memory", "a_menos"], mechanism)
 
-    check_contained(game, "hostile_memory", "crash", "memory limit")
+    check_contained(game, "hostile_memory", "crash", "límite de memoria")  # memory limit
     assert "allocating 4096 MiB" in game.log("hostile_memory")
     assert "got it all" not in game.log("hostile_memory")
 
@@ -434,7 +434,7 @@ def test_disk_filler_is_a_crash_of_its_own(stage: Path, mechanism: str, run_toke
     file_mb = 16
     try:
         game = play(stage, [*GOOD, "hostile_disk"], mechanism, rlimits=sandbox.Resources(file_mb=file_mb))
-        check_contained(game, "hostile_disk", "crash", "file size limit")
+        check_contained(game, "hostile_disk", "crash", "límite de tamaño de archivo")  # file size limit
         log = game.log("hostile_disk")
         assert "CWD BLOCKED" in log, "its own folder must not be writable"
         assert not (stage / "hostile_disk" / "hostile_disk-cwd.bin").exists()
@@ -494,7 +494,7 @@ def test_cpu_spinner_times_out_without_slowing_the_referee(stage: Path, mechanis
 
     check_contained(game, "hostile_cpu", "timeout")
     line = game.fault_lines()[0]
-    assert line["cpu_ms"] > FAST.move_ms and "CPU time" in line["detail"], line  # its own time, not the wall
+    assert line["cpu_ms"] > FAST.move_ms and "tiempo de CPU" in line["detail"], line  # CPU time, not the wall
     # How little the others were slowed is a timing figure: benchmarks/timing.py, spinner.
 
 
@@ -521,7 +521,7 @@ def test_cpu_limit_is_named_in_the_crash(stage: Path, mechanism: str) -> None:
 
     game = play(stage, ["hostile_cpu", *GOOD], mechanism, slow, rlimits=sandbox.Resources(cpu_s=1))
 
-    check_contained(game, "hostile_cpu", "crash", "CPU time limit")
+    check_contained(game, "hostile_cpu", "crash", "límite de tiempo de CPU")  # CPU time limit
     assert game.fault_lines()[0]["exit"] == "SIGXCPU"
 
 
@@ -558,18 +558,21 @@ def test_arena_doctor_prints_a_line_for_every_protection() -> None:
     from click.testing import CliRunner
 
     from arena.cli import main
+    from arena.i18n import _
     from arena.referee import doctor
 
     done = CliRunner().invoke(main, ["doctor"])
     assert done.exit_code == 0, done.output
     lines = done.output.splitlines()
     mechanism = sandbox.resolve("auto")
-    assert f"Containment for --sandbox auto: {mechanism}" in lines
-    for label, _ in doctor.CHECKS.values():
-        assert f"✓ {label}" in lines or any(line.startswith(f"✗ {label} — needs ") for line in lines)
+    assert f"Contención para --sandbox auto: {mechanism}" in lines  # Containment for
+    for label, _how in doctor.CHECKS.values():
+        assert f"✓ {_(label)}" in lines or any(line.startswith(f"✗ {_(label)} — necesita ") for line in lines)
     if mechanism == "bwrap":
-        assert "✓ bubblewrap: works (trial run)" in lines
+        assert "✓ bubblewrap: funciona (prueba real)" in lines  # works (trial run)
         held = doctor.probe("bwrap")
-        assert all((f"✓ {label}" in lines) == held[k] for k, (label, _) in doctor.CHECKS.items()), done.output
+        assert all((f"✓ {_(label)}" in lines) == held[k] for k, (label, _how) in doctor.CHECKS.items()), (
+            done.output
+        )
     else:
         assert sandbox.warning(mechanism) in lines

@@ -58,7 +58,7 @@ def test_a_spinner_is_a_timeout_by_cpu_time(stage: Path, mechanism: str) -> None
 
     game = play(stage, ["hostile_cpu", *GOOD], mechanism, limits)
 
-    check_contained(game, "hostile_cpu", "timeout", "CPU time")
+    check_contained(game, "hostile_cpu", "timeout", "tiempo de CPU")
     line = game.fault_lines()[0]
     assert line["cpu_ms"] > limits.move_ms, line
     assert line["elapsed_ms"] < limits.move_wall, "judged by its CPU time, before the backstop"
@@ -72,7 +72,7 @@ def test_a_sleeper_is_a_timeout_by_the_wall_clock_backstop(stage: Path, mechanis
 
     game = play(stage, ["slow", *GOOD], mechanism, limits)
 
-    check_contained(game, "slow", "timeout", "wall-clock")
+    check_contained(game, "slow", "timeout", "tiempo de reloj")
     line = game.fault_lines()[0]
     assert line["elapsed_ms"] >= 1200
     assert line["cpu_ms"] is not None and line["cpu_ms"] < limits.move_ms, line
@@ -149,7 +149,7 @@ def test_a_sandbox_that_cannot_start_a_player_is_no_verdict(
     specs = [find_player(stage / name) for name in GOOD]
     replay = tmp_path / "p.jsonl"
 
-    with pytest.raises(SandboxFailure, match="the sandbox could not start the player") as err:
+    with pytest.raises(SandboxFailure, match="el sandbox no pudo arrancar al jugador") as err:
         play_folders(specs, 7, ruleset=None, limits=Limits(), replay=replay, mechanism="bwrap")
 
     assert "a_mas" in str(err.value) and "\n" not in str(err.value)
@@ -205,7 +205,7 @@ def test_a_sandbox_that_keeps_failing_fails_the_partido_for_resume(
     out = worker.play(_task(stage, tmp_path))
 
     assert out["failed"] and out["result"] is None
-    assert "the sandbox could not start the player" in out["error"] and "a_menos" in out["error"]
+    assert "el sandbox no pudo arrancar al jugador" in out["error"] and "a_menos" in out["error"]
 
 
 # ---------------------------------------------------------------- setup problems: named before any partido

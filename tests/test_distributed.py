@@ -106,7 +106,7 @@ def test_a_damaged_or_unsafe_bundle_is_refused(tmp_path: Path) -> None:
     cache = tmp_path / "cache"
     cache.mkdir()
     forged = data.replace(b"import", b"imqort")
-    with pytest.raises(bundles.BundleError, match="do not match its name"):
+    with pytest.raises(bundles.BundleError, match="sus bytes no coinciden con su nombre"):
         bundles.unpack(digest, forged, cache)
     buf = io.BytesIO()
     with tarfile.open(fileobj=buf, mode="w") as tar:
@@ -114,7 +114,7 @@ def test_a_damaged_or_unsafe_bundle_is_refused(tmp_path: Path) -> None:
         info.size = 1
         tar.addfile(info, io.BytesIO(b"x"))
     evil = buf.getvalue()
-    with pytest.raises(bundles.BundleError, match="only plain files and folders"):
+    with pytest.raises(bundles.BundleError, match="solo se admiten archivos y carpetas comunes"):
         bundles.unpack(hashlib.sha256(evil).hexdigest(), evil, cache)
     assert list(cache.iterdir()) == [] and not (tmp_path / "escape.py").exists()
 
@@ -129,16 +129,16 @@ def test_the_remote_task_refuses_what_it_must_not_play(
     task = PartidoTask("p0001", 7, specs, CONFIG.rules, Limits(10_000, 3_000), "/nonexistent", "bwrap")
     forged = {d: b + b"\0" for d, b in packed}
     out = remote.play_remote(replace(task, mechanism="none"), digests, forged)
-    assert "do not match its name" in out["problem"] and out["files"] is None
-    with pytest.raises(BackendError, match="do not match its name"):
+    assert "sus bytes no coinciden con su nombre" in out["problem"] and out["files"] is None
+    with pytest.raises(BackendError, match="sus bytes no coinciden con su nombre"):
         remote.materialize(out, tmp_path)
     monkeypatch.setattr("arena.referee.sandbox.bwrap_works", lambda: False)
     out = remote.play_remote(task, digests, dict(packed))
-    assert "runs its players under bwrap, which does not work there" in out["problem"]
+    assert "corre sus jugadores bajo bwrap, que ahí no funciona" in out["problem"]
     out = remote.check_remote(specs[0], digests[0], packed[0][1], Limits(), "bwrap")
-    assert "which does not work there" in out["problem"]
+    assert "que ahí no funciona" in out["problem"]
     out = {"problem": None, "arena": ("0.0.1", "0" * 64), "worker": "h:1", "records": []}
-    with pytest.raises(BackendError, match=r"h:1 runs tute-arena 0\.0\.1 .* install the same tute-arena"):
+    with pytest.raises(BackendError, match=r"h:1 corre tute-arena 0\.0\.1 .* instalá el mismo tute-arena"):
         remote.accept(out)
 
 
@@ -246,11 +246,11 @@ def test_scheduler_without_the_extra_is_one_line(
     assert result.exit_code == 1
     assert (
         result.output
-        == "Error: --scheduler needs the distributed extra: pip install 'tute-arena[distributed]'\n"
+        == "Error: --scheduler necesita el extra distributed: pip install 'tute-arena[distributed]'\n"
     )
     assert not out.exists()
     result = CliRunner().invoke(tournament, [str(players), "--scheduler", "tcp://h:1", "--workers", "2"])
-    assert result.exit_code == 2 and "--workers is for this machine" in result.output
+    assert result.exit_code == 2 and "--workers es para esta máquina" in result.output
 
 
 @needs_dask
@@ -264,7 +264,7 @@ def test_an_unreachable_scheduler_is_one_line(
     )
     assert result.exit_code == 1, result.output
     assert result.output.splitlines()[-1].startswith(
-        "Error: cannot reach the Dask scheduler at tcp://127.0.0.1:9"
+        "Error: no se puede llegar al scheduler de Dask en tcp://127.0.0.1:9"
     )
     assert not out.exists()
 

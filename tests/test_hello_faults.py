@@ -30,6 +30,7 @@ from hypothesis import strategies as st
 
 from arena import rules
 from arena.engine import Partido
+from arena.i18n import _
 from arena.referee.connection import HELLO_CRASH, InProcessConnection, PlayerFault
 from arena.referee.replay import read_replay
 from arena.referee.table import PartidoResult, Referee
@@ -341,7 +342,7 @@ def test_same_bot_same_hello_line_with_one_and_two_workers(tmp_path: Path) -> No
     assert runs[1] == runs[2]
     lines = [e for partido in runs[1].values() for e in partido]
     assert {e["type"] for e in lines} == {"disqualified", "partido_end"}
-    assert {e["detail"] for e in lines if e.get("reason") == "crash"} == {HELLO_CRASH}
+    assert {e["detail"] for e in lines if e.get("reason") == "crash"} == {_(HELLO_CRASH)}
     with Store.open(tmp_path / "torneo-2") as store:
         names = {e.index: e.name for e in store.entrants()}
         for r in store.results():

@@ -18,6 +18,7 @@ import json
 import multiprocessing
 import os
 import random
+import re
 import shutil
 import sys
 from collections import Counter
@@ -30,7 +31,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from arena import protocol
+from arena import i18n, protocol
 from arena.cards import NAMES, names_of
 from arena.engine import IllegalMove, Partido
 from arena.referee import sandbox
@@ -307,14 +308,14 @@ def test_a_hostile_ready_is_a_protocol_fault(judge: Judge, case: str) -> None:
 
 def test_the_details_name_the_problem(judge: Judge) -> None:
     cases = {
-        b'{"type":"play","id":NaN,"card":"1-oro"}': "NaN is not a JSON value",
-        b"[" * 2048 + b"]" * 2048: "nests deeper than 32",
-        b'{"type":"play","card":"\xff"}': "not valid UTF-8",
-        b'{"type":"play","card":"\\udfff"}': "lone surrogate",
-        b'{"type":"play","card":"1-oro","card":"1-oro"}': "duplicate key 'card'",
-        b'{"type":"play","id":[3],"card":"1-oro"}': "reply id a list does not match",
-        b"[1]": "not a JSON object but a list",
-        b'{"type":"play","id":' + b"7" * 100 + b"}": "reply id an integer of 332 bits",
+        b'{"type":"play","id":NaN,"card":"1-oro"}': "NaN no es un valor JSON",
+        b"[" * 2048 + b"]" * 2048: "anida más de 32",
+        b'{"type":"play","card":"\xff"}': "no es UTF-8 válido",
+        b'{"type":"play","card":"\\udfff"}': "un surrogate suelto",
+        b'{"type":"play","card":"1-oro","card":"1-oro"}': "clave repetida 'card'",
+        b'{"type":"play","id":[3],"card":"1-oro"}': "el id de la respuesta, una lista, no coincide",
+        b"[1]": "no es un objeto JSON sino una lista",
+        b'{"type":"play","id":' + b"7" * 100 + b"}": "el id de la respuesta, un entero de 332 bits",
     }
     for line, words in cases.items():
         judge.process.line = line
@@ -353,7 +354,7 @@ def test_a_second_reply_to_an_earlier_request_is_unsolicited(judge: Judge) -> No
     old = judge.conn._next_id  # answered by an earlier test or the line below
     assert judge.play(_play(judge.next_id, card="no-card"), 0) == "not_in_hand"
     judge.process.line = _play(old + 1, card="1-oro")
-    with pytest.raises(PlayerFault, match="no request was waiting"):
+    with pytest.raises(PlayerFault, match=re.escape(i18n._(protocol.UNSOLICITED))):
         judge.conn.ask(judge.request(0), 1000)
 
 
@@ -518,9 +519,9 @@ def test_fuzz_every_line_is_judged(judge: Judge) -> None:
     for kind in ("ready", "played", "protocol", "not_in_hand", "renuncio", "false_canto"):
         assert tally[kind] > 20, tally
     for detail in (
-        "reply is not valid UTF-8",
-        "reply is not valid JSON",
-        "reply nests deeper than 32 levels",
+        "la respuesta no es UTF-8 válido",
+        "la respuesta no es JSON válido",
+        "la respuesta anida más de 32 niveles",
     ):
         assert judge.details[detail] > 20, judge.details
 
@@ -694,12 +695,13 @@ def test_a_partido_the_referee_fails_on_is_named_the_others_go_on_and_resume_ret
     names = _names(out)
     line = next(x for x in message.splitlines() if x.strip().startswith("p0003 "))
     assert f"p0003 ({', '.join(names['p0003'])}): " in line  # the partido and its players, in one line
-    assert ("injected failure in p0003" if how == "raise" else "the worker failed") in line
-    assert "--resume plays them again" in message
+    assert ("injected failure in p0003" if how == "raise" else "falló el worker") in line
     with Store.open(out) as store:
         committed = {r.id for r in store.results()}
         failed = {pid for pid, _, _ in store.failures()}
         assert store.runs()[-1]["status"] == "failed"
+    # a worker that dies breaks the pool: the partidos still running in it fail too
+    assert ("--resume lo juega de nuevo:" if len(failed) == 1 else "--resume los juega de nuevo:") in message
     assert "p0003" in failed and "p0003" not in committed
     assert committed | failed == set(names)  # every other partido was played
     if how == "raise":
@@ -728,7 +730,7 @@ def test_under_max_faults_a_failed_partido_holds_back_the_decisions_that_depend_
     theirs = [pid for pid, seated in names.items() if "crash" in seated]
     out = tmp_path / "torneo"
     _inject_failure(monkeypatch, {theirs[0]}, "raise")
-    with pytest.raises(t.TournamentError, match=r"more wait for them \(--max-faults\)"):
+    with pytest.raises(t.TournamentError, match=r"partidos que lo esperan \(--max-faults\): \d+"):
         execute(out, field, config, 2, context=multiprocessing.get_context("fork"))
     with Store.open(out) as store:
         settled = {r.id for r in store.results()} | {w.partido for w in store.withdrawn()}

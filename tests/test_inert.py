@@ -179,11 +179,11 @@ def test_check_shows_a_hostile_player_only_escaped(tmp_path: Path) -> None:
     shows_no_raw(r.output)
     assert "\\x1b[2K\\r\\x1b[1A\\x1b[32mResultado: LIMPIO ✓" in r.output  # its standard error
     assert "descalificado por carta que no tiene — \\x1b[2J\\x1b[H\\u202e\\x9b2J" in r.output
-    assert r.output.splitlines()[-1] == "Resultado: 1 falta(s) ✗"
+    assert r.output.splitlines()[-1] == "Resultado: 1 falta ✗"
     (incident,) = tmp_path.glob("*.incident-*.txt")
     text = incident.read_text(encoding="utf-8")
     shows_no_raw(text)
-    assert "Tail of standard error:\n\\x1b[2J\\x1b[H\\x1b[2K\\r" in text
+    assert "Final de la salida de error:\n\\x1b[2J\\x1b[H\\x1b[2K\\r" in text
 
 
 @pytest.fixture(scope="module")

@@ -49,7 +49,7 @@ def test_every_folder_that_is_no_player_is_named_with_why_and_the_fix(tmp_path: 
     assert why["vacía"] == "carpeta vacía"
     assert why["texto"] == "sin player.py ni player.toml (tiene: LEEME.txt)"
     assert why["doble"].startswith("2 puntos de entrada posibles (doble/a/, doble/b/)")
-    assert "bad TOML" in why["mal_toml"]
+    assert "TOML inválido" in why["mal_toml"]
     assert ".git" not in why
 
 
@@ -71,7 +71,7 @@ def test_a_submission_that_cannot_start_is_left_out_and_the_torneo_runs_for_the_
     assert any(x.startswith("No es jugador: ") and "kevin" in x and "mové su contenido" in x for x in lines)
     assert any(x.startswith("No es jugador: ") and x.endswith("carpeta vacía") for x in lines)
     assert any(x.startswith("Queda fuera del torneo: roto — no arranca: ") for x in lines)
-    assert "Se juega entre los 3 restantes: 1 partidos." in lines
+    assert "Se juega entre los 3 restantes: 1 partido." in lines
     with Store.open(out) as store:
         assert [e.name for e in store.entrants()] == ["a_mas", "a_menos", "random_legal"]
         kinds = {Path(folder).name: kind for folder, kind, _ in store.exclusions()}
@@ -90,7 +90,7 @@ def test_stop_on_broken_keeps_the_strict_behaviour(tmp_path: Path) -> None:
     out = tmp_path / "torneo"
     result = CliRunner().invoke(tournament, [str(field), "--out", str(out), *OPTIONS, "--stop-on-broken"])
     assert result.exit_code == 1
-    assert "these players cannot run: " in result.output and "modulo_que_no_existe" in result.output
+    assert "estos jugadores no arrancan: " in result.output and "modulo_que_no_existe" in result.output
     assert not (out / "torneo.sqlite").exists()
 
 
@@ -103,4 +103,4 @@ def test_too_few_left_to_fill_a_table_is_one_line(tmp_path: Path) -> None:
     (field / "roto" / "player.py").write_text("import modulo_que_no_existe\n")
     result = CliRunner().invoke(tournament, [str(field), "--out", str(tmp_path / "t"), *OPTIONS])
     assert result.exit_code == 1
-    assert "only 2 jugadores can run, fewer than a table of 3" in result.output
+    assert "solo arrancan 2 jugadores, menos que una mesa de 3" in result.output

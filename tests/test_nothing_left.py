@@ -148,7 +148,7 @@ def test_the_lock_keeps_a_second_writer_out_and_goes_with_the_first(tmp_path: Pa
     first.begin_run(1)
     assert (folder / "torneo.lock").read_text() == f"{os.getpid()}\n"
     second = Store.open(folder)
-    with pytest.raises(StoreError, match="another arena tournament is running in this folder"):
+    with pytest.raises(StoreError, match="ya hay otro arena tournament corriendo en esta carpeta"):
         second.lock()
     second.close()  # it never held the lock: it leaves the running writer's files alone
     assert {"torneo.lock", "torneo.sqlite-wal", "torneo.sqlite-shm"} <= set(names(folder))
@@ -190,7 +190,7 @@ def test_a_lock_file_removed_under_a_waiting_writer_is_not_trusted(
     b = Store.open(folder)
     monkeypatch.setattr(fcntl, "flock", flock)
     if taken_again:
-        with pytest.raises(StoreError, match="another arena tournament is running"):
+        with pytest.raises(StoreError, match="ya hay otro arena tournament corriendo"):
             b.lock()
         assert c._lock is not None
         assert os.path.samestat(os.fstat(c._lock), os.stat(folder / "torneo.lock"))
@@ -275,7 +275,7 @@ def test_a_finished_torneo_holds_only_its_results_and_keeps_a_second_coordinator
         try:
             second = CliRunner().invoke(tournament, ["--resume", str(out), "--workers", "1"])
             assert second.exit_code == 1, second.output
-            assert f"{out}: another arena tournament is running in this folder" in second.output
+            assert f"{out}: ya hay otro arena tournament corriendo en esta carpeta" in second.output
             shown = invoke("standings", out)  # read-only, while the torneo runs
             assert shown.exit_code == 0, shown.output
         finally:

@@ -14,6 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from scipy.optimize import check_grad
 
+from arena import i18n
 from arena.results import ranking
 from arena.results.ranking import Outcome, fit, places
 from arena.results.standings import separation_lines, standings
@@ -150,9 +151,11 @@ def test_separation_lines_say_which_places_are_not_separated() -> None:
     _, data = _draw(4, 12, table=4, seed=6)
     records = [_record(f"p{k}", [names[i] for i in r], [[0], [1], [2], [3]]) for k, r in enumerate(data)]
     df = standings(records, names, resamples=200)
-    lines = separation_lines(df, "es")
+    with i18n.speaking("es"):
+        lines = separation_lines(df)
     assert lines and all("no están separados con 12 partidos por jugador" in x for x in lines)
-    assert separation_lines(df, "en")[0].startswith("Places ")
+    with i18n.speaking("en"):
+        assert separation_lines(df)[0].startswith("Places ")
 
 
 @pytest.mark.parametrize("groups", [((0, 1), (2,)), ((2,), (0, 1)), ((0, 1, 2),)])

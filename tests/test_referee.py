@@ -304,11 +304,11 @@ def check_disqualified(game: Game, name: str, reason: str, evidence: str) -> Eve
     incident = game.replay.parent / f"p.incident-{seat}-{name}.txt"
     assert game.incidents == {seat: incident}
     text = incident.read_text(encoding="utf-8")
-    assert f"seat {seat} ({name}): {reason}" in text.splitlines()[0]
-    assert "Last protocol lines" in text
+    assert f"asiento {seat} ({name}): {reason}" in text.splitlines()[0]
+    assert "Últimas líneas del protocolo" in text
     assert '→ {"type":"play"' in text or '→ {"type":"hello"' in text
-    assert "Tail of standard error:" in text
-    assert f"{name} bot:" in text.split("Tail of standard error:")[1], "the stderr tail is missing"
+    assert "Final de la salida de error:" in text
+    assert f"{name} bot:" in text.split("Final de la salida de error:")[1], "the stderr tail is missing"
     return line
 
 
@@ -328,7 +328,7 @@ def _slow(game: Game, line: Event) -> None:
     """A sleeper uses no CPU: the wall-clock backstop (max(3 × 300, 300 + 2000) ms) ends its move."""
     assert line["elapsed_ms"] >= 2300
     assert line["cpu_ms"] is not None and line["cpu_ms"] < 300
-    assert "wall-clock" in line["detail"]
+    assert "tiempo de reloj" in line["detail"]
 
 
 def _slow_hello(game: Game, line: Event) -> None:
@@ -361,7 +361,7 @@ def _wrong_id(game: Game, line: Event) -> None:
 
 def _closed_stdout(game: Game, line: Event) -> None:
     assert line["exit"] is None  # still running when its output closed
-    assert "closed" in line["detail"]
+    assert "cerró su salida" in line["detail"]
 
 
 def _renuncio(game: Game, line: Event) -> None:
@@ -479,7 +479,7 @@ def test_printer_is_not_disqualified(tmp_path: Path) -> None:
     # over a megabyte was printed at hello alone: the log is capped (1 MiB) and says so
     size = Path(f"{game.replay}.logs/printer.stderr.log").stat().st_size
     assert size <= (1 << 20) + 100
-    assert re.search(r"\[arena: \d+ more bytes of stderr dropped\]", log)
+    assert re.search(r"\[arena: se descartaron \d+ bytes más de stderr\]", log)
 
 
 # ---------------------------------------------------------------- folders that cannot run
@@ -510,7 +510,10 @@ def test_python_folder_that_does_not_load_stops_everything_before_the_partido(
     message = str(info.value)
     assert "\n" not in message
     assert str(BOTS / bot) in message
-    expected = {"import_error": "import_error bot refuses to load", "no_class": "no player class"}[bot]
+    expected = {
+        "import_error": "import_error bot refuses to load",
+        "no_class": "no define ninguna clase de jugador",
+    }[bot]
     assert expected in message
     assert not replay.exists(), "no partido was started"
     assert not leftover_players()
@@ -648,7 +651,7 @@ def test_crash_incident_holds_the_last_words(tmp_path: Path, monkeypatch: pytest
     _slow_drain(monkeypatch)
     game = play(tmp_path, ["crash", *GOOD])
     text = game.incidents[0].read_text(encoding="utf-8")
-    assert "crash bot: exiting with status 3" in text.split("Tail of standard error:")[1]
+    assert "crash bot: exiting with status 3" in text.split("Final de la salida de error:")[1]
 
 
 # ---------------------------------------------------------------- one process, several partidos

@@ -155,18 +155,18 @@ def test_ids_are_one_based_and_padded() -> None:
 
 @pytest.mark.parametrize(("n", "k"), [(0, 3), (2, 3), (3, 4), (5, 6)])
 def test_fewer_entrants_than_a_table_is_a_clear_error(n: int, k: int) -> None:
-    with pytest.raises(ValueError, match=f"tables of {k} need at least {k} jugadores, got {n}"):
+    with pytest.raises(ValueError, match=f"las mesas de {k} necesitan al menos {k} jugadores, y hay {n}"):
         make_schedule(n, k)
 
 
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
-        ({"table_size": 2}, "a table seats 3 to 6"),
-        ({"table_size": 7}, "a table seats 3 to 6"),
-        ({"rounds": 0}, "rounds must be at least 1"),
-        ({"partidos": 0}, "partidos must be at least 1"),
-        ({"rounds": 2, "partidos": 5}, "either rounds or partidos"),
+        ({"table_size": 2}, "en una mesa se sientan de 3 a 6 jugadores"),
+        ({"table_size": 7}, "en una mesa se sientan de 3 a 6 jugadores"),
+        ({"rounds": 0}, "rounds tiene que ser al menos 1"),
+        ({"partidos": 0}, "partidos tiene que ser al menos 1"),
+        ({"rounds": 2, "partidos": 5}, "usá rounds o partidos, no los dos"),
     ],
 )
 def test_impossible_options_are_refused(kwargs: dict[str, int], message: str) -> None:

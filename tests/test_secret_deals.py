@@ -31,6 +31,7 @@ from click.testing import CliRunner
 from arena import engine
 from arena.cli import main
 from arena.engine import Partido, deal_key, deal_order
+from arena.i18n import _
 from arena.loader import load_player_class
 from arena.protocol import view
 from arena.referee.players import find_player
@@ -98,7 +99,7 @@ def test_an_explicit_int_seed_reproduces_the_same_deal_in_every_version() -> Non
 
 @pytest.mark.parametrize("bad", ["2002", "abc", "AB" * 16, "ab" * 15, 1.5, None, True, b"\x00" * 32])
 def test_a_seed_is_an_int_or_a_key_of_128_bits_at_least(bad: Any) -> None:
-    with pytest.raises(ValueError, match="a seed is an int or a key"):
+    with pytest.raises(ValueError, match="una semilla es un entero o una clave de al menos 128 bits"):
         Partido(4, bad)
 
 
@@ -213,7 +214,7 @@ def key_row(folder: Path) -> str:
     rows = openpyxl.load_workbook(folder / report.WORKBOOK)["Configuración"].iter_rows(
         min_row=2, values_only=True
     )
-    return {r[0]: r[1] for r in rows}[report.KEY_ROW]
+    return {r[0]: r[1] for r in rows}[_(report.KEY_ROW)]
 
 
 def test_a_torneo_keeps_its_key_secret_until_complete_and_the_hostile_bot_predicts_nothing(
@@ -239,8 +240,8 @@ def test_a_torneo_keeps_its_key_secret_until_complete_and_the_hostile_bot_predic
     # incomplete: the key is nowhere to be seen, and the standings say it is secret
     shown = CliRunner().invoke(main, ["standings", str(folder), "--csv"], catch_exceptions=False)
     assert shown.exit_code == 0, shown.output
-    assert report.KEY_SECRET in shown.output and key not in shown.output
-    assert key_row(folder) == report.KEY_SECRET
+    assert _(report.KEY_SECRET) in shown.output and key not in shown.output
+    assert key_row(folder) == _(report.KEY_SECRET)
     assert key not in workbook_text(folder)
     log = (folder / t.LOG_NAME).read_text(encoding="utf-8")
     assert key not in log and not any(str(p.seed) in log for p in scheduled), "seeds stay out of the log"

@@ -216,7 +216,7 @@ def test_auto_refuses_to_run_players_without_bubblewrap(monkeypatch: pytest.Monk
     with pytest.raises(sandbox.SandboxError, match="--sandbox rlimits") as err:
         sandbox.resolve("auto")
     assert "apt install bubblewrap" in str(err.value) and "\n" not in str(err.value)
-    with pytest.raises(sandbox.SandboxError, match="bubblewrap does not work"):
+    with pytest.raises(sandbox.SandboxError, match="bubblewrap no funciona"):  # does not work
         sandbox.resolve("bwrap")
 
 
@@ -232,7 +232,7 @@ def test_arena_play_without_bubblewrap_stops_with_one_line(monkeypatch: pytest.M
 
 def test_rlimits_refuses_a_referee_that_is_not_root(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(sandbox, "is_root", lambda: False)
-    with pytest.raises(sandbox.SandboxError, match="needs a root referee"):
+    with pytest.raises(sandbox.SandboxError, match="necesita un árbitro root"):  # needs a root referee
         sandbox.resolve("rlimits")
 
 
@@ -252,7 +252,13 @@ def test_rlimits_refuses_without_its_tools_rather_than_run_players_as_root(
 def test_the_rlimits_warning_lists_what_is_not_protected() -> None:
     warning = sandbox.warning("rlimits")
     assert warning is not None
-    for lacking in ("network", "filesystem isolation", "private /tmp", "pid namespace"):
+    # network, filesystem isolation, a private /tmp, a pid namespace
+    for lacking in (
+        "aislamiento de red",
+        "aislamiento de archivos",
+        "un /tmp privado",
+        "espacio de nombres de pid",
+    ):
         assert lacking in warning
 
 

@@ -223,19 +223,19 @@ def test_a_mid_trick_position_by_hand() -> None:
 @pytest.mark.parametrize(
     ("change", "message"),
     [
-        ({"hands": [1, 1, 6, 0]}, "disjoint"),
-        ({"hands": [0, 0b111, parse_mask(["1-copa", "4-espada", "7-basto"]), 0]}, "holds 3 cards, not 2"),
-        ({"turn": 3}, "next to play"),
-        ({"turn": 5}, "not dealt in"),
-        ({"table": [(2, parse("3-copa"))], "turn": 3, "hands": [0, 0, 0, parse_mask(["1-copa"])]}, "lead"),
-        ({"table": [(1, parse("4-espada"))]}, "also in a hand"),
+        ({"hands": [1, 1, 6, 0]}, "disjunto"),  # disjoint
+        ({"hands": [0, 0b111, parse_mask(["1-copa", "4-espada", "7-basto"]), 0]}, "tiene 3 cartas, no 2"),
+        ({"turn": 3}, "no es el que juega después"),  # not the next to play
+        ({"turn": 5}, "no recibió cartas"),  # not dealt in
+        ({"table": [(2, parse("3-copa"))], "turn": 3, "hands": [0, 0, 0, parse_mask(["1-copa"])]}, "salir"),
+        ({"table": [(1, parse("4-espada"))]}, "también la tiene un asiento"),  # also in a hand
         ({"sung": [(3, "tute")]}, "tute"),
-        ({"sung": [(3, "veinte-espada")]}, "cannot have sung"),
-        ({"sung": [(3, "cuarenta"), (0, "cuarenta")]}, "cannot have sung"),
-        ({"may_sing": True}, "may sing"),
-        ({"tricks": [0, 0, 0, 7], "card_points": [0, 0, 0, 57]}, "cannot lead"),
-        ({"card_points": [5, 0, 0, 57]}, "card points"),
-        ({"order": (1, 2, 3, 1)}, "distinct"),
+        ({"sung": [(3, "veinte-espada")]}, "no puede haber cantado"),  # cannot have sung
+        ({"sung": [(3, "cuarenta"), (0, "cuarenta")]}, "no puede haber cantado"),
+        ({"may_sing": True}, "puede cantar"),  # may sing
+        ({"tricks": [0, 0, 0, 7], "card_points": [0, 0, 0, 57]}, "no puede salir"),  # cannot lead
+        ({"card_points": [5, 0, 0, 57]}, "puntos de cartas"),  # card points
+        ({"order": (1, 2, 3, 1)}, "distintos"),  # distinct
     ],
 )
 def test_inconsistent_positions_are_refused(change: dict[str, Any], message: str) -> None:
@@ -261,12 +261,12 @@ def test_the_sdk_helper_refuses_bad_hidden_hands() -> None:
         if checked or not request.table or request.trick != 1:
             return
         me = request.view.seat
-        with pytest.raises(ValueError, match="not seat"):
+        with pytest.raises(ValueError, match="no el asiento"):  # not seat
             request.simulation(hidden_hands={me: 0})
         other = next(s for s in request.view.order if s != me)
-        with pytest.raises(RulesError, match="disjoint"):
+        with pytest.raises(RulesError, match="disjunto"):  # disjoint
             request.simulation(hidden_hands={other: list(request.hand)})
-        with pytest.raises(RulesError, match="cards, not"):  # trick 1 of 10: one card is too few
+        with pytest.raises(RulesError, match="tiene 1 carta, no"):  # trick 1 of 10: one card is too few
             request.simulation(hidden_hands={other: request.view.unseen()[:1]})
         checked.append(me)
 

@@ -10,8 +10,9 @@ from typing import Any
 import openpyxl
 import pytest
 
+from arena import i18n
 from arena.referee.stats import finishing_places, partido_stats
-from arena.results.export import HEADERS, SHEETS, sheet_frames, write_csvs, write_workbook
+from arena.results.export import SHEETS, headers, sheet_frames, write_csvs, write_workbook
 from arena.results.standings import faults_table, head_to_head, partidos_table, standings, wilson
 
 
@@ -158,16 +159,18 @@ def test_partidos_and_faults_tables() -> None:
 def test_workbook_sheets_headers_values_chart_and_csvs(lang: str, tmp_path: Path) -> None:
     df = standings(RECORDS, ENTRANTS)
     config = {"seed": 7, "ruleset": "cabrero-2002", "variants": [], "sandbox": "none"}
-    frames = sheet_frames(
-        df, partidos_table(RECORDS), head_to_head(RECORDS, ENTRANTS), faults_table(RECORDS), config, lang
-    )
-    path = write_workbook(frames, tmp_path / "standings.xlsx", lang)
+    with i18n.speaking(lang):
+        frames = sheet_frames(
+            df, partidos_table(RECORDS), head_to_head(RECORDS, ENTRANTS), faults_table(RECORDS), config
+        )
+        path = write_workbook(frames, tmp_path / "standings.xlsx")
+        h = headers()
+    assert h["entrant"] == {"es": "Jugador", "en": "Player"}[lang]
     wb = openpyxl.load_workbook(path)
     assert tuple(wb.sheetnames) == SHEETS
     ws = wb["Posiciones"]
     top = openpyxl.utils.range_boundaries(ws.auto_filter.ref)[1]  # the header row, under the caption
     head = [c.value for c in ws[top]]
-    h = HEADERS[lang]
     assert head[:5] == [h["puesto"], h["entrant"], h["grupo"], h["puestos_95"], h["partidos"]]
     assert ws.freeze_panes == f"C{top + 1}" and ws.auto_filter.ref
     assert all(c.font.bold for c in ws[top])
@@ -222,7 +225,7 @@ def test_partido_stats_from_a_replay() -> None:
     assert [x["faults"] for x in s] == [["timeout"], [], ["renuncio"]]
     assert [x["won"] for x in s] == [False, True, True] and [x["place"] for x in s] == [3.0, 1.5, 1.5]
     assert s[0]["move_ms"] == [2.5] and s[0]["move_cpu_ms"] == [1.25]
-    with pytest.raises(ValueError, match="cut short"):
+    with pytest.raises(ValueError, match="se cortó antes de terminar"):
         partido_stats(events[:-1])
 
 

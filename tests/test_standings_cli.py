@@ -66,7 +66,8 @@ def test_standings_rebuilds_the_workbook_and_csvs(torneo: Path) -> None:
         rows = list(csv.reader(f))
     assert [r[1] for r in rows[1:]] == [pos.cell(r, 2).value for r in range(top + 1, pos.max_row + 1)]
     conf = {r[0]: r[1] for r in wb["Configuración"].iter_rows(min_row=2, values_only=True)}
-    assert conf["sandbox"] in ("bwrap", "rlimits", "none") and conf["seed"] == "5"
+    assert conf["aislamiento de los jugadores (--sandbox)"] in ("bwrap", "rlimits", "none")
+    assert conf["semilla explícita (--seed)"] == "5"
 
 
 def test_standings_in_english(torneo: Path) -> None:
@@ -80,14 +81,16 @@ def test_standings_in_english(torneo: Path) -> None:
 def test_standings_of_a_foreign_folder_is_one_clear_line(tmp_path: Path) -> None:
     done = CliRunner().invoke(main, ["standings", str(tmp_path)])
     assert done.exit_code == 1
-    assert done.output.strip().splitlines() == [f"Error: {tmp_path}: not a torneo folder (no torneo.sqlite)"]
+    assert done.output.strip().splitlines() == [
+        f"Error: {tmp_path}: no es la carpeta de un torneo (no tiene torneo.sqlite)"
+    ]
     (tmp_path / "torneo.sqlite").write_text("not a database")
     done = CliRunner().invoke(main, ["standings", str(tmp_path)])
-    assert done.exit_code == 1 and "not a tute-arena torneo store" in done.output
+    assert done.exit_code == 1 and "no es el almacén de un torneo de tute-arena" in done.output
 
 
 def test_xls_without_libreoffice_says_so_in_one_line(torneo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(shutil, "which", lambda name: None)
     done = CliRunner().invoke(main, ["standings", str(torneo), "--xls"], catch_exceptions=False)
     assert done.exit_code == 0
-    assert "LibreOffice is not installed: no .xls written; the .xlsx is there" in done.output
+    assert "LibreOffice no está instalado: no se escribió el .xls; el .xlsx sí se escribió" in done.output

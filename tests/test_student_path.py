@@ -103,7 +103,7 @@ def test_check_says_in_one_line_which_samples_are_missing(tmp_path: Path) -> Non
     r = arena("check", ROOT / "sample_players" / "random_legal", "--samples", partial, "--out", tmp_path)
     assert r.exit_code == 2
     assert r.output.count("\n") == 1 and r.output.startswith("Error: no encuentro los jugadores de ejemplo")
-    assert f"{partial}: falta a_menos, random_legal" in r.output and "--samples" in r.output
+    assert f"{partial}: faltan a_menos, random_legal" in r.output and "--samples" in r.output
     assert "Comprobando" not in r.output  # found before anything runs
 
 
@@ -249,7 +249,7 @@ def test_the_crash_hint_points_down_to_the_incident(tmp_path: Path) -> None:
     lines = r.output.splitlines()
     hint = next(i for i, line in enumerate(lines) if line.strip().startswith("pista:"))
     assert "aquí abajo" in lines[hint]
-    tail = next(i for i, line in enumerate(lines) if line.strip() == "Tail of standard error:")
+    tail = next(i for i, line in enumerate(lines) if line.strip() == "Final de la salida de error:")
     assert tail > hint and "crash bot: exiting with status 3" in "\n".join(lines[tail:])
 
 

@@ -409,7 +409,7 @@ def test_list_says_which_folders_a_torneo_takes(tmp_path: Path) -> None:
     assert done.exit_code == 1  # mal_toml is not a usable player
     assert row(done.output, "ana") == ["ana", "—", "válido (python)"]
     assert row(done.output, "mal_toml")[2].startswith("NO VÁLIDO: ")
-    assert "'command' must be a non-empty list" in row(done.output, "mal_toml")[2]
+    assert "'command' tiene que ser una lista de textos no vacía" in row(done.output, "mal_toml")[2]
     assert (
         row(done.output, "notas")[2] == "no es un jugador: ni player.py ni player.toml (el torneo no lo toma)"
     )

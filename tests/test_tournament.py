@@ -123,26 +123,26 @@ def test_a_non_empty_folder_is_refused_and_left_alone(players: Path, reference: 
     (other / "notes.txt").write_text("mine")
     result = CliRunner().invoke(tournament, [str(players), "--out", str(other), *OPTIONS])
     assert result.exit_code == 1
-    assert f"{other} is not empty. Nothing was changed; choose another --out." in result.output
+    assert f"{other} no está vacía. No se cambió nada; elegí otro --out." in result.output
     assert [p.name for p in other.iterdir()] == ["notes.txt"]
 
     before = {p: p.stat().st_mtime_ns for p in reference.rglob("*")}
     result = CliRunner().invoke(tournament, [str(players), "--out", str(reference), *OPTIONS])
     assert result.exit_code == 1
-    assert "is a torneo; continue it with --resume" in result.output
+    assert "es un torneo; seguilo con --resume" in result.output
     assert {p: p.stat().st_mtime_ns for p in reference.rglob("*")} == before
 
 
 def test_resume_takes_the_options_from_the_folder(reference: Path, tmp_path: Path) -> None:
     result = CliRunner().invoke(tournament, ["--resume", str(reference), "--seed", "3", "--table-size", "4"])
     assert result.exit_code == 2
-    assert "drop --table-size, --seed" in result.output or "drop --seed, --table-size" in result.output
+    assert "sacá --table-size, --seed" in result.output or "sacá --seed, --table-size" in result.output
     result = CliRunner().invoke(tournament, ["--resume", str(tmp_path)])
     assert result.exit_code == 1
-    assert f"{tmp_path}: not a torneo folder (no torneo.sqlite)" in result.output
+    assert f"{tmp_path}: no es la carpeta de un torneo (no tiene torneo.sqlite)" in result.output
     result = CliRunner().invoke(tournament, ["--resume"])
     assert result.exit_code == 2
-    assert "--resume needs the torneo folder" in result.output
+    assert "--resume necesita la carpeta del torneo" in result.output
 
 
 def test_a_finished_torneo_resumes_to_nothing(reference: Path) -> None:
@@ -159,14 +159,14 @@ def test_the_log_file_holds_every_worker_and_partido(players: Path, tmp_path: Pa
     out = tmp_path / "torneo"
     execute(out, players, config, 2, context=multiprocessing.get_context(method))
     log = (out / "torneo.log").read_text()
-    workers = set(re.findall(r"Process-\d+\[(\d+)\] INFO arena.tournament.worker: worker ready", log))
+    workers = set(re.findall(r"Process-\d+\[(\d+)\] INFO arena.tournament.worker: worker listo", log))
     assert len(workers) == 2, log
     for p in ("p0001", "p0002", "p0003", "p0004"):
         assert len(re.findall(rf"\[(\d+)\] INFO arena.tournament.worker: {p} empieza", log)) == 1, log
         assert len(re.findall(rf"\[(\d+)\] INFO arena.tournament.worker: {p} terminado", log)) == 1, log
     doers = set(re.findall(r"\[(\d+)\] INFO arena.tournament.worker: p\d+ terminado", log))
     assert doers <= workers
-    assert "MainProcess" in log and "fin de la ejecución: finished, 4 partidos nuevos" in log
+    assert "MainProcess" in log and "fin de la ejecución: terminada, 4 partidos nuevos" in log
 
 
 def test_max_faults_withdraws_a_crashing_bot_in_schedule_order(players: Path, tmp_path: Path) -> None:
@@ -214,7 +214,7 @@ def test_entrants_default_to_players_then_samples(tmp_path: Path, monkeypatch: p
     )
     assert [s.name for s in twice] == ["ana", "a_mas", "a_menos", "random_legal"]
     (tmp_path / "empty").mkdir()
-    with pytest.raises(NoEntrants, match="empty: no player folder in it"):
+    with pytest.raises(NoEntrants, match="empty: no tiene ninguna carpeta de jugador"):
         collect_entrants([tmp_path / "empty"])
 
 
@@ -226,17 +226,17 @@ def test_fewer_entrants_than_a_table_is_refused_before_anything_is_made(
         tournament, [str(players / "azar"), str(players / "a_mas"), "--out", str(out)]
     )
     assert result.exit_code == 1
-    assert "tables of 4 need at least 4 jugadores, got 2" in result.output
+    assert "las mesas de 4 necesitan al menos 4 jugadores, y hay 2" in result.output
     assert not out.exists()
 
 
 def test_store_refuses_foreign_and_damaged_folders(tmp_path: Path) -> None:
-    with pytest.raises(StoreError, match="no such folder"):
+    with pytest.raises(StoreError, match="no existe esa carpeta"):
         Store.open(tmp_path / "absent")
-    with pytest.raises(StoreError, match=r"not a torneo folder \(no torneo.sqlite\)"):
+    with pytest.raises(StoreError, match=r"no es la carpeta de un torneo \(no tiene torneo.sqlite\)"):
         Store.open(tmp_path)
     (tmp_path / "torneo.sqlite").write_bytes(b"not a database at all" * 100)
-    with pytest.raises(StoreError, match="not a tute-arena torneo store"):
+    with pytest.raises(StoreError, match="no es el almacén de un torneo de tute-arena"):
         Store.open(tmp_path)
     (tmp_path / "torneo.sqlite").unlink()
     db = sqlite3.connect(tmp_path / "torneo.sqlite")
@@ -244,5 +244,5 @@ def test_store_refuses_foreign_and_damaged_folders(tmp_path: Path) -> None:
     db.execute("INSERT INTO meta VALUES ('format', 'something-else')")
     db.commit()
     db.close()
-    with pytest.raises(StoreError, match="not a tute-arena torneo store"):
+    with pytest.raises(StoreError, match="no es el almacén de un torneo de tute-arena"):
         Store.open(tmp_path)

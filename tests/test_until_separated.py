@@ -81,7 +81,7 @@ def test_kill_9_in_the_extra_partidos_then_resume_plays_the_same(
 
 def test_budget_needs_until_separated(players: Path, tmp_path: Path) -> None:
     result = CliRunner().invoke(tournament, [str(players), "--out", str(tmp_path / "t"), "--budget", "5"])
-    assert result.exit_code == 2 and "--budget goes with --until-separated" in result.output
+    assert result.exit_code == 2 and "--budget va con --until-separated" in result.output
 
 
 def _posiciones(ahead: list[float]) -> pd.DataFrame:

@@ -17,8 +17,9 @@ import pandas as pd
 import pytest
 from openpyxl.utils import get_column_letter, range_boundaries
 
+from arena import i18n
 from arena.results import report
-from arena.results.export import HEADERS, SHEETS, sheet_frames, write_workbook
+from arena.results.export import SHEETS, headers, sheet_frames, write_workbook
 from arena.results.standings import faults_table, head_to_head, partidos_table, standings
 
 ENTRANTS = [f"jugador{i:02d}" for i in range(40)]
@@ -83,7 +84,14 @@ def tables() -> tuple[pd.DataFrame, ...]:
 
 
 def frames(tables: tuple[pd.DataFrame, ...], lang: str) -> dict[str, pd.DataFrame]:
-    return sheet_frames(*tables, {"seed": 7, "sandbox": "none"}, lang)
+    with i18n.speaking(lang):
+        return sheet_frames(*tables, {"seed": 7, "sandbox": "none"})
+
+
+def headers_in(lang: str) -> dict[str, str]:
+    """The column headers by key in ``lang``."""
+    with i18n.speaking(lang):
+        return headers()
 
 
 def header_row(ws: Any) -> int:
@@ -95,7 +103,9 @@ def header_row(ws: Any) -> int:
 def test_every_sheet_prints_a4_landscape_one_page_wide_with_its_titles(
     tables: tuple[pd.DataFrame, ...], lang: str, tmp_path: Path
 ) -> None:
-    wb = openpyxl.load_workbook(write_workbook(frames(tables, lang), tmp_path / "w.xlsx", lang))
+    with i18n.speaking(lang):
+        xlsx = write_workbook(frames(tables, lang), tmp_path / "w.xlsx")
+    wb = openpyxl.load_workbook(xlsx)
     assert tuple(wb.sheetnames) == SHEETS
     names = {"Posiciones": "$A:$B", "Enfrentamientos": "$A:$A"}
     frozen = {"Posiciones": "C", "Enfrentamientos": "B"}
@@ -113,7 +123,7 @@ def test_every_sheet_prints_a4_landscape_one_page_wide_with_its_titles(
         assert (ws.oddHeader.center.text, ws.oddFooter.center.text) == ("&A", FOOTER[lang])
         assert all(c.font.bold for c in ws[top]), ws.title
     pos = wb["Posiciones"]
-    assert pos.cell(header_row(pos), 2).value == HEADERS[lang]["entrant"]  # the names print on every page
+    assert pos.cell(header_row(pos), 2).value == headers_in(lang)["entrant"]  # the names print on every page
     assert wb.active.title == "Posiciones"
     assert [ws.title for ws in wb if ws.sheet_view.tabSelected] == ["Posiciones"]
 
@@ -129,7 +139,7 @@ def test_captions_sit_above_the_tables_and_the_callers_replace_the_defaults(
         top = header_row(ws)
         caption = [ws.cell(r, 1).value for r in range(1, top - 1)]
         assert all(caption) and ws.cell(top - 1, 1).value is None  # the lines, then one empty row
-        assert ws.cell(top, 1).value == HEADERS["es"]["puesto" if ws is pos else "entrant"]
+        assert ws.cell(top, 1).value == headers_in("es")["puesto" if ws is pos else "entrant"]
         merged = {str(r) for r in ws.merged_cells.ranges}
         assert all(any(m.startswith(f"A{r}:") for m in merged) for r in range(1, top - 1))
         assert all(ws.cell(r, 1).alignment.wrap_text for r in range(1, top - 1))
@@ -149,7 +159,7 @@ def test_captions_sit_above_the_tables_and_the_callers_replace_the_defaults(
 def test_formats_filter_colour_scale_and_chart_follow_the_table(
     tables: tuple[pd.DataFrame, ...], tmp_path: Path
 ) -> None:
-    h = HEADERS["es"]
+    h = headers_in("es")
     wb = openpyxl.load_workbook(write_workbook(frames(tables, "es"), tmp_path / "w.xlsx"))
     ws = wb["Posiciones"]
     top, n = header_row(ws), len(ENTRANTS)
@@ -179,14 +189,20 @@ def test_formats_filter_colour_scale_and_chart_follow_the_table(
 def test_english_workbook_is_written_beside_the_spanish_one(
     tables: tuple[pd.DataFrame, ...], tmp_path: Path
 ) -> None:
-    assert (report.workbook_name("es"), report.workbook_name("en")) == ("standings.xlsx", "standings-en.xlsx")
-    with pytest.raises(ValueError, match="unknown language"):
-        report.workbook_name("fr")
+    names = []
+    for lang in ("es", "en"):
+        with i18n.speaking(lang):
+            names.append(report.workbook_name())
+    assert names == ["standings.xlsx", "standings-en.xlsx"]
+    with pytest.raises(ValueError, match="unknown language"), i18n.speaking("fr"):
+        report.workbook_name()
     es = report.Report(tables[0], frames(tables, "es"), PARTIDOS, PARTIDOS, 0, ["Los puestos 2 a 4 …"])
     en = report.Report(tables[0], frames(tables, "en"), PARTIDOS, PARTIDOS, 0, [])
-    (spanish,) = report.write(es, tmp_path, "es", csv=False)
+    with i18n.speaking("es"):
+        (spanish,) = report.write(es, tmp_path, csv=False)
     before = spanish.read_bytes()
-    (english,) = report.write(en, tmp_path, "en", csv=False)
+    with i18n.speaking("en"):
+        (english,) = report.write(en, tmp_path, csv=False)
     assert (spanish.name, english.name) == ("standings.xlsx", "standings-en.xlsx")
     assert spanish.read_bytes() == before  # untouched
     for path, player in ((spanish, "Jugador"), (english, "Player")):
@@ -266,7 +282,7 @@ def test_libreoffice_prints_every_sheet_one_page_wide_with_names_on_every_page(
     assert all(p["size"] == (842, 595) for p in pages)  # A4 landscape
     assert [p["footer"] for p in pages] == [f"Página {i} de {total}" for i in range(1, total + 1)]
     # one page wide: the table's last visible header (repeated on every page) is on every page
-    hidden = {HEADERS["es"]["err_mas"], HEADERS["es"]["err_menos"]}
+    hidden = {headers_in("es")["err_mas"], headers_in("es")["err_menos"]}
     for name, df in wbf.items():
         last = next(str(c) for c in reversed(df.columns) if c not in hidden)
         for page in by_sheet[name]:

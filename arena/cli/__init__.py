@@ -8,16 +8,30 @@ One module per command group — ``partido`` (play, replay, demo), ``student``
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 
-from arena import __version__
+from arena import __version__, i18n
 from arena.cli import machine, partido, student, submissions, torneo
+from arena.cli.options import lang_option, translate
 from arena.errors import ArenaError
+from arena.i18n import N_
 from arena.inert import printable
 
 
 class _Arena(click.Group):
-    """The group: any ArenaError a command lets through is its one-line message, status 1."""
+    """The group: any ArenaError a command lets through is its one-line message, status 1;
+    help and click's own messages in the language in use (ARENA_LANG, then ``--lang``)."""
+
+    def make_context(
+        self, info_name: str | None, args: list[str], *rest: Any, **kwargs: Any
+    ) -> click.Context:
+        lang = _asked_language(args)
+        if lang:
+            i18n.use(lang)  # before parsing: `arena play --help --lang en` is English too
+        translate(self)
+        return super().make_context(info_name, args, *rest, **kwargs)
 
     def invoke(self, ctx: click.Context) -> object:
         try:
@@ -26,10 +40,23 @@ class _Arena(click.Group):
             raise click.ClickException(printable(str(exc), multiline=True)) from None
 
 
-@click.group(cls=_Arena)
+def _asked_language(args: list[str]) -> str | None:
+    """The language a command line asks for with ``--lang L`` or ``--lang=L`` (the last one), if valid."""
+    asked = None
+    for i, arg in enumerate(args):
+        if arg == "--":
+            break
+        value = args[i + 1] if arg == "--lang" and i + 1 < len(args) else arg.removeprefix("--lang=")
+        if (arg == "--lang" or arg.startswith("--lang=")) and value in i18n.LANGUAGES:
+            asked = value
+    return asked
+
+
+@click.group(cls=_Arena, help=N_("tute-arena: referee and tournaments for Tute Cabrero bots."))
 @click.version_option(__version__, prog_name="arena")
+@lang_option
 def main() -> None:
-    """tute-arena: referee and tournaments for Tute Cabrero bots."""
+    """The ``arena`` command."""
 
 
 for command in (

@@ -4,18 +4,24 @@ from __future__ import annotations
 
 import click
 
+from arena.cli.options import lang_option
+from arena.i18n import N_
 
-@click.command()
+
+@click.command(
+    help=N_("Show which protections for player processes work on this machine (each tried for real).")
+)
 @click.option(
     "--sandbox",
     "mode",
     type=click.Choice(["auto", "bwrap", "rlimits", "none"]),
     default="auto",
     show_default=True,
-    help="The containment to examine.",
+    help=N_("The containment to examine."),
 )
+@lang_option
 def doctor(mode: str) -> None:
-    """Show which protections for player processes work on this machine (each tried for real)."""
+    """``arena doctor``."""
     from arena.referee.doctor import report
     from arena.referee.sandbox import SandboxError
 

@@ -7,6 +7,8 @@ from typing import Any, TypeVar
 
 import click
 
+from arena import i18n
+from arena.i18n import N_
 from arena.rules import DEFAULT_RULESET, RENUNCIO_POLICIES, RULESETS, VARIANTS, RulesError, RuleSet
 
 DEFAULT_SAMPLES = ("random_legal", "a_mas", "a_menos")
@@ -28,8 +30,10 @@ def sandbox_option(f: F) -> F:
         type=click.Choice(["auto", "bwrap", "rlimits", "none"]),
         default="auto",
         show_default=True,
-        help="Containment of player processes: bubblewrap (auto refuses to run players without it), "
-        "the weaker rlimits (root only, chosen explicitly), or none (debugging). See docs/security.md.",
+        help=N_(
+            "Containment of player processes: bubblewrap (auto refuses to run players without it), "
+            "the weaker rlimits (root only, chosen explicitly), or none (debugging). See docs/security.md."
+        ),
     )(f)
 
 
@@ -58,7 +62,9 @@ def seed_option(f: F) -> F:
         metavar="N",
         type=int,
         default=None,
-        help="Deal from this explicit seed, to reproduce (predictable deals) [default: a new secret key].",
+        help=N_(
+            "Deal from this explicit seed, to reproduce (predictable deals) [default: a new secret key]."
+        ),
     )(f)
 
 
@@ -78,12 +84,19 @@ def limits_options(f: F) -> F:
     from arena.referee.connection import Limits
 
     default = Limits()
-    backstop = "Wall-clock backstop {} [default: max(3 × {}, {} + 2000)]."
     for name, value, what in (
-        ("--move-wall-ms", None, backstop.format("per play", "move-ms", "move-ms")),
-        ("--init-wall-ms", None, backstop.format("for hello", "init-ms", "init-ms")),
-        ("--init-ms", default.init_ms, "CPU time for hello (the player's whole process tree)."),
-        ("--move-ms", default.move_ms, "CPU time per play (the player's whole process tree)."),
+        (
+            "--move-wall-ms",
+            None,
+            N_("Wall-clock backstop per play [default: max(3 × move-ms, move-ms + 2000)]."),
+        ),
+        (
+            "--init-wall-ms",
+            None,
+            N_("Wall-clock backstop for hello [default: max(3 × init-ms, init-ms + 2000)]."),
+        ),
+        ("--init-ms", default.init_ms, N_("CPU time for hello (the player's whole process tree).")),
+        ("--move-ms", default.move_ms, N_("CPU time per play (the player's whole process tree).")),
     ):
         shown = value is not None
         f = click.option(
@@ -92,15 +105,57 @@ def limits_options(f: F) -> F:
     return f
 
 
+def _speak(ctx: click.Context, _param: click.Parameter, value: str | None) -> None:
+    if value is not None:
+        i18n.use(value)
+        translate(ctx.find_root().command)
+
+
 def lang_option(f: F) -> F:
+    """``--lang es|en`` (also ``ARENA_LANG``): the language of everything the command writes.
+
+    Eager, so that ``--lang en --help`` is English; it sets the language of the
+    process (:func:`arena.i18n.use`) instead of passing a value to the command."""
     return click.option(
         "--lang",
-        type=click.Choice(["es", "en"]),
-        default="es",
-        show_default=True,
-        envvar="ARENA_LANG",
-        help="Language of what is written: the standings' headers, tables (also ARENA_LANG).",
+        type=click.Choice(i18n.LANGUAGES),
+        default=None,
+        envvar=i18n.ENV,
+        is_eager=True,
+        expose_value=False,
+        callback=_speak,
+        help=N_("Language of everything written: terminal, workbook, replays [default: es] (or ARENA_LANG)."),
     )(f)
+
+
+def translate(command: click.Command) -> None:
+    """Put the help of ``command``, its subcommands and their options in the language in use.
+
+    Help texts are written ``help=N_("…")`` (English, marked for the catalog); the
+    English text is kept on the object and translated again whenever the language changes."""
+    if hasattr(command, "_help_option"):
+        command._help_option = None  # click keeps its --help option, with its text, once made
+    for obj in [command, *command.params]:
+        if not hasattr(obj, "arena_help"):
+            obj.arena_help = getattr(obj, "help", None)  # type: ignore[attr-defined]
+        if obj.arena_help:  # type: ignore[attr-defined]
+            obj.help = i18n._(obj.arena_help)  # type: ignore[attr-defined]
+    if isinstance(command, click.Group):
+        for sub in command.commands.values():
+            translate(sub)
+
+
+def speak_click() -> None:
+    """Click's own messages (Usage, Options, its errors) through arena's catalogs."""
+    import importlib
+
+    names = ("core", "decorators", "exceptions", "formatting", "parser", "termui", "types", "utils")
+    for name in (*names, "_termui_impl", "shell_completion"):
+        module = importlib.import_module(f"click.{name}")
+        if hasattr(module, "_"):
+            module._ = i18n._  # type: ignore[attr-defined]
+        if hasattr(module, "ngettext"):
+            module.ngettext = i18n.n_  # type: ignore[attr-defined]
 
 
 def rules_options(f: F) -> F:
@@ -109,14 +164,17 @@ def rules_options(f: F) -> F:
         type=click.Choice(RENUNCIO_POLICIES),
         default="disqualify",
         show_default=True,
-        help="What a renuncio or false canto costs.",
+        help=N_("What a renuncio or false canto costs."),
     )(f)
     f = click.option(
         "--variant",
         "variants",
         multiple=True,
         type=click.Choice(VARIANTS),
-        help="A named variant (repeatable).",
+        help=N_("A named variant (repeatable)."),
     )(f)
     f = click.option("--ruleset", type=click.Choice(RULESETS), default=DEFAULT_RULESET, show_default=True)(f)
     return f
+
+
+speak_click()  # before any command is defined: some of click's texts are taken at definition

@@ -15,15 +15,17 @@ from arena.cli.options import (
     _ruleset,
     containment,
     deals_from,
+    lang_option,
     limits_options,
     rules_options,
     sandbox_option,
     seed_option,
 )
+from arena.i18n import N_, _
 from arena.rules import MAX_PLAYERS, MIN_PLAYERS
 
 
-@click.command()
+@click.command(help=N_("Play one partido of 3-6 PLAYERS (folders), each in its own process."))
 @click.argument("players", nargs=-1, type=click.Path(file_okay=False, path_type=Path))
 @seed_option
 @rules_options
@@ -31,11 +33,12 @@ from arena.rules import MAX_PLAYERS, MIN_PLAYERS
 @click.option(
     "--replay",
     type=click.Path(dir_okay=False, path_type=Path),
-    help="Where to write the replay (replacing that file). Default: a new file under results/partidos/.",
+    help=N_("Where to write the replay (replacing that file). Default: a new file under results/partidos/."),
 )
-@click.option("--quiet", is_flag=True, help="Only the summary.")
-@click.option("--in-process", is_flag=True, help="Run Python players in this process (for debugging).")
+@click.option("--quiet", is_flag=True, help=N_("Only the summary."))
+@click.option("--in-process", is_flag=True, help=N_("Run Python players in this process (for debugging)."))
 @sandbox_option
+@lang_option
 def play(
     players: tuple[Path, ...],
     seed: int | None,
@@ -51,7 +54,7 @@ def play(
     in_process: bool,
     sandbox: str,
 ) -> None:
-    """Play one partido of 3-6 PLAYERS (folders), each in its own process."""
+    """``arena play`` (its help: the command's ``help``)."""
     from arena.inert import printable
     from arena.referee.connection import Limits
     from arena.referee.narrate import narrate
@@ -62,7 +65,11 @@ def play(
 
     rules = _ruleset(ruleset, variants, renuncio)
     if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
-        raise click.UsageError(f"a partido needs {MIN_PLAYERS} to {MAX_PLAYERS} players, got {len(players)}")
+        raise click.UsageError(
+            _("a partido needs {min} to {max} players, got {n}").format(
+                min=MIN_PLAYERS, max=MAX_PLAYERS, n=len(players)
+            )
+        )
     deals = deals_from(seed)
     made = None  # the replay file this command named and made (an explicit --replay is replaced)
     if replay is None:
@@ -74,12 +81,12 @@ def play(
         names = [s.name for s in specs]
         if in_process:
             if any(s.kind != "python" for s in specs):
-                raise click.UsageError("--in-process runs Python players (player.py) only")
+                raise click.UsageError(_("--in-process runs Python players (player.py) only"))
             objects = [load_player_class(s.folder)() for s in specs]
             play_partido(objects, deals, ruleset=rules, names=names, replay=str(replay), sinks=[sink])
         else:
             mechanism = containment(sandbox)
-            _, incidents = play_folders(
+            _result, incidents = play_folders(
                 specs,
                 deals,
                 ruleset=rules,
@@ -89,7 +96,10 @@ def play(
                 mechanism=mechanism,
             )
             for seat, path in sorted(incidents.items()):
-                click.echo(f"Incidente del asiento {seat}: {printable(str(path))}", err=True)
+                click.echo(
+                    _("Incident of asiento {seat}: {path}").format(seat=seat, path=printable(str(path))),
+                    err=True,
+                )
     except (PlayerLoadError, SandboxFailure) as exc:
         _drop_if_empty(made)
         raise click.ClickException(printable(str(exc))) from None
@@ -121,7 +131,7 @@ def _new_replay(folder: Path, tag: str) -> Path:
         except FileExistsError:
             continue
         return path
-    raise AssertionError("unreachable: _numbered never ends")
+    raise AssertionError("unreachable: _numbered never ends")  # not shown
 
 
 def _numbered(stamp: str, rest: str) -> Iterator[str]:
@@ -140,7 +150,7 @@ def _new_folder(parent: Path, prefix: str) -> Path:
         except FileExistsError:
             continue
         return parent / name
-    raise AssertionError("unreachable: _numbered never ends")
+    raise AssertionError("unreachable: _numbered never ends")  # not shown
 
 
 def _drop_if_empty(path: Path | None) -> None:
@@ -161,11 +171,12 @@ def _summary_sink(events: list[dict]) -> Callable[[dict], None]:
     return keep
 
 
-@click.command("replay")
+@click.command("replay", help=N_("Show a replay FILE readably, every hand included."))
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
-@click.option("--mano", type=click.IntRange(1), default=None, help="Show only this mano.")
+@click.option("--mano", type=click.IntRange(1), default=None, help=N_("Show only this mano."))
+@lang_option
 def replay_cmd(file: Path, mano: int | None) -> None:
-    """Show a replay FILE readably, every hand included."""
+    """``arena replay`` (its help: the command's ``help``)."""
     from arena.referee.narrate import narrate
     from arena.referee.replay import ReplayError, read_replay
 
@@ -174,30 +185,31 @@ def replay_cmd(file: Path, mano: int | None) -> None:
     except ReplayError as exc:
         raise click.ClickException(str(exc)) from None
     if mano is not None and not any(e["type"] == "mano_start" and e["mano"] == mano for e in events):
-        raise click.ClickException(f"{file}: no mano {mano} in this replay")
+        raise click.ClickException(_("{file}: no mano {mano} in this replay").format(file=file, mano=mano))
     for line in narrate(events, hands=True, only_mano=mano):
         click.echo(line)
     if events[-1]["type"] != "partido_end":
-        click.echo("(partido cortado: no tiene partido_end y no cuenta)")
+        click.echo(_("(partido cut short: it has no partido_end and does not count)"))
 
 
-@click.command()
+@click.command(help=N_("Play a demo partido of the sample players and write its replay under results/."))
 @seed_option
 @click.option(
     "--out",
     type=click.Path(file_okay=False, path_type=Path),
     default=None,
-    help="Output folder (default: a new dated folder under results/).",
+    help=N_("Output folder (default: a new dated folder under results/)."),
 )
+@lang_option
 def demo(seed: int | None, out: Path | None) -> None:
-    """Play a demo partido of the sample players and write its replay under results/."""
+    """``arena demo`` (its help: the command's ``help``)."""
     from arena.referee.narrate import narrate
     from arena.referee.players import load_player_class
     from arena.referee.table import play_partido
 
     root = Path("sample_players")
     if not root.is_dir():
-        raise click.ClickException("sample_players/: not found; run the demo from the project's folder")
+        raise click.ClickException(_("sample_players/: not found; run the demo from the project's folder"))
     out = out or _new_folder(Path("results"), "demo")  # never the folder of another demo
     folders = [root / name for name in DEFAULT_SAMPLES]
     objects = [load_player_class(f)() for f in folders]

@@ -1,11 +1,14 @@
 """Showing a torneo's progress: a live bar on a terminal, plain lines when piped.
 
-Both say the same: partidos settled out of the schedule, counted from the torneo's start
-(a resumed torneo goes on from where it was), the time this run has taken so far
-(``transcurrido``, labelled ``en esta ejecución`` on a resumed torneo) and, from this run's
+Both say the same, in the language in use: partidos settled out of the schedule, counted
+from the torneo's start (a resumed torneo goes on from where it was), the time this run has
+taken so far (``elapsed``, labelled ``in this run`` on a resumed torneo) and, from this run's
 rate alone, the time still to go::
 
-    Partidos: 52/80 (65%), transcurrido 1 min 20 s en esta ejecución, 0.35 por segundo, faltan ~1 min
+    Partidos: 52/80 (65%), elapsed 1 min 20 s in this run, 0.35 per second, ~1 min to go
+
+(in Spanish: ``Partidos: 52/80 (65%), transcurrido 1 min 20 s en esta ejecución, 0.35 por
+segundo, faltan ~1 min``).
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from typing import IO
 
 import click
 
+from arena.i18n import _
 from arena.tournament.coordinator import Progress
 
 EVERY_S = 60.0
@@ -82,43 +86,44 @@ class _Count(Progress):
         return self.settled + self.done
 
     def status(self, rate: bool = True, percent: bool = True, this_run: bool = True) -> str:
-        """``52/80 (65%), transcurrido 1 min 20 s, 0.35 por segundo, faltan ~1 min``.
+        """``52/80 (65%), elapsed 1 min 20 s, 0.35 per second, ~1 min to go``.
 
         ``rate``: the partidos per second; ``percent``: the (65%); ``this_run``: on a resumed
-        torneo, ``en esta ejecución`` after the time (the bar leaves them out when short of room).
+        torneo, ``in this run`` after the time (the bar leaves them out when short of room).
         """
         elapsed = self._now() - (self.run_start if self.run_start is not None else self._now())
         pos, total = self.pos, self.total
         text = f"{pos}/{total}"
         if percent:
             text += f" ({100 * pos / max(1, total):.0f}%)"
-        text += f", transcurrido {_duration(elapsed)}"
         if self.resumed and this_run:
-            text += " en esta ejecución"
+            text += ", " + _("elapsed {time} in this run").format(time=_duration(elapsed))
+        else:
+            text += ", " + _("elapsed {time}").format(time=_duration(elapsed))
         if self.run_done and elapsed > 0:
             per_s = self.run_done / elapsed
             if rate:
-                text += f", {per_s:.2f} por segundo"
+                text += ", " + _("{rate} per second").format(rate=f"{per_s:.2f}")
             if pos < total:
-                text += f", faltan ~{_rough((total - pos) / per_s)}"
+                text += ", " + _("~{time} to go").format(time=_rough((total - pos) / per_s))
         return text
 
 
 class BarProgress(_Count):
     """One line redrawn in place (no rate, to fit)::
 
-    Partidos [#####-----] 52/80 (65%), transcurrido 1 min 20 s, faltan ~1 min
+    Partidos [#####-----] 52/80 (65%), elapsed 1 min 20 s, ~1 min to go
     """
 
     def __init__(self, stream: IO[str], clock: Callable[[], float] | None = None) -> None:
         super().__init__(clock)
         self.stream = stream
-        self.label = "Partidos"
+        self.label = _("Partidos")
         self.shown = 0
         """Characters of the line now on screen (0: none)."""
 
     def phase(self, label: str) -> None:
-        self.label = f"Partidos ({label})"
+        self.label = _("Partidos ({phase})").format(phase=label)
 
     def start(self, total: int, settled: int) -> None:
         super().start(total, settled)
@@ -176,8 +181,8 @@ class LineProgress(_Count):
             self._line()
 
     def phase(self, label: str) -> None:
-        click.echo(f"Partidos más: {label}", file=self.stream)
+        click.echo(_("More partidos: {phase}").format(phase=label), file=self.stream)
 
     def _line(self) -> None:
         self.last = self._now()
-        click.echo(f"Partidos: {self.status()}", file=self.stream)
+        click.echo(_("Partidos: {status}").format(status=self.status()), file=self.stream)

@@ -11,21 +11,29 @@ from arena.cli.options import (
     _ruleset,
     containment,
     deals_from,
+    lang_option,
     limits_options,
     rules_options,
     sandbox_option,
     seed_option,
 )
+from arena.i18n import N_, _
 
 
-@click.command()
+@click.command(
+    help=N_(
+        "Check a PLAYER folder against the sample players.\n\n"
+        "Exit status: 0 when clean, 1 with faults, 2 when it cannot check (the folder "
+        "cannot be used, or the sample players are not found)."
+    )
+)
 @click.argument("player", type=click.Path(file_okay=False, path_type=Path))
 @click.option(
     "--partidos",
     type=click.IntRange(1, 50),
     default=3,
     show_default=True,
-    help="Partidos to play (3, 4 and 5 players in turn).",
+    help=N_("Partidos to play (3, 4 and 5 players in turn)."),
 )
 @seed_option
 @rules_options
@@ -34,15 +42,18 @@ from arena.cli.options import (
     "--out",
     type=click.Path(file_okay=False, path_type=Path),
     default=None,
-    help="Where replays and logs go (default: results/check/<player>-<time>).",
+    help=N_("Where replays and logs go (default: results/check/<player>-<time>)."),
 )
 @click.option(
     "--samples",
     type=click.Path(file_okay=False, path_type=Path),
     default=None,
-    help="The folder of the sample opponents (default: the project's sample_players, found from any folder).",
+    help=N_(
+        "The folder of the sample opponents (default: the project's sample_players, found from any folder)."
+    ),
 )
 @sandbox_option
+@lang_option
 def check(
     player: Path,
     partidos: int,
@@ -58,11 +69,7 @@ def check(
     samples: Path | None,
     sandbox: str,
 ) -> None:
-    """Check a PLAYER folder against the sample players.
-
-    Exit status: 0 when clean, 1 with faults, 2 when it cannot check (the folder
-    cannot be used, or the sample players are not found).
-    """
+    """``arena check PLAYER``: exit status 0 when clean, 1 with faults, 2 when it cannot check."""
     from arena.inert import printable
     from arena.referee.check import SamplesNotFound, check_player
     from arena.referee.connection import Limits
@@ -87,17 +94,22 @@ def check(
             seed=seed,
         )
     except SamplesNotFound as exc:  # the machine's setup, not the player: no verdict
-        click.echo(f"Error: {printable(str(exc))}", err=True)
+        click.echo(_("Error: {message}").format(message=printable(str(exc))), err=True)
         sys.exit(2)
     except (PlayerLoadError, FileNotFoundError) as exc:
-        click.echo(f"Resultado: no se puede usar — {printable(str(exc))}", err=True)
+        click.echo(_("Result: cannot be used — {reason}").format(reason=printable(str(exc))), err=True)
         sys.exit(2)
     except SandboxFailure as exc:  # the machine's failure, not the student's: no verdict
         raise click.ClickException(printable(str(exc))) from None
     sys.exit(0 if report.clean else 1)
 
 
-@click.command()
+@click.command(
+    help=N_(
+        "Create a working player skeleton NAME (a player.py to fill in).\n\n"
+        "NAME: letters of any alphabet (ñ, á, ü...), digits, - and _, starting with a letter."
+    )
+)
 @click.argument("name")
 @click.option(
     "--dir",
@@ -105,18 +117,16 @@ def check(
     type=click.Path(file_okay=False, path_type=Path),
     default=Path("players"),
     show_default=True,
-    help="Where to create the player's folder.",
+    help=N_("Where to create the player's folder."),
 )
+@lang_option
 def new(name: str, parent: Path) -> None:
-    """Create a working player skeleton NAME (a player.py to fill in).
-
-    NAME: letters of any alphabet (ñ, á, ü...), digits, - and _, starting with a letter.
-    """
+    """``arena new NAME``: a player skeleton, ``players/NAME/player.py`` by default."""
     from arena.new import NewPlayerError, new_player, shell_word
 
     try:
         folder = new_player(name, parent)
     except NewPlayerError as exc:
         raise click.ClickException(str(exc)) from None
-    click.echo(f"Creado {folder / 'player.py'}")
-    click.echo(f"Probalo con: arena check {shell_word(str(folder))}")
+    click.echo(_("Created {file}").format(file=folder / "player.py"))
+    click.echo(_("Try it with: arena check {folder}").format(folder=shell_word(str(folder))))

@@ -9,6 +9,7 @@ import click
 from click.core import ParameterSource
 
 from arena.cli.options import containment, lang_option, limits_options, rules_options, sandbox_option
+from arena.i18n import N_, _, n_
 from arena.rules import MAX_PLAYERS, MIN_PLAYERS
 
 if TYPE_CHECKING:
@@ -38,16 +39,26 @@ RESULT_OPTIONS = (
 """Options that decide the results: stored at creation, never changed by --resume."""
 
 
-@click.command()
+@click.command(
+    help=N_(
+        "Play a torneo between player folders: every table of K, in parallel, resumable.\n\n"
+        "A PATH that is a player folder is one player; any other folder gives every player folder "
+        "in it (default: players/, or sample_players/). Results, replays and the log go to DIR "
+        "(default: a new folder under results/). With --scheduler the partidos run on a Dask "
+        "cluster's workers; this process alone writes DIR."
+    )
+)
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path), metavar="[PATH]...")
-@click.option("--out", metavar="DIR", type=click.Path(file_okay=False, path_type=Path), help="Torneo folder.")
+@click.option(
+    "--out", metavar="DIR", type=click.Path(file_okay=False, path_type=Path), help=N_("Torneo folder.")
+)
 @click.option(
     "--table-size",
     metavar="K",
     type=click.IntRange(MIN_PLAYERS, MAX_PLAYERS),
     default=4,
     show_default=True,
-    help="Jugadores per partido (3-6).",
+    help=N_("Players per partido (3-6)."),
 )
 @click.option(
     "--rounds",
@@ -55,49 +66,52 @@ RESULT_OPTIONS = (
     type=click.IntRange(1),
     default=1,
     show_default=True,
-    help="Partidos per set of K jugadores.",
+    help=N_("Partidos per set of K players."),
 )
 @click.option(
     "--seed",
     metavar="N",
     type=int,
-    help="Deal from this explicit seed, to reproduce (predictable deals) [default: a new secret key].",
+    help=N_("Deal from this explicit seed, to reproduce (predictable deals) [default: a new secret key]."),
 )
-@click.option("--workers", metavar="W", type=click.IntRange(1), help="Partidos at once [default: cores].")
+@click.option("--workers", metavar="W", type=click.IntRange(1), help=N_("Partidos at once [default: cores]."))
 @click.option(
     "--scheduler",
     metavar="tcp://HOST:PORT",
-    help="Play the partidos on this Dask cluster (needs the distributed extra).",
+    help=N_("Play the partidos on this Dask cluster (needs the distributed extra)."),
 )
-@click.option("--duplicate", is_flag=True, help="Play each deal under every seat rotation.")
-@click.option("--partidos", metavar="M", type=click.IntRange(1), help="A balanced subset of M partidos.")
+@click.option("--duplicate", is_flag=True, help=N_("Play each deal under every seat rotation."))
+@click.option("--partidos", metavar="M", type=click.IntRange(1), help=N_("A balanced subset of M partidos."))
 @rules_options
 @limits_options
 @click.option(
-    "--max-faults", metavar="F", type=click.IntRange(1), help="Withdraw a jugador disqualified in F partidos."
+    "--max-faults",
+    metavar="F",
+    type=click.IntRange(1),
+    help=N_("Withdraw a player disqualified in F partidos."),
 )
 @click.option(
     "--until-separated",
     is_flag=True,
-    help="After the schedule, play more partidos until consecutive places are separated at 95%.",
+    help=N_("After the schedule, play more partidos until consecutive places are separated at 95%."),
 )
 @click.option(
     "--budget",
     metavar="M",
     type=click.IntRange(1),
-    help="With --until-separated: at most M more partidos [default: as many as the schedule].",
+    help=N_("With --until-separated: at most M more partidos [default: as many as the schedule]."),
 )
 @click.option(
     "--stop-on-broken",
     is_flag=True,
-    help="Refuse to start when a submission cannot start, instead of leaving it out.",
+    help=N_("Refuse to start when a submission cannot start, instead of leaving it out."),
 )
 @click.option(
     "--with-samples",
     is_flag=True,
-    help="Fill a field smaller than a table with the sample players.",
+    help=N_("Fill a field smaller than a table with the sample players."),
 )
-@click.option("--resume", is_flag=True, help="Finish the torneo in DIR (--resume DIR, or --out DIR).")
+@click.option("--resume", is_flag=True, help=N_("Finish the torneo in DIR (--resume DIR, or --out DIR)."))
 @sandbox_option
 @lang_option
 def tournament(
@@ -124,15 +138,8 @@ def tournament(
     with_samples: bool,
     resume: bool,
     sandbox: str,
-    lang: str,
 ) -> None:
-    """Play a torneo between player folders: every table of K, in parallel, resumable.
-
-    A PATH that is a player folder is one jugador; any other folder gives every
-    player folder in it (default: players/, or sample_players/). Results, replays
-    and the log go to DIR (default: a new folder under results/). With --scheduler
-    the partidos run on a Dask cluster's workers; this process alone writes DIR.
-    """
+    """``arena tournament`` (its help: the command's ``help``)."""
     from arena.inert import printable
     from arena.referee.connection import wall_backstop
     from arena.referee.players import PlayerLoadError
@@ -153,15 +160,22 @@ def tournament(
             folder = _resume_folder(ctx, paths, out)
             store, config, specs, warnings = t.open_for_resume(folder)
             for w in warnings:
-                click.echo(f"Aviso: {w}", err=True)
+                click.echo(_("Warning: {warning}").format(warning=w), err=True)
             _same_containment(config.sandbox, here=scheduler is None)
             if config.seed is not None:
                 click.echo(predictable_warning("--seed", config.seed), err=True)
             schedule_size, committed, withdrawn = store.counts()
             store.close()
             click.echo(
-                f"Reanudando el torneo de {folder}: {committed + withdrawn} de {schedule_size} "
-                f"partidos ya guardados, faltan {schedule_size - committed - withdrawn}."
+                _(
+                    "Resuming the torneo in {folder}: {settled} of {total} partidos already saved, "
+                    "{left} to go."
+                ).format(
+                    folder=folder,
+                    settled=committed + withdrawn,
+                    total=schedule_size,
+                    left=schedule_size - committed - withdrawn,
+                )
             )
         else:
             try:
@@ -169,21 +183,25 @@ def tournament(
             except RulesError as exc:
                 raise click.UsageError(str(exc)) from None
             if budget is not None and not until_separated:
-                raise click.UsageError("--budget goes with --until-separated")
+                raise click.UsageError(_("--budget goes with --until-separated"))
             if partidos is not None and ctx.get_parameter_source("rounds") is ParameterSource.COMMANDLINE:
-                raise click.UsageError("give either --rounds or --partidos, not both")
+                raise click.UsageError(_("give either --rounds or --partidos, not both"))
             folder = out or t.default_out()
             t.check_empty(folder)
             specs, skipped = collect_intake(paths)
             for s in skipped:
-                click.echo(f"No es jugador: {printable(str(s.folder))} — {printable(s.reason)}")
+                click.echo(
+                    _("Not a player: {folder} — {reason}").format(
+                        folder=printable(str(s.folder)), reason=printable(s.reason)
+                    )
+                )
             left_out = [(str(s.folder), NOT_A_PLAYER, s.reason) for s in skipped]
             if with_samples and len(specs) < table_size:
                 before = {s.folder for s in specs}
                 specs = fill_with_samples(specs, table_size)
                 added = [s.name for s in specs if s.folder not in before]
                 if added:
-                    click.echo(f"Completado con jugadores de ejemplo: {', '.join(added)}.")
+                    click.echo(_("Filled with sample players: {players}.").format(players=", ".join(added)))
             if seed is not None:
                 click.echo(predictable_warning("--seed", seed), err=True)
             config = t.Config(
@@ -206,14 +224,41 @@ def tournament(
                 key=None if seed is not None else new_key(),
             )
             schedule = t.plan(config, len(specs))
-            deals = f"semilla {seed}" if seed is not None else "clave secreta (se revela al final)"
-            click.echo(
-                f"Torneo de {len(specs)} jugadores, mesas de {table_size}: {len(schedule)} partidos"
-                f"{' (duplicados)' if duplicate else ''}, {deals}."
-            )
-        _play(folder, config, specs, workers, None if resume else schedule, lang, scheduler, left_out)
+            click.echo(_announce(len(specs), table_size, len(schedule), duplicate, seed))
+        _play(folder, config, specs, workers, None if resume else schedule, scheduler, left_out)
     except (t.TournamentError, PlayerLoadError) as exc:
         raise click.ClickException(printable(str(exc), multiline=True)) from None
+
+
+def _announce(players: int, table_size: int, partidos: int, duplicate: bool, seed: int | None) -> str:
+    """The line that announces a new torneo: its field, tables, partidos and deals."""
+    if seed is not None and duplicate:
+        line = n_(
+            "Torneo of {players} players, tables of {k}: {n} partido (duplicate), seed {seed}.",
+            "Torneo of {players} players, tables of {k}: {n} partidos (duplicate), seed {seed}.",
+            partidos,
+        )
+    elif seed is not None:
+        line = n_(
+            "Torneo of {players} players, tables of {k}: {n} partido, seed {seed}.",
+            "Torneo of {players} players, tables of {k}: {n} partidos, seed {seed}.",
+            partidos,
+        )
+    elif duplicate:
+        line = n_(
+            "Torneo of {players} players, tables of {k}: {n} partido (duplicate), "
+            "secret key (revealed at the end).",
+            "Torneo of {players} players, tables of {k}: {n} partidos (duplicate), "
+            "secret key (revealed at the end).",
+            partidos,
+        )
+    else:
+        line = n_(
+            "Torneo of {players} players, tables of {k}: {n} partido, secret key (revealed at the end).",
+            "Torneo of {players} players, tables of {k}: {n} partidos, secret key (revealed at the end).",
+            partidos,
+        )
+    return line.format(players=players, k=table_size, n=partidos, seed=seed)
 
 
 def _check_scheduler(workers: int | None) -> None:
@@ -222,7 +267,9 @@ def _check_scheduler(workers: int | None) -> None:
     from arena.tournament.cluster.backend import require
 
     if workers is not None:
-        raise click.UsageError("--workers is for this machine; with --scheduler the cluster's workers play")
+        raise click.UsageError(
+            _("--workers is for this machine; with --scheduler the cluster's workers play")
+        )
     try:
         require()
     except BackendError as exc:
@@ -244,10 +291,14 @@ def _same_containment(mechanism: str | None, here: bool = True) -> None:
     from arena.referee.sandbox import bwrap_works, rlimits_problem, warning
 
     if here and mechanism == "bwrap" and not bwrap_works():
-        raise click.ClickException("this torneo runs its players under bwrap, which does not work here now")
+        raise click.ClickException(
+            _("this torneo runs its players under bwrap, which does not work here now")
+        )
     problem = rlimits_problem() if here and mechanism == "rlimits" else None
     if problem:
-        raise click.ClickException(f"this torneo runs its players under rlimits: {problem}")
+        raise click.ClickException(
+            _("this torneo runs its players under rlimits: {problem}").format(problem=problem)
+        )
     note = warning(mechanism) if mechanism else None
     if note:
         click.echo(note, err=True)
@@ -260,11 +311,14 @@ def _resume_folder(ctx: click.Context, paths: tuple[Path, ...], out: Path | None
         if p.name in RESULT_OPTIONS and ctx.get_parameter_source(p.name) is ParameterSource.COMMANDLINE
     ]
     if given:
-        drop = ", ".join(given)
-        raise click.UsageError(f"--resume takes the torneo's options from its folder; drop {drop}")
+        raise click.UsageError(
+            _("--resume takes the torneo's options from its folder; drop {options}").format(
+                options=", ".join(given)
+            )
+        )
     folders = {*paths, *([out] if out else [])}
     if len(folders) != 1:
-        raise click.UsageError("--resume needs the torneo folder: arena tournament --resume DIR")
+        raise click.UsageError(_("--resume needs the torneo folder: arena tournament --resume DIR"))
     return folders.pop()
 
 
@@ -274,7 +328,6 @@ def _play(
     specs: list[PlayerSpec],
     workers: int,
     schedule: list[ScheduledPartido] | None,
-    lang: str = "es",
     scheduler: str | None = None,
     left_out: list[tuple[str, str, str]] | None = None,
 ) -> None:
@@ -286,13 +339,25 @@ def _play(
     from arena.tournament.store import DB_NAME, Store
 
     def started() -> None:
-        where = f"partidos en el clúster Dask {scheduler}" if scheduler else f"{workers} procesos"
-        click.echo(f"Resultados en {folder}, {where}.")
+        if scheduler:
+            where = _("Results in {folder}, partidos on the Dask cluster {scheduler}.")
+        else:
+            where = n_("Results in {folder}, {n} process.", "Results in {folder}, {n} processes.", workers)
+        click.echo(where.format(folder=folder, scheduler=scheduler, n=workers))
 
     def excluded(broken: list[tuple[PlayerSpec, str]], partidos: int) -> None:
         for spec, why in broken:
-            click.echo(f"Queda fuera del torneo: {printable(spec.name)} — no arranca: {printable(why)}")
-        click.echo(f"Se juega entre los {len(specs) - len(broken)} restantes: {partidos} partidos.")
+            click.echo(
+                _("Left out of the torneo: {player} — cannot start: {reason}").format(
+                    player=printable(spec.name), reason=printable(why)
+                )
+            )
+        left = n_(
+            "Played among the {players} left: {n} partido.",
+            "Played among the {players} left: {n} partidos.",
+            partidos,
+        )
+        click.echo(left.format(players=len(specs) - len(broken), n=partidos))
 
     try:
         more = separate.next_batch if config.until_separated else None
@@ -310,7 +375,12 @@ def _play(
             excluded=excluded,
         )
     except t.Interrupted as exc:
-        click.echo(f"\nTorneo interrumpido: {exc.committed} de {exc.total} partidos guardados.")
+        click.echo()
+        click.echo(
+            _("Torneo interrupted: {committed} of {total} partidos saved.").format(
+                committed=exc.committed, total=exc.total
+            )
+        )
         click.echo(t.resume_hint(folder, scheduler))
         click.get_current_context().exit(130)
     except KeyboardInterrupt:  # before the first partido: nothing to keep
@@ -320,31 +390,52 @@ def _play(
             raise t.TournamentError(f"{exc}\n{t.resume_hint(folder, scheduler)}") from None
         raise
     rate = stats.committed / stats.seconds if stats.seconds else 0.0
-    withdrawn = f", {stats.withdrawn} no jugados por retiro" if stats.withdrawn else ""
+    if stats.withdrawn:
+        finished = n_(
+            "Torneo finished: {n} partido played in {seconds} s ({rate} per second), "
+            "{withdrawn} not played because of withdrawals.",
+            "Torneo finished: {n} partidos played in {seconds} s ({rate} per second), "
+            "{withdrawn} not played because of withdrawals.",
+            stats.committed,
+        )
+    else:
+        finished = n_(
+            "Torneo finished: {n} partido played in {seconds} s ({rate} per second).",
+            "Torneo finished: {n} partidos played in {seconds} s ({rate} per second).",
+            stats.committed,
+        )
     click.echo(
-        f"Torneo terminado: {stats.committed} partidos jugados en {stats.seconds:.1f} s "
-        f"({rate:.2f} por segundo){withdrawn}.\n"
+        finished.format(
+            n=stats.committed, seconds=f"{stats.seconds:.1f}", rate=f"{rate:.2f}", withdrawn=stats.withdrawn
+        )
     )
+    click.echo()
     with Store.open(folder, readonly=True) as store:
-        rep = report.build(store, lang)
+        rep = report.build(store)
         withdrawals = report.withdrawal_lines(store)
         key = report.deal_key_shown(store)
-    click.echo(report.terminal_table(rep, lang))
+    click.echo(report.terminal_table(rep))
     for line in withdrawals:
         click.echo(line)
-    click.echo(f"\n{report.KEY_ROW.capitalize()}: {key}")
-    written = report.write(rep, folder, lang)
-    click.echo(f"\nPlanilla: {written[0]}")
-    click.echo(f"Resultados: {folder} (torneo.sqlite, replays/, torneo.log, csv/)")
+    click.echo(f"\n{_(report.KEY_ROW).capitalize()}: {key}")
+    written = report.write(rep, folder)
+    click.echo()
+    click.echo(_("Workbook: {path}").format(path=written[0]))
+    click.echo(_("Results: {folder} (torneo.sqlite, replays/, torneo.log, csv/)").format(folder=folder))
 
 
-@click.command("standings")
+@click.command(
+    "standings",
+    help=N_(
+        "Print a torneo's standings and (re)write its workbook in FOLDER (standings.xlsx) from its store."
+    ),
+)
 @click.argument("folder", type=click.Path(file_okay=False, path_type=Path))
 @lang_option
-@click.option("--csv", "csv", is_flag=True, help="Also write one CSV per sheet (in FOLDER/csv/).")
-@click.option("--xls", is_flag=True, help="Also convert to the legacy .xls (needs LibreOffice).")
-def standings_cmd(folder: Path, lang: str, csv: bool, xls: bool) -> None:
-    """Print a torneo's standings and (re)write FOLDER/standings.xlsx from its store."""
+@click.option("--csv", "csv", is_flag=True, help=N_("Also write one CSV per sheet (in FOLDER/csv/)."))
+@click.option("--xls", is_flag=True, help=N_("Also convert to the legacy .xls (needs LibreOffice)."))
+def standings_cmd(folder: Path, csv: bool, xls: bool) -> None:
+    """``arena standings`` (its help: the command's ``help``)."""
     from arena.results import report
     from arena.results.export import to_xls
     from arena.tournament.store import Store, StoreError
@@ -354,13 +445,13 @@ def standings_cmd(folder: Path, lang: str, csv: bool, xls: bool) -> None:
     except StoreError as exc:
         raise click.ClickException(str(exc)) from None
     with store:
-        rep = report.build(store, lang)
+        rep = report.build(store)
         key = report.deal_key_shown(store)
-    click.echo(report.progress_line(rep, lang))
-    click.echo(f"{report.KEY_ROW.capitalize()}: {key}")
-    click.echo(report.terminal_table(rep, lang))
-    for path in report.write(rep, folder, lang, csv):
-        click.echo(f"Escrito: {path}" if lang == "es" else f"Written: {path}")
+    click.echo(report.progress_line(rep))
+    click.echo(f"{_(report.KEY_ROW).capitalize()}: {key}")
+    click.echo(report.terminal_table(rep))
+    for path in report.write(rep, folder, csv):
+        click.echo(_("Written: {path}").format(path=path))
     if xls:
-        _, message = to_xls(folder / report.workbook_name(lang))
+        _xls, message = to_xls(folder / report.workbook_name())
         click.echo(message)

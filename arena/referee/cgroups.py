@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from arena.errors import ArenaError
+from arena.i18n import _
 
 V1_CONTROLLERS = ("memory", "pids", "cpu", "cpuacct")
 V2_CONTROLLERS = ("memory", "pids", "cpu")
@@ -45,8 +46,8 @@ class Hierarchy:
 
     def describe(self) -> str:
         if self.version == 2:
-            return f"cgroup v2 under {self.own['unified']}"
-        return "cgroup v1 (" + ", ".join(f"{c}: {p}" for c, p in self.own.items()) + ")"
+            return _("cgroup v2 under {folder}").format(folder=self.own["unified"])
+        return _("cgroup v1 ({folders})").format(folders=", ".join(f"{c}: {p}" for c, p in self.own.items()))
 
 
 def _mounts() -> list[tuple[str, str, str, set[str]]]:
@@ -54,7 +55,7 @@ def _mounts() -> list[tuple[str, str, str, set[str]]]:
     out = []
     with contextlib.suppress(OSError), open("/proc/self/mountinfo", encoding="utf-8") as f:
         for line in f:
-            left, _, right = line.partition(" - ")
+            left, _sep, right = line.partition(" - ")
             fields, tail = left.split(), right.split()
             if len(fields) < 5 or len(tail) < 3 or tail[0] not in ("cgroup", "cgroup2"):
                 continue
@@ -94,7 +95,7 @@ def detect() -> Hierarchy | None:
     own = _own_paths()
     mounts = _mounts()
     if "" in own:
-        for root, point, fstype, _ in mounts:
+        for root, point, fstype, _options in mounts:
             if fstype != "cgroup2":
                 continue
             folder = _folder(root, point, own[""])
@@ -123,7 +124,7 @@ def pid_alive(pid: int) -> bool:
     """Whether process ``pid`` runs: a zombie (dead, not yet reaped — say a worker killed -9 whose
     parent is gone too) does not, so the run folders it left are swept."""
     try:
-        with open(f"/proc/{pid}/stat", "rb") as f:
+        with open(f"/proc/{pid}/stat", "rb") as f:  # not shown
             stat = f.read()
         return stat[stat.rindex(b")") + 2 :].split()[0] not in (b"Z", b"X")
     except (OSError, ValueError, IndexError):
@@ -246,7 +247,7 @@ class PlayerCgroup:
         """A new cgroup ``name`` under this referee's run folder, with ``limits`` applied."""
         h = hierarchy or detect()
         if h is None:
-            raise CgroupError("no cgroup hierarchy is writable here")
+            raise CgroupError(_("no cgroup hierarchy is writable here"))
         folders = {key: run / name for key, run in _run_folders(h).items()}
         group = cls(h, folders, limits.cpus)
         try:
@@ -255,7 +256,9 @@ class PlayerCgroup:
             group._limit(limits)
         except OSError as exc:
             group.remove()
-            raise CgroupError(f"cannot set up cgroup {name}: {exc}") from None
+            raise CgroupError(
+                _("cannot set up cgroup {name}: {error}").format(name=name, error=exc)
+            ) from None
         return group
 
     def _write(self, key: str, name: str, value: str) -> None:
@@ -280,7 +283,7 @@ class PlayerCgroup:
 
     def launcher(self) -> list[str]:
         """``sh -c`` argv that joins this cgroup and then execs the rest of its arguments."""
-        joins = " && ".join(f"echo $$ > '{f}/cgroup.procs'" for f in self.folders.values())
+        joins = " && ".join(f"echo $$ > '{f}/cgroup.procs'" for f in self.folders.values())  # not shown
         return ["/bin/sh", "-c", f'{joins} && exec "$@"', "arena-player"]
 
     def pids(self) -> list[int]:
@@ -293,7 +296,7 @@ class PlayerCgroup:
         try:
             if self.hierarchy.version == 2:
                 for line in (self.folders["unified"] / "cpu.stat").read_text().splitlines():
-                    key, _, value = line.partition(" ")
+                    key, _sep, value = line.partition(" ")
                     if key == "usage_usec":
                         return int(value) * 1000
                 return None
@@ -320,10 +323,10 @@ class PlayerCgroup:
             self.folders["unified" if v2 else "memory"] / ("memory.events" if v2 else "memory.oom_control")
         )
         if events.get("oom_kill", 0) > 0:
-            return "memory limit"
+            return _("memory limit")
         pids = _counters(self.folders["unified" if v2 else "pids"] / "pids.events")
         if pids.get("max", 0) > 0:
-            return "process limit"
+            return _("process limit")
         return None
 
     def kill(self) -> None:
@@ -348,7 +351,7 @@ def _counters(path: Path) -> dict[str, int]:
     except OSError:
         return out
     for line in text.splitlines():
-        key, _, value = line.partition(" ")
+        key, _sep, value = line.partition(" ")
         with contextlib.suppress(ValueError):
             out[key] = int(value)
     return out

@@ -26,11 +26,12 @@ from pathlib import Path
 from arena import protocol
 from arena.errors import ArenaError
 from arena.game import new_partido
+from arena.i18n import N_, _, n_
 from arena.inert import printable
 from arena.protocol import Message
 from arena.referee import sandbox
 from arena.referee.connection import Limits, PlayerFault, SubprocessConnection
-from arena.referee.narrate import REASONS
+from arena.referee.narrate import reason_name
 from arena.referee.players import PlayerSpec, find_player, unique_names
 from arena.referee.process import LineClosed, LineTimeout, LineTooLong, PlayerProcess, descendants
 from arena.referee.replay import read_replay
@@ -69,8 +70,13 @@ class Frame:
     code: str = ""
 
     def __str__(self) -> str:
-        where = "el nivel del módulo" if self.function == "<module>" else f"{self.function}()"
-        return f"{self.file}:{self.line}, en {where}" + (f": «{self.code.strip()}»" if self.code else "")
+        if self.function == "<module>":
+            place = _("{file}:{line}, at module level").format(file=self.file, line=self.line)
+        else:
+            place = _("{file}:{line}, in {function}()").format(
+                file=self.file, line=self.line, function=self.function
+            )
+        return _("{place}: “{code}”").format(place=place, code=self.code.strip()) if self.code else place
 
 
 @dataclass
@@ -118,11 +124,19 @@ def _opponents(samples: Path | None) -> list[PlayerSpec]:
     seen = []
     for root in dict.fromkeys(roots):
         missing = [n for n in dict.fromkeys(OPPONENTS) if not (root / n / "player.py").is_file()]
-        state = "no existe" if not root.is_dir() else "falta " + ", ".join(missing)
-        seen.append(f"{root.absolute()}: {state}")
+        if not root.is_dir():
+            seen.append(_("{folder}: does not exist").format(folder=root.absolute()))
+        else:
+            seen.append(
+                n_("{folder}: {players} is missing", "{folder}: {players} are missing", len(missing)).format(
+                    folder=root.absolute(), players=", ".join(missing)
+                )
+            )
     raise SamplesNotFound(
-        f"no encuentro los jugadores de ejemplo ({needed}) — {'; '.join(seen)}; "
-        "indicá su carpeta con --samples CARPETA (la carpeta sample_players del proyecto)"
+        _(
+            "cannot find the sample players ({needed}) — {seen}; give their folder with --samples FOLDER "
+            "(the project's sample_players folder)"
+        ).format(needed=needed, seen="; ".join(seen))
     )
 
 
@@ -155,30 +169,42 @@ def check_player(
     report = CheckReport(spec.name)
     out = out or Path("results") / "check" / f"{spec.name}-{time.strftime('%Y%m%d-%H%M%S')}"
     say(
-        f"Comprobando {printable(spec.name)} ({printable(str(spec.folder))}) — {spec.kind}, "
-        f"límites: hello {limits.init_ms} ms, jugada {limits.move_ms} ms de CPU"
+        _(
+            "Checking {player} ({folder}) — {kind}, limits: hello {init_ms} ms, play {move_ms} ms of CPU"
+        ).format(
+            player=printable(spec.name),
+            folder=printable(str(spec.folder)),
+            kind=spec.kind,
+            init_ms=limits.init_ms,
+            move_ms=limits.move_ms,
+        )
     )
 
     start = time.monotonic()
     conn = _Watched(spec, limits, out / "startup.logs", mechanism)  # PlayerLoadError stops here
     report.startup_ms = (time.monotonic() - start) * 1000
     conn.close()
-    ready = "sin ready" if conn.failed is not None else "listo"
-    say(f"Arranque: {ready} en {report.startup_ms:.0f} ms")
     if conn.failed is not None:
+        say(_("Start-up: no ready in {ms:.0f} ms").format(ms=report.startup_ms))
         report.faults.append(
-            f"hello: {REASONS.get(conn.failed.reason, conn.failed.reason)}: {printable(conn.failed.detail)}"
+            _("hello: {reason}: {detail}").format(
+                reason=reason_name(conn.failed.reason), detail=printable(conn.failed.detail)
+            )
         )
-        say(f"  ✗ hello: {printable(conn.failed.detail)}")
+        say("  ✗ " + _("hello: {detail}").format(detail=printable(conn.failed.detail)))
         _say_hints(_hints(conn.failed.reason, conn.failed.detail, conn), say)
-        say("  Incidente:")
+        say("  " + _("Incident:"))
         say(_indent(conn.incident()))
         report.stuck += conn.stuck
-    elif report.startup_ms > limits.init_ms / 4:
-        report.warnings.append(
-            f"arranque lento: listo a los {report.startup_ms:.0f} ms, más de un cuarto de init_ms "
-            f"({limits.init_ms} ms); importá menos o dejá el trabajo para la primera jugada"
-        )
+    else:
+        say(_("Start-up: ready in {ms:.0f} ms").format(ms=report.startup_ms))
+        if report.startup_ms > limits.init_ms / 4:
+            report.warnings.append(
+                _(
+                    "slow start-up: ready after {ms:.0f} ms, more than a quarter of init_ms ({init_ms} ms); "
+                    "import less or leave the work for the first play"
+                ).format(ms=report.startup_ms, init_ms=limits.init_ms)
+            )
 
     names: set[str] = {spec.name}
     for i in range(partidos):
@@ -188,7 +214,7 @@ def check_player(
         table = [*opponents[: n - 1]]
         table.insert(seat, spec)
         names.add(unique_names(table)[seat].name)
-        replay = out / f"partido-{i + 1}.jsonl"
+        replay = out / f"partido-{i + 1}.jsonl"  # not shown
         watch = _Watch(seat)
         result, incidents = play_folders(
             table,
@@ -208,31 +234,65 @@ def check_player(
         report.stuck += watched.stuck
         mine = [f for f in result.faults if f.seat == seat]
         place = 1 + sum(len(g) for g in result.ranking[: _group(result.ranking, seat)])
-        outcome = "ganó" if seat in result.winners else f"terminó {place}.º de {n}"
+        if seat in result.winners:
+            outcome = _("won")
+        else:
+            outcome = _("finished in place {place} of {n}").format(place=place, n=n)
+        faults = n_("{n} fault", "{n} faults", len(mine)).format(n=len(mine)) if mine else _("no faults")
         say(
-            f"Partido {i + 1}: {n} jugadores, semilla {short(deals)}, asiento {seat}: {outcome} en "
-            f"{result.manos} manos, {'sin faltas' if not mine else f'{len(mine)} falta(s)'}"
+            n_(
+                "Partido {partido}: {n} players, seed {seed}, seat {seat}: "
+                "{outcome} in {manos} mano, {faults}",
+                "Partido {partido}: {n} players, seed {seed}, seat {seat}: "
+                "{outcome} in {manos} manos, {faults}",
+                result.manos,
+            ).format(
+                partido=i + 1,
+                n=n,
+                seed=short(deals),
+                seat=seat,
+                outcome=outcome,
+                manos=result.manos,
+                faults=faults,
+            )
         )
         for f in mine:
-            what = REASONS.get(f.reason, f.reason)
-            verb = "castigado" if f.penalized else "descalificado"
-            when = f"mano {f.mano}" if f.mano else "hello"  # mano 0: judged at hello, before the deal
-            report.faults.append(f"partido {i + 1}, {when}: {what}: {printable(f.detail)}")
-            say(f"  ✗ {when}: {verb} por {what} — {printable(f.detail)}")
+            what = reason_name(f.reason)
+            detail = printable(f.detail)
+            # mano 0: judged at hello, before the deal
+            when = _("mano {mano}").format(mano=f.mano) if f.mano else "hello"
+            report.faults.append(
+                _("partido {partido}, {when}: {reason}: {detail}").format(
+                    partido=i + 1, when=when, reason=what, detail=detail
+                )
+            )
+            if f.penalized:
+                line = _("{when}: penalized for {reason} — {detail}")
+            else:
+                line = _("{when}: disqualified for {reason} — {detail}")
+            say("  ✗ " + line.format(when=when, reason=what, detail=detail))
             _say_hints(_hints(f.reason, f.detail, watched), say)
         for path in incidents.values():
-            say(f"  Incidente ({printable(str(path))}):")
+            say("  " + _("Incident ({path}):").format(path=printable(str(path))))
             say(_indent(path.read_text(encoding="utf-8")))
         _check_replay(replay, say)
 
     _timing(report, limits, say)
-    logs = sorted(p for name in names for p in out.rglob(f"{name}.stderr.log"))
+    logs = sorted(p for name in names for p in out.rglob(f"{name}.stderr.log"))  # not shown
     report.printed = [p for p in logs if PRINT_NOTE in p.read_text(encoding="utf-8", errors="replace")]
-    if report.printed:
+    if len(report.printed) == 1:
         say(
-            "Salida estándar: lo que tu jugador escribió con print() fue a su registro, no al árbitro "
-            f"(no es un error): {printable(str(report.printed[0]))}"
-            + (f" y {len(report.printed) - 1} más" if len(report.printed) > 1 else "")
+            _(
+                "Standard output: what your player wrote with print() went to its log, not to the referee "
+                "(it is not an error): {log}"
+            ).format(log=printable(str(report.printed[0])))
+        )
+    elif report.printed:
+        say(
+            _(
+                "Standard output: what your player wrote with print() went to its log, not to the referee "
+                "(it is not an error): {log} and {n} more"
+            ).format(log=printable(str(report.printed[0])), n=len(report.printed) - 1)
         )
     idle = [s for s in report.stuck if not _busy(s)]
     if spec.kind == "command" and idle:  # the Python runner always flushes: only a program can forget
@@ -240,9 +300,14 @@ def check_player(
         if probe:
             report.warnings.append(probe)
     for w in report.warnings:
-        say(f"Aviso: {w}")
-    say(f"Registros y replays: {printable(str(out))}")
-    say("Resultado: LIMPIO ✓" if report.clean else f"Resultado: {len(report.faults)} falta(s) ✗")
+        say(_("Warning: {warning}").format(warning=w))
+    say(_("Logs and replays: {folder}").format(folder=printable(str(out))))
+    if report.clean:
+        say(_("Result: CLEAN ✓"))
+    else:
+        say(
+            n_("Result: {n} fault ✗", "Result: {n} faults ✗", len(report.faults)).format(n=len(report.faults))
+        )
     return report
 
 
@@ -315,7 +380,7 @@ class _Watched(SubprocessConnection):
         """The pid of ``python -m arena.runner`` (inside any sandbox's wrappers), if still there."""
         for pid in [self.process.pid, *descendants(self.process.pid)]:
             try:
-                with open(f"/proc/{pid}/cmdline", "rb") as f:
+                with open(f"/proc/{pid}/cmdline", "rb") as f:  # not shown
                     argv = f.read().split(b"\0")
             except OSError:
                 continue
@@ -331,7 +396,7 @@ class _Watched(SubprocessConnection):
 def _ignores_sigint(pid: int) -> bool:
     """Whether ``pid`` ignores SIGINT (inherited from a referee started in the background by a shell)."""
     try:
-        with open(f"/proc/{pid}/status", encoding="ascii") as f:
+        with open(f"/proc/{pid}/status", encoding="ascii") as f:  # not shown
             ignored = next((line.split()[1] for line in f if line.startswith("SigIgn:")), "0")
     except (OSError, IndexError):
         return False
@@ -350,7 +415,7 @@ def stuck_frames(stderr_tail: str, roots: list[str]) -> list[Frame]:
     it sees it); its file is given relative to that folder. Empty when there is no
     such traceback, or none of its frames is the player's code.
     """
-    start = stderr_tail.rfind("Traceback (most recent call last):")
+    start = stderr_tail.rfind("Traceback (most recent call last):")  # not shown
     block = stderr_tail[start:] if start >= 0 else stderr_tail
     if not re.search(r"^KeyboardInterrupt\s*$", block, re.M):
         return []
@@ -379,37 +444,36 @@ def _indent(text: str) -> str:
 
 
 HINTS = {
-    "crash": (
-        "el proceso terminó: leé el final de su salida de error (“Tail of standard error”) "
-        "en el incidente, aquí abajo"
+    "crash": N_("the process ended: read the end of its standard error in the incident, below"),
+    "renuncio": N_(
+        "follow suit (play the suit led) and beat the winning card if you can; if not, follow suit; "
+        "without the suit, play a triunfo and beat if you can; if not, any card"
     ),
-    "renuncio": (
-        "asistí (seguí el palo) y superá si podés; si no, asistí; sin el palo, fallá con triunfo "
-        "y superá si podés; si no, cualquier carta"
-    ),
-    "false_canto": (
-        "cantá solo justo después de ganar una baza, con las dos cartas en la mano, una vez por palo"
-    ),
-    "not_in_hand": 'jugá una carta de `hand` de la solicitud, escrita como "12-basto"',
+    "false_canto": N_("sing only right after winning a baza, with both cards in your hand, once per suit"),
+    "not_in_hand": N_('play a card from the request\'s `hand`, written like "12-basto"'),
 }
 
 
 def _hints(reason: str, detail: str, conn: _Watched) -> list[str]:
     """The hint lines for a fault of the checked player (its connection holds a timeout's evidence)."""
     if reason == "protocol":
-        if "no request was waiting" in detail or "not valid" in detail:
-            return ["algo que no es una respuesta llegó a stdout: escribí la depuración en stderr"]
-        return ['la respuesta debe ser exactamente {"type":"play","id":<el id de la solicitud>,"card":"..."}']
+        if "no request was waiting" in detail or "not valid" in detail:  # not shown
+            return [_("something that is not a reply reached stdout: write your debugging output to stderr")]
+        return [
+            _('the reply must be exactly {{"type":"play","id":<the request\'s id>,"card":"..."}}').format()
+        ]
     if reason == "timeout":
         return timeout_hints(conn.stuck[-1] if conn.stuck else None, conn.spec.kind)
     hint = HINTS.get(reason)
-    return [hint] if hint else []
+    return [_(hint)] if hint else []
 
 
 def _say_hints(lines: list[str], say: Say) -> None:
-    """Each hint as ``pista: …``; a line starting with spaces continues the one before."""
+    """Each hint as ``hint: …``; a line starting with spaces continues the one before, aligned under it."""
+    label = _("hint: {hint}")
+    indent = " " * (4 + len(label.format(hint="")))
     for line in lines:
-        say(f"           {line.strip()}" if line.startswith(" ") else f"    pista: {line}")
+        say(indent + line.strip() if line.startswith(" ") else "    " + label.format(hint=line))
 
 
 def _busy(stuck: Stuck) -> bool:
@@ -422,32 +486,51 @@ def _busy(stuck: Stuck) -> bool:
 def timeout_hints(stuck: Stuck | None, kind: str = "python") -> list[str]:
     """What a timeout's evidence says: computing or waiting, and where the code was when stopped."""
     if stuck is None or stuck.elapsed_ms is None:
-        return ["no respondió a tiempo: escribí una línea por respuesta y hacé flush de stdout"]
+        return [_("it did not reply in time: write one line per reply and flush stdout")]
     cpu, wall = stuck.cpu_ms, stuck.elapsed_ms
     if cpu is None:
-        lines = [f"no respondió en {wall:.0f} ms de reloj (su tiempo de CPU no se pudo medir aquí)"]
+        lines = [
+            _(
+                "it did not reply in {wall:.0f} ms of wall-clock time "
+                "(its CPU time could not be measured here)"
+            ).format(wall=wall)
+        ]
     elif _busy(stuck):
         lines = [
-            f"usó {cpu:.0f} ms de CPU en {wall:.0f} ms de reloj (límite {stuck.limit_ms} ms de CPU): "
-            "estaba calculando sin parar — ¿un bucle que no termina, o una búsqueda demasiado grande?"
+            _(
+                "it used {cpu:.0f} ms of CPU in {wall:.0f} ms of wall-clock time (limit {limit} ms of CPU): "
+                "it was computing non-stop — a loop that never ends, or a search too large?"
+            ).format(cpu=cpu, wall=wall, limit=stuck.limit_ms)
         ]
     elif cpu < wall / 10:
-        wait = "¿duerme (time.sleep), lee de stdin o espera a otro proceso o hilo?"
         if kind == "command":
-            wait = "¿duerme, lee de stdin, o escribió la respuesta sin hacer flush de stdout?"
-        lines = [
-            f"esperó {wall:.0f} ms de reloj usando solo {cpu:.0f} ms de CPU: no calculaba, esperaba — {wait}"
-        ]
+            waiting = _(
+                "it waited {wall:.0f} ms of wall-clock time using only {cpu:.0f} ms of CPU: "
+                "it was not computing, it was waiting — is it sleeping, reading stdin, "
+                "or did it write the reply without flushing stdout?"
+            )
+        else:
+            waiting = _(
+                "it waited {wall:.0f} ms of wall-clock time using only {cpu:.0f} ms of CPU: "
+                "it was not computing, it was waiting — is it sleeping (time.sleep), reading stdin "
+                "or waiting for another process or thread?"
+            )
+        lines = [waiting.format(wall=wall, cpu=cpu)]
     else:
         lines = [
-            f"usó {cpu:.0f} ms de CPU en {wall:.0f} ms de reloj: calculaba a ratos y esperaba a ratos "
-            "(¿espera a otro proceso, o la máquina estaba muy cargada?)"
+            _(
+                "it used {cpu:.0f} ms of CPU in {wall:.0f} ms of wall-clock time: "
+                "it computed at times and waited at times "
+                "(is it waiting for another process, or was the machine very loaded?)"
+            ).format(cpu=cpu, wall=wall)
         ]
     if stuck.where:
-        lines.append(f"cuando se lo detuvo, tu código estaba en {stuck.where[-1]}")
-        lines += [f"  llamado desde {frame}" for frame in reversed(stuck.where[-3:-1])]
+        lines.append(_("when it was stopped, your code was at {frame}").format(frame=stuck.where[-1]))
+        lines += [
+            "  " + _("called from {frame}").format(frame=frame) for frame in reversed(stuck.where[-3:-1])
+        ]
         lines.append(
-            "  (el verificador lo interrumpió para verlo: de ahí el KeyboardInterrupt del incidente)"
+            "  " + _("(the checker interrupted it to see this: hence the KeyboardInterrupt in the incident)")
         )
     return lines
 
@@ -467,31 +550,51 @@ def _spread(times: list[float]) -> tuple[float, float, float]:
 
 def _timing(report: CheckReport, limits: Limits, say: Say) -> None:
     if not report.move_ms:
-        say("Tiempo por jugada: sin jugadas")
+        say(_("Time per play: no plays"))
         return
     wall = _spread(report.move_ms)
     cpu = _spread(report.move_cpu_ms) if report.move_cpu_ms else None
     if cpu is not None:
+        n = len(report.move_cpu_ms)
         say(
-            f"CPU por jugada ({len(report.move_cpu_ms)} jugadas): mediana {cpu[0]:.1f} ms, "
-            f"p95 {cpu[1]:.1f} ms, máximo {cpu[2]:.1f} ms (límite {limits.move_ms} ms de CPU)"
+            n_(
+                "CPU per play ({n} play): median {median:.1f} ms, p95 {p95:.1f} ms, maximum {top:.1f} ms "
+                "(limit {limit} ms of CPU)",
+                "CPU per play ({n} plays): median {median:.1f} ms, p95 {p95:.1f} ms, maximum {top:.1f} ms "
+                "(limit {limit} ms of CPU)",
+                n,
+            ).format(n=n, median=cpu[0], p95=cpu[1], top=cpu[2], limit=limits.move_ms)
         )
+    n = len(report.move_ms)
     say(
-        f"Reloj por jugada ({len(report.move_ms)} jugadas): mediana {wall[0]:.1f} ms, "
-        f"p95 {wall[1]:.1f} ms, máximo {wall[2]:.1f} ms (respaldo {limits.move_wall} ms)"
+        n_(
+            "Wall clock per play ({n} play): median {median:.1f} ms, p95 {p95:.1f} ms, maximum {top:.1f} ms "
+            "(backstop {backstop} ms)",
+            "Wall clock per play ({n} plays): median {median:.1f} ms, p95 {p95:.1f} ms, maximum {top:.1f} ms "
+            "(backstop {backstop} ms)",
+            n,
+        ).format(n=n, median=wall[0], p95=wall[1], top=wall[2], backstop=limits.move_wall)
     )
-    worst, clock = (cpu[2], "de CPU") if cpu is not None else (wall[2], "de reloj")
-    if worst > limits.move_ms / 2:
-        report.warnings.append(
-            f"una jugada usó {worst:.0f} ms {clock}, más de la mitad del límite de {limits.move_ms} ms: "
-            "en una máquina más lenta, en el torneo, podría agotar el tiempo"
+    if cpu is not None:
+        worst = cpu[2]
+        slow = _(
+            "a play used {ms:.0f} ms of CPU, more than half the limit of {limit} ms: "
+            "on a slower machine, in the torneo, it could run out of time"
         )
+    else:
+        worst = wall[2]
+        slow = _(
+            "a play used {ms:.0f} ms of wall-clock time, more than half the limit of {limit} ms: "
+            "on a slower machine, in the torneo, it could run out of time"
+        )
+    if worst > limits.move_ms / 2:
+        report.warnings.append(slow.format(ms=worst, limit=limits.move_ms))
 
 
 def _check_replay(replay: Path, say: Say) -> None:
     events = read_replay(replay)
     if events[-1]["type"] != "partido_end":
-        say(f"  ✗ el replay {replay} no tiene partido_end")
+        say("  ✗ " + _("the replay {replay} has no partido_end").format(replay=replay))
 
 
 def flush_probe(spec: PlayerSpec, limits: Limits, mechanism: str = "none") -> str | None:
@@ -533,10 +636,10 @@ def flush_probe(spec: PlayerSpec, limits: Limits, mechanism: str = "none") -> st
         proc.popen.stdin.close()  # type: ignore[union-attr]
         late = _read_lines(proc, 2.0)
         if len(answered) + len(late) >= 2:
-            return (
-                "no hace flush: las respuestas llegaron recién al cerrarse su entrada; hacé flush de "
-                "stdout después de cada línea (print(..., flush=True), sys.stdout.flush(), "
-                "fflush(stdout), System.out.flush())"
+            return _(
+                "it does not flush: the replies arrived only when its input was closed; "
+                "flush stdout after every line "
+                "(print(..., flush=True), sys.stdout.flush(), fflush(stdout), System.out.flush())"
             )
         return None
     finally:

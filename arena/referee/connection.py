@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Protocol
 
 from arena import protocol
+from arena.i18n import N_, _
 from arena.inert import EXCERPT, printable
 from arena.loader import PlayerLoadError
 from arena.protocol import Message, ProtocolError
@@ -29,8 +30,10 @@ from arena.sdk import Player
 
 BYE_GRACE_S = 0.2
 TRANSCRIPT_LINES = 30
-HELLO_CRASH = "ended or closed its output before replying to hello"
-"""The detail of every crash at ``hello`` (:meth:`SubprocessConnection._hello_crash`)."""
+HELLO_CRASH = N_("ended or closed its output before replying to hello")
+"""The detail of every crash at ``hello`` (:meth:`SubprocessConnection._hello_crash`), shown translated."""
+HELLO_CRASH_LIMIT = N_("ended or closed its output before replying to hello ({limit})")
+"""The same, with the limit it hit."""
 PASS_ENV = "ARENA_PASS_ENV"
 """Names (comma-separated) of environment variables handed to players' otherwise clean environment."""
 
@@ -127,13 +130,13 @@ class _Transcript:
         self.lines.append((time.monotonic(), arrow, text))
 
     def render(self, stderr_tail: str) -> str:
-        out = ["Last protocol lines (→ referee to player, ← player to referee):"]
+        out = [_("Last protocol lines (→ referee to player, ← player to referee):")]
         for at, arrow, text in self.lines:
             if isinstance(text, bytes):
                 text = text.decode("utf-8", errors="replace").rstrip("\n")
             out.append(f"{(at - self.start) * 1000:9.1f} ms {arrow} {text[:600]}")
         out.append("")
-        out += ["Tail of standard error:", stderr_tail.rstrip() or "(empty)", ""]
+        out += [_("Tail of standard error:"), stderr_tail.rstrip() or _("(nothing written)"), ""]
         return "\n".join(out)
 
 
@@ -165,14 +168,17 @@ class InProcessConnection:
         import traceback
 
         self.error_tail = "".join(traceback.format_exception(exc))[-4096:]
-        return PlayerFault("crash", f"{what} raised {type(exc).__name__}: {exc}", exit=None)  # no process
+        detail = _("{what} raised {error}: {message}").format(
+            what=what, error=type(exc).__name__, message=exc
+        )
+        return PlayerFault("crash", detail, exit=None)  # no process
 
     def send(self, event: Message) -> None:
         self.transcript.add("→", repr(event))
         try:
             self.player.handle_event(event)
         except Exception as exc:
-            raise self._crash(f"the {event['type']} event", exc) from exc
+            raise self._crash(_("the {event} event").format(event=event["type"]), exc) from exc
 
     def ask(self, request: Message, cpu_ms: int, wall_ms: int | None = None) -> Message:
         """Limits are measured, not enforced, in this process (a breakpoint must not disqualify)."""
@@ -242,7 +248,7 @@ class SubprocessConnection:
         log = None
         if log_dir is not None:
             log_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
-            log = log_dir / f"{spec.name}.stderr.log"
+            log = log_dir / f"{spec.name}.stderr.log"  # not shown
         try:
             wrapper = "bwrap" if mechanism == "bwrap" else None
             self.process = PlayerProcess(
@@ -251,7 +257,11 @@ class SubprocessConnection:
             self.box.started()
         except OSError as exc:
             self.box.release()
-            raise PlayerLoadError(f"{spec.folder}: cannot start {argv[0]!r}: {exc.strerror}") from None
+            raise PlayerLoadError(
+                _("{folder}: cannot start {program}: {error}").format(
+                    folder=spec.folder, program=repr(argv[0]), error=exc.strerror
+                )
+            ) from None
         self.closed = False
         try:
             self._hello()
@@ -292,14 +302,15 @@ class SubprocessConnection:
         when known); the exit status or signal is the ``exit`` evidence (null if running).
         """
         try:
-            seen = self._crash(HELLO_CRASH)  # waits briefly for the exit status
+            seen = self._crash(_(HELLO_CRASH))  # waits briefly for the exit status
         except Exception:  # the referee's own failure (a sandbox that never ran it): leave nothing behind
             self.close()
             raise
         status = seen.evidence.get("exit")
         sig = status if isinstance(status, str) else None
         limit = self.box.limit_hit() or sandbox.limit_hint(self.process.stderr.tail(), sig)
-        return PlayerFault("crash", HELLO_CRASH + (f" ({limit})" if limit else ""), exit=status)
+        detail = _(HELLO_CRASH_LIMIT).format(limit=limit) if limit else _(HELLO_CRASH)
+        return PlayerFault("crash", detail, exit=status)
 
     def _check_sandbox(self, status: int | None) -> None:
         """Raise :class:`SandboxFailure` if the process ended before the sandbox ever ran the player."""
@@ -307,9 +318,13 @@ class SubprocessConnection:
             return
         self.process.stderr.join(0.5)
         said = [line for line in self.process.stderr.tail().splitlines() if line.strip()]
-        why = printable(said[-1][:EXCERPT]) if said else f"exit status {status}"
+        why = printable(said[-1][:EXCERPT]) if said else _("exit status {status}").format(status=status)
         self.close()
-        raise sandbox.SandboxFailure(f"{self.spec.folder}: the sandbox could not start the player: {why}")
+        raise sandbox.SandboxFailure(
+            _("{folder}: the sandbox could not start the player: {why}").format(
+                folder=self.spec.folder, why=why
+            )
+        )
 
     def _new_id(self) -> int:
         self._next_id += 1
@@ -319,7 +334,7 @@ class SubprocessConnection:
         status = self.process.exit_status(0.2)
         self._check_sandbox(status)
         if status is None:
-            return PlayerFault("crash", f"{what} (standard output closed)", exit=None)
+            return PlayerFault("crash", _("{what} (standard output closed)").format(what=what), exit=None)
         signum = -status if status < 0 else status - 128 if self.mechanism == "bwrap" and status > 128 else 0
         self.process.stderr.join(0.5)
         sig = None
@@ -329,10 +344,19 @@ class SubprocessConnection:
             except ValueError:
                 sig = str(signum)
         limit = self.box.limit_hit() or sandbox.limit_hint(self.process.stderr.tail(), sig)
-        why = f" ({limit})" if limit else ""
         if sig:
-            return PlayerFault("crash", f"{what}: killed by {sig}{why}", exit=sig)
-        return PlayerFault("crash", f"{what}: exited with status {status}{why}", exit=status)
+            if limit:
+                detail = _("{what}: killed by {signal} ({limit})").format(what=what, signal=sig, limit=limit)
+            else:
+                detail = _("{what}: killed by {signal}").format(what=what, signal=sig)
+            return PlayerFault("crash", detail, exit=sig)
+        if limit:
+            detail = _("{what}: exited with status {status} ({limit})").format(
+                what=what, status=status, limit=limit
+            )
+        else:
+            detail = _("{what}: exited with status {status}").format(what=what, status=status)
+        return PlayerFault("crash", detail, exit=status)
 
     def _write(self, message: Message, timeout_s: float) -> bool:
         data = protocol.encode(message)
@@ -340,7 +364,7 @@ class SubprocessConnection:
         try:
             return self.process.write(data, timeout_s)
         except (BrokenPipeError, ConnectionResetError):
-            raise self._crash("the player process is gone") from None
+            raise self._crash(_("the player process is gone")) from None
 
     def _cpu_ns(self) -> int | None:
         """CPU time used so far by the player's whole process tree (cgroup, else /proc)."""
@@ -358,10 +382,12 @@ class SubprocessConnection:
         while True:
             used = self._cpu_used_ms(cpu0)
             if used is not None and used > cpu_ms:
-                raise self._timeout(f"used more than {cpu_ms} ms of CPU time", start, used)
+                raise self._timeout(_("used more than {ms} ms of CPU time").format(ms=cpu_ms), start, used)
             left = deadline - time.monotonic()
             if left <= 0:
-                raise self._timeout(f"no reply within {wall_ms} ms of wall-clock time", start, used)
+                raise self._timeout(
+                    _("no reply within {ms} ms of wall-clock time").format(ms=wall_ms), start, used
+                )
             # CPU time grows at most `cores` times faster than the wall clock: no need to look sooner.
             wait = left if used is None else min(left, max(0.002, (cpu_ms - used) / 1000 / cores))
             try:
@@ -392,22 +418,27 @@ class SubprocessConnection:
         cpu0 = self._cpu_ns()
         start = time.monotonic()
         if not self._write(request, wall_ms / 1000):
-            raise self._timeout(f"did not read its input within {wall_ms} ms", start, self._cpu_used_ms(cpu0))
+            detail = _("did not read its input within {ms} ms").format(ms=wall_ms)
+            raise self._timeout(detail, start, self._cpu_used_ms(cpu0))
         try:
             line = self._read_reply(cpu_ms, wall_ms, start, cpu0)
         except LineClosed:
-            self.transcript.add("←", "(standard output closed)")
-            raise self._crash("closed its output before replying") from None
+            self.transcript.add("←", _("(standard output closed)"))
+            raise self._crash(_("closed its output before replying")) from None
         except LineTooLong as exc:
             text = exc.head.decode("utf-8", errors="replace")
             self.transcript.add("←", text + "…")
             raise PlayerFault(
-                "protocol", f"reply line over {protocol.MAX_LINE_BYTES} bytes", line=text[:EXCERPT]
+                "protocol",
+                _("reply line over {limit} bytes").format(limit=protocol.MAX_LINE_BYTES),
+                line=text[:EXCERPT],
             ) from None
         self.last_wall_ms = (time.monotonic() - start) * 1000
         self.last_cpu_ms = self._cpu_used_ms(cpu0)
         if self.last_cpu_ms is not None and self.last_cpu_ms > cpu_ms:  # the reply came too late
-            raise self._timeout(f"used more than {cpu_ms} ms of CPU time", start, self.last_cpu_ms)
+            raise self._timeout(
+                _("used more than {ms} ms of CPU time").format(ms=cpu_ms), start, self.last_cpu_ms
+            )
         self.transcript.add("←", line)
         self.last_line = line
         try:  # any bytes: judged by the spec, a fault of the player, never an error of the referee
@@ -419,7 +450,7 @@ class SubprocessConnection:
 
     def _unsolicited(self, line: bytes) -> None:
         self.transcript.add("←", line)
-        raise PlayerFault("protocol", protocol.UNSOLICITED, line=_text(line))
+        raise PlayerFault("protocol", _(protocol.UNSOLICITED), line=_text(line))
 
     def send(self, event: Message) -> None:
         """Queue an event; it goes out at the next :meth:`flush` or request."""
@@ -435,7 +466,7 @@ class SubprocessConnection:
         try:
             self.process.write(b"", 0.0)
         except (BrokenPipeError, ConnectionResetError):
-            raise self._crash("the player process is gone") from None
+            raise self._crash(_("the player process is gone")) from None
 
     def ask(self, request: Message, cpu_ms: int, wall_ms: int | None = None) -> Message:
         if self.failed is not None:
@@ -452,7 +483,9 @@ class SubprocessConnection:
         if self.closed:
             return
         self.closed = True
-        with contextlib.suppress(PlayerFault):
+        # a player already gone is no failure here: close() also runs while another exception
+        # (a worker's stop on SIGTERM) unwinds, and must not replace it
+        with contextlib.suppress(PlayerFault, sandbox.SandboxFailure):
             self._write({"type": "bye"}, 0.0)
         self.process.kill_tree(BYE_GRACE_S, also=self.box.kill)
         self.box.release()
@@ -470,6 +503,12 @@ def _check_command(folder: Path, program: str) -> None:
     if "/" in program:
         target = folder / program if not program.startswith("/") else Path(program)
         if not target.is_file():
-            raise PlayerLoadError(f"{folder}: command {program!r} not found")
+            raise PlayerLoadError(
+                _("{folder}: command {program} not found").format(folder=folder, program=repr(program))
+            )
     elif shutil.which(program, path="/usr/local/bin:/usr/bin:/bin") is None:
-        raise PlayerLoadError(f"{folder}: command {program!r} is not installed (not on /usr/bin or /bin)")
+        raise PlayerLoadError(
+            _("{folder}: command {program} is not installed (not on /usr/bin or /bin)").format(
+                folder=folder, program=repr(program)
+            )
+        )

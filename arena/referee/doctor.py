@@ -19,6 +19,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from arena.i18n import N_, _
 from arena.referee import cgroups, sandbox
 
 PROBE_LIMITS = sandbox.Resources(memory_mb=512, cpu_s=30, processes=32, file_mb=16, cpus=0.5)
@@ -121,31 +122,41 @@ out["cpu_share_per_player"] = cpu_share()
 out["file_size_limit"] = resource.getrlimit(resource.RLIMIT_FSIZE)[0] != resource.RLIM_INFINITY
 out["own_pid_namespace"] = os.getpid() < 10
 print(json.dumps(out))
-"""
+"""  # not shown
 
 CHECKS = {
-    "no_network": ("no network", "bubblewrap (--unshare-net)"),
-    "other_folders_hidden": ("other players' folders and the output folder hidden", "bubblewrap"),
+    "no_network": (N_("no network"), N_("bubblewrap (--unshare-net)")),
+    "other_folders_hidden": (N_("other players' folders and the output folder hidden"), N_("bubblewrap")),
     "referee_files_closed": (
-        "the referee's private files (store, log, replays) closed",
-        "bubblewrap, or rlimits",
+        N_("the referee's private files (store, log, replays) closed"),
+        N_("bubblewrap, or rlimits"),
     ),
-    "own_folder_read_only": ("its own folder read-only", "bubblewrap, or a root referee"),
-    "proc_sys_read_only": ("host settings (/proc/sys) read-only", "bubblewrap, or a root referee"),
-    "private_tmp": ("a private /tmp, gone after the partido", "bubblewrap (--tmpfs /tmp)"),
-    "unprivileged_user": ("an unprivileged user (never host root)", "setpriv (util-linux), as root"),
-    "own_uid": ("a uid of its own, shared with nothing else", "a root referee"),
-    "clean_environment": ("a clean environment", "bubblewrap or rlimits"),
-    "others_untouchable": ("cannot signal other players", "bubblewrap, or a root referee"),
-    "others_memory_closed": ("cannot read other players' memory", "bubblewrap, or a root referee"),
-    "memory_limit": ("memory limit per process", "prlimit --as (util-linux)"),
-    "memory_limit_per_player": ("memory limit per player (its whole process tree)", "a writable cgroup"),
-    "cpu_limit": ("CPU time limit per process", "prlimit --cpu (util-linux)"),
-    "cpu_share_per_player": ("CPU share per player (its background processes included)", "a writable cgroup"),
-    "process_limit": ("process count limit per player", "a writable cgroup, or a root referee"),
-    "file_size_limit": ("file size limit", "prlimit --fsize (util-linux)"),
-    "own_pid_namespace": ("own pid namespace (no process escapes the kill)", "bubblewrap (--unshare-pid)"),
+    "own_folder_read_only": (N_("its own folder read-only"), N_("bubblewrap, or a root referee")),
+    "proc_sys_read_only": (N_("host settings (/proc/sys) read-only"), N_("bubblewrap, or a root referee")),
+    "private_tmp": (N_("a private /tmp, gone after the partido"), N_("bubblewrap (--tmpfs /tmp)")),
+    "unprivileged_user": (N_("an unprivileged user (never host root)"), N_("setpriv (util-linux), as root")),
+    "own_uid": (N_("a uid of its own, shared with nothing else"), N_("a root referee")),
+    "clean_environment": (N_("a clean environment"), N_("bubblewrap or rlimits")),
+    "others_untouchable": (N_("cannot signal other players"), N_("bubblewrap, or a root referee")),
+    "others_memory_closed": (N_("cannot read other players' memory"), N_("bubblewrap, or a root referee")),
+    "memory_limit": (N_("memory limit per process"), N_("prlimit --as (util-linux)")),
+    "memory_limit_per_player": (
+        N_("memory limit per player (its whole process tree)"),
+        N_("a writable cgroup"),
+    ),
+    "cpu_limit": (N_("CPU time limit per process"), N_("prlimit --cpu (util-linux)")),
+    "cpu_share_per_player": (
+        N_("CPU share per player (its background processes included)"),
+        N_("a writable cgroup"),
+    ),
+    "process_limit": (N_("process count limit per player"), N_("a writable cgroup, or a root referee")),
+    "file_size_limit": (N_("file size limit"), N_("prlimit --fsize (util-linux)")),
+    "own_pid_namespace": (
+        N_("own pid namespace (no process escapes the kill)"),
+        N_("bubblewrap (--unshare-pid)"),
+    ),
 }
+"""Protection -> (what it is, what it needs), both marked for the catalog and translated where shown."""
 
 
 def _victim(mechanism: str, folder: Path) -> tuple[sandbox.Box, subprocess.Popen[bytes]]:
@@ -167,7 +178,7 @@ def _sleeper(pid: int) -> int | None:
     from arena.referee.process import descendants
 
     for p in [pid, *descendants(pid)]:
-        with contextlib.suppress(OSError), open(f"/proc/{p}/comm") as f:
+        with contextlib.suppress(OSError), open(f"/proc/{p}/comm") as f:  # not shown
             if f.read().strip() == "sleep":
                 return p
     return None
@@ -185,13 +196,13 @@ def _host_uids(proc: subprocess.Popen[str], marker: str) -> set[int]:
     while proc.poll() is None:
         for pid in [proc.pid, *descendants(proc.pid)]:
             with contextlib.suppress(OSError, ValueError):
-                with open(f"/proc/{pid}/cmdline", "rb") as f:
+                with open(f"/proc/{pid}/cmdline", "rb") as f:  # not shown
                     if marker.encode() not in f.read():
                         continue
-                with open(f"/proc/{pid}/comm") as f:
+                with open(f"/proc/{pid}/comm") as f:  # not shown
                     if not f.read().startswith("python"):
                         continue
-                with open(f"/proc/{pid}/status") as f:
+                with open(f"/proc/{pid}/status") as f:  # not shown
                     for line in f:
                         if line.startswith("Uid:"):
                             found.update(map(int, line.split()[1:4]))
@@ -213,9 +224,9 @@ def probe(mechanism: str) -> dict[str, bool]:
         (other / "secret.txt").write_text("hidden")
         os.chmod(other / "secret.txt", 0o644)
         private = root / "torneo.sqlite"
-        private.write_text("the referee's store")
+        private.write_text("the referee's store")  # not shown
         os.chmod(private, 0o600)
-        tmp_name = f"tute-arena-doctor-{os.getpid()}-{time.monotonic_ns()}"
+        tmp_name = f"tute-arena-doctor-{os.getpid()}-{time.monotonic_ns()}"  # not shown
         listener = socket.socket()
         listener.bind(("127.0.0.1", 0))
         listener.listen()
@@ -246,7 +257,11 @@ def probe(mechanism: str) -> dict[str, bool]:
             victim_box.release()
         lines = [line for line in stdout.splitlines() if line.startswith("{")]
         if not lines:
-            raise RuntimeError(f"the probe did not run under {mechanism}: {stderr.strip()[-300:]}")
+            raise RuntimeError(
+                _("the probe did not run under {mechanism}: {stderr}").format(
+                    mechanism=mechanism, stderr=stderr.strip()[-300:]
+                )
+            )
         out = dict(json.loads(lines[-1]))
         out["unprivileged_user"] = bool(host_uids) and 0 not in host_uids
         out["private_tmp"] = out.pop("tmp_writable") and not shared_tmp
@@ -263,26 +278,34 @@ def report(mode: str = "auto") -> list[str]:
     """The doctor's lines for containment ``mode``."""
     lines = []
     works = sandbox.bwrap_works()
-    lines.append(f"{'✓' if works else '✗'} bubblewrap: {'works (trial run)' if works else 'not usable here'}")
+    lines.append(_("✓ bubblewrap: works (trial run)") if works else _("✗ bubblewrap: not usable here"))
     if not works:
-        lines.append("  install it: apt install bubblewrap (needs root, or unprivileged user namespaces)")
-    who = "root: each player gets a uid of its own"
-    if not sandbox.is_root():
-        who = "not root: players share your uid (kept apart by namespaces)"
-    lines.append(f"Referee: {who}")
+        lines.append(
+            "  " + _("install it: apt install bubblewrap (needs root, or unprivileged user namespaces)")
+        )
+    if sandbox.is_root():
+        lines.append(_("Referee: root: each player gets a uid of its own"))
+    else:
+        lines.append(_("Referee: not root: players share your uid (kept apart by namespaces)"))
     hierarchy = cgroups.detect()
     lines.append(
-        f"Limits per player: {hierarchy.describe()}"
+        _("Limits per player: {hierarchy}").format(hierarchy=hierarchy.describe())
         if hierarchy
-        else "Limits per player: none (no writable cgroup; under systemd: systemd-run --user --scope -p "
-        "Delegate=yes arena ...)"
+        else _(
+            "Limits per player: none (no writable cgroup; under systemd: systemd-run --user --scope -p "
+            "Delegate=yes arena ...)"
+        )
     )
     mechanism = sandbox.resolve(mode)
-    lines.append(f"Containment for --sandbox {mode}: {mechanism}")
+    lines.append(_("Containment for --sandbox {mode}: {mechanism}").format(mode=mode, mechanism=mechanism))
     results = probe(mechanism)
     for key, (label, how) in CHECKS.items():
-        ok = results.get(key, False)
-        lines.append(f"{'✓' if ok else '✗'} {label}" + ("" if ok else f" — needs {how}"))
+        if results.get(key, False):
+            lines.append(f"✓ {_(label)}")
+        else:
+            lines.append(
+                _("✗ {protection} — needs {requirement}").format(protection=_(label), requirement=_(how))
+            )
     warning = sandbox.warning(mechanism)
     if warning:
         lines.append(warning)

@@ -1,39 +1,59 @@
-"""A readable account of a partido, in the game's Spanish terms, from its events."""
+"""A readable account of a partido from its events, in the language in use (the game's terms in Spanish)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from arena.i18n import N_, _, n_
 from arena.inert import printable
 
 Message = dict[str, Any]
 
 OUTCOMES = {
-    "points": "por puntos",
-    "capote": "capote",
-    "tute": "tute",
-    "void": "mano anulada",
-    "penalty": "renuncio castigado",
+    "points": N_("by points"),
+    "capote": N_("capote"),
+    "tute": N_("tute"),
+    "void": N_("mano voided"),
+    "penalty": N_("renuncio penalized"),
 }
+"""How a mano ends (``mano_end``'s ``outcome``), marked for the catalog: shown by :func:`outcome_name`."""
 REASONS = {
-    "renuncio": "renuncio",
-    "false_canto": "canto falso",
-    "not_in_hand": "carta que no tiene",
-    "timeout": "tiempo agotado",
-    "crash": "se cayó",
-    "protocol": "error de protocolo",
+    "renuncio": N_("renuncio"),
+    "false_canto": N_("false canto"),
+    "not_in_hand": N_("card not in hand"),
+    "timeout": N_("timeout"),
+    "crash": N_("crash"),
+    "protocol": N_("protocol error"),
 }
+"""Each fault's reason code in words, marked for the catalog: show it with :func:`reason_name`."""
 
 
-def _cantos(canto: str) -> str:
-    return {"tute": "¡tute!", "cuarenta": "las cuarenta"}.get(
-        canto, canto.replace("veinte-", "las veinte en ")
-    )
+def reason_name(reason: str) -> str:
+    """A fault's reason code in words, in the language in use (an unknown code as it is)."""
+    return _(REASONS[reason]) if reason in REASONS else reason
+
+
+def outcome_name(outcome: str) -> str:
+    """How a mano ended, in words, in the language in use (an unknown outcome as it is)."""
+    return _(OUTCOMES[outcome]) if outcome in OUTCOMES else outcome
+
+
+def _sings(player: str, canto: str) -> str:
+    """The line of ``player`` singing ``canto``."""
+    if canto == "tute":
+        return _("{player} sings tute!").format(player=player)
+    if canto == "cuarenta":
+        return _("{player} sings las cuarenta").format(player=player)
+    if canto.startswith("veinte-"):
+        return _("{player} sings las veinte in {suit}").format(
+            player=player, suit=canto.removeprefix("veinte-")
+        )
+    return _("{player} sings {canto}").format(player=player, canto=canto)
 
 
 def narrate(events: Sequence[Message], hands: bool = False, only_mano: int | None = None) -> Iterator[str]:
-    """Lines telling the partido; ``hands`` adds every hand (replays only).
+    """Lines telling the partido, in the language in use; ``hands`` adds every hand (replays only).
 
     Names and details come from the players: every line is shown inert (:func:`arena.inert.printable`).
     """
@@ -46,10 +66,15 @@ def _narrate(events: Sequence[Message], hands: bool, only_mano: int | None) -> I
     mano = 0
 
     def who(seat: int) -> str:
-        return f"{names[seat]} ({seat})" if seat < len(names) else f"asiento {seat}"
+        return f"{names[seat]} ({seat})" if seat < len(names) else _("seat {seat}").format(seat=seat)
 
     def seats(group: Sequence[int]) -> str:
-        return ", ".join(who(s) for s in group) or "nadie"
+        return ", ".join(who(s) for s in group) or _("nobody")
+
+    def by_seat(values: Sequence[Any]) -> str:
+        return ", ".join(
+            f"{names[s] if s < len(names) else s} {v}" for s, v in enumerate(values) if v is not None
+        )
 
     for e in events:
         kind = e["type"]
@@ -60,12 +85,17 @@ def _narrate(events: Sequence[Message], hands: bool, only_mano: int | None) -> I
                 else list(e.get("players", []))
             )
             rules = e.get("rules", {})
-            variants = ", ".join(rules.get("variants", [])) or "sin variantes"
-            yield (
-                f"Partido {e.get('partido', '')} — semilla {e.get('seed', '?')}, "
-                f"reglas {rules.get('ruleset')} ({variants}), renuncio: {rules.get('renuncio')}"
+            variants = ", ".join(rules.get("variants", [])) or _("no variants")
+            yield _(
+                "Partido {partido} — seed {seed}, rules {ruleset} ({variants}), renuncio: {renuncio}"
+            ).format(
+                partido=e.get("partido", ""),
+                seed=e.get("seed", "?"),
+                ruleset=rules.get("ruleset"),
+                variants=variants,
+                renuncio=rules.get("renuncio"),
             )
-            yield "Jugadores: " + ", ".join(who(s) for s in range(len(names)))
+            yield _("Players: {players}").format(players=", ".join(who(s) for s in range(len(names))))
             continue
         if kind == "mano_start":
             mano = e["mano"]
@@ -74,47 +104,63 @@ def _narrate(events: Sequence[Message], hands: bool, only_mano: int | None) -> I
         if kind == "mano_start":
             extra = []
             if e["shown"]:
-                extra.append(f"muestra {e['shown']}")
+                extra.append(_("turned up {card}").format(card=e["shown"]))
             if e["out_of_play"]:
-                extra.append(f"fuera de juego {e['out_of_play']}")
+                extra.append(_("out of play {card}").format(card=e["out_of_play"]))
             if e.get("sitting_out") is not None:
-                extra.append(f"{who(e['sitting_out'])} reparte y no juega")
+                extra.append(_("{player} deals and sits out").format(player=who(e["sitting_out"])))
             yield ""
-            yield (
-                f"Mano {mano}: triunfo {e['trump']}; es mano {who(e['mano_seat'])}, da {who(e['dealer'])}"
-                + ("; " + "; ".join(extra) if extra else "")
-            )
+            yield _("Mano {mano}: triunfo {trump}; {mano_player} is mano, {dealer} deals").format(
+                mano=mano, trump=e["trump"], mano_player=who(e["mano_seat"]), dealer=who(e["dealer"])
+            ) + ("; " + "; ".join(extra) if extra else "")
             for sw in e.get("swaps", []):
-                took = sw["took"] or "una carta oculta"
-                yield f"  Cambio: {who(sw['seat'])} da {sw['gave']} y toma {took}"
+                took = sw["took"] or _("a hidden card")
+                yield "  " + _("Cambio: {player} gives {gave} and takes {took}").format(
+                    player=who(sw["seat"]), gave=sw["gave"], took=took
+                )
             if hands and e.get("hands"):
                 for s, h in enumerate(e["hands"]):
                     if h is not None:
                         yield f"  {who(s)}: {' '.join(h)}"
         elif kind == "sang":
-            yield f"  {who(e['seat'])} canta {_cantos(e['canto'])}"
+            yield "  " + _sings(who(e["seat"]), e["canto"])
         elif kind == "trick_end":
             cards = ", ".join(
                 f"{names[c['seat']] if c['seat'] < len(names) else c['seat']} {c['card']}" for c in e["cards"]
             )
-            yield f"  Baza {e['trick']}: {cards} → se la lleva {who(e['winner'])}"
-        elif kind in ("disqualified", "penalized"):
-            verb = "descalificado" if kind == "disqualified" else "castigado"
-            yield f"  {who(e['seat'])} {verb} por {REASONS.get(e['reason'], e['reason'])}: {e['detail']}"
+            yield "  " + _("Baza {trick}: {cards} → {player} takes it").format(
+                trick=e["trick"], cards=cards, player=who(e["winner"])
+            )
+        elif kind == "disqualified":
+            yield "  " + _("{player} disqualified for {reason}: {detail}").format(
+                player=who(e["seat"]), reason=reason_name(e["reason"]), detail=e["detail"]
+            )
+        elif kind == "penalized":
+            yield "  " + _("{player} penalized for {reason}: {detail}").format(
+                player=who(e["seat"]), reason=reason_name(e["reason"]), detail=e["detail"]
+            )
         elif kind == "mano_end":
             scores = e.get("scores")
-            pts = ""
+            outcome = outcome_name(e["outcome"])
             if scores:
-                pts = "; puntos " + ", ".join(
-                    f"{names[s] if s < len(names) else s} {v}" for s, v in enumerate(scores) if v is not None
+                yield "  " + _("End of mano {mano} ({outcome}); points {scores}").format(
+                    mano=e["mano"], outcome=outcome, scores=by_seat(scores)
                 )
-            yield f"  Fin de la mano {e['mano']} ({OUTCOMES.get(e['outcome'], e['outcome'])}){pts}"
-            yield f"  Pierden: {seats(e['losers'])}; porotos: " + ", ".join(
-                f"{names[s] if s < len(names) else s} {v}" for s, v in enumerate(e["porotos"])
+            else:
+                yield "  " + _("End of mano {mano} ({outcome})").format(mano=e["mano"], outcome=outcome)
+            yield "  " + _("Losers: {players}; porotos: {porotos}").format(
+                players=seats(e["losers"]), porotos=by_seat(e["porotos"])
             )
             if e["eliminated"]:
-                yield f"  Se retiran: {seats(e['eliminated'])}"
+                yield "  " + _("Eliminated: {players}").format(players=seats(e["eliminated"]))
         elif kind == "partido_end":
+            manos = e.get("manos", mano)
             yield ""
-            yield f"Fin del partido tras {e.get('manos', mano)} manos. Ganan: {seats(e['winners'])}"
-            yield "Posiciones: " + " | ".join(f"{i}. {seats(g)}" for i, g in enumerate(e["ranking"], 1))
+            yield n_(
+                "End of the partido after {n} mano. Winners: {players}",
+                "End of the partido after {n} manos. Winners: {players}",
+                manos,
+            ).format(n=manos, players=seats(e["winners"]))
+            yield _("Standings: {ranking}").format(
+                ranking=" | ".join(f"{i}. {seats(g)}" for i, g in enumerate(e["ranking"], 1))
+            )

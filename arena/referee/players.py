@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from arena.i18n import _
 from arena.loader import PlayerLoadError, load_player_class
 
 __all__ = ["PlayerLoadError", "PlayerSpec", "find_player", "load_player_class"]
@@ -40,14 +41,16 @@ def find_player(folder: str | Path) -> PlayerSpec:
     """Describe the player in ``folder``; PlayerLoadError if it is not a usable player."""
     path = Path(folder)
     if not path.is_dir():
-        raise PlayerLoadError(f"{path}: not a folder")
+        raise PlayerLoadError(_("{folder}: not a folder").format(folder=path))
     path = path.resolve()
     toml_file, py_file = path / "player.toml", path / "player.py"
     if toml_file.is_file():
         try:
             meta = tomllib.loads(toml_file.read_text(encoding="utf-8"))
         except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-            raise PlayerLoadError(f"{toml_file}: bad TOML: {str(exc).splitlines()[0]}") from None
+            raise PlayerLoadError(
+                _("{file}: bad TOML: {error}").format(file=toml_file, error=str(exc).splitlines()[0])
+            ) from None
         command = meta.get("command")
         if command is None and py_file.is_file():
             return PlayerSpec(
@@ -59,8 +62,10 @@ def find_player(folder: str | Path) -> PlayerSpec:
             )
         if not (isinstance(command, list) and command and all(isinstance(a, str) and a for a in command)):
             raise PlayerLoadError(
-                f"{toml_file}: 'command' must be a non-empty list of strings, "
-                'e.g. command = ["node", "bot.js"]'
+                _(
+                    "{file}: 'command' must be a non-empty list of strings, "
+                    'e.g. command = ["node", "bot.js"]'
+                ).format(file=toml_file)
             )
         return PlayerSpec(
             path.name,
@@ -72,20 +77,20 @@ def find_player(folder: str | Path) -> PlayerSpec:
         )
     if py_file.is_file():
         return PlayerSpec(path.name, path, "python")
-    raise PlayerLoadError(f"{path}: no player.py or player.toml in this folder")
+    raise PlayerLoadError(_("{folder}: no player.py or player.toml in this folder").format(folder=path))
 
 
 def _opt_str(meta: dict[str, object], key: str, where: Path) -> str | None:
     value = meta.get(key)
     if value is not None and not isinstance(value, str):
-        raise PlayerLoadError(f"{where}: '{key}' must be a string")
+        raise PlayerLoadError(_("{file}: '{key}' must be a string").format(file=where, key=key))
     return value
 
 
 def _authors(meta: dict[str, object], where: Path) -> tuple[str, ...]:
     value = meta.get("authors", [])
     if not (isinstance(value, list) and all(isinstance(a, str) for a in value)):
-        raise PlayerLoadError(f"{where}: 'authors' must be a list of strings")
+        raise PlayerLoadError(_("{file}: 'authors' must be a list of strings").format(file=where))
     return tuple(value)
 
 

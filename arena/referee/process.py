@@ -17,6 +17,7 @@ from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
+from arena.i18n import n_
 from arena.inert import EXCERPT
 from arena.protocol import MAX_LINE_BYTES
 
@@ -35,7 +36,7 @@ class LineTooLong(Exception):
     """A line longer than the cap; ``head`` holds its first bytes."""
 
     def __init__(self, head: bytes) -> None:
-        super().__init__("line too long")
+        super().__init__("line too long")  # not shown: the caller words its own fault
         self.head = head
 
 
@@ -63,7 +64,7 @@ def _children_map() -> dict[int, list[int]]:
         if not entry.isdigit():
             continue
         try:
-            with open(f"/proc/{entry}/stat", "rb") as f:
+            with open(f"/proc/{entry}/stat", "rb") as f:  # not shown
                 stat = f.read()
         except OSError:
             continue
@@ -95,7 +96,7 @@ def process_tree_cpu_ns(pid: int) -> int | None:
     total = 0
     for i, p in enumerate([pid, *descendants(pid)]):
         try:
-            with open(f"/proc/{p}/stat", "rb") as f:
+            with open(f"/proc/{p}/stat", "rb") as f:  # not shown
                 stat = f.read()
         except OSError:
             if i == 0:
@@ -126,7 +127,7 @@ def _is_player_orphan(pid: int, my_session: int) -> bool:
     try:
         if os.getsid(pid) != my_session:
             return True
-        with open(f"/proc/{pid}/environ", "rb") as f:
+        with open(f"/proc/{pid}/environ", "rb") as f:  # not shown
             return b"ARENA_PLAYER=1" in f.read()
     except OSError:
         return True  # an adopted zombie: reap it
@@ -179,7 +180,12 @@ class StderrLog:
             os.close(fd)
             if self._file:
                 if self.dropped:
-                    self._file.write(f"\n[arena: {self.dropped} more bytes of stderr dropped]\n".encode())
+                    dropped = n_(
+                        "[arena: {n} more byte of stderr dropped]",
+                        "[arena: {n} more bytes of stderr dropped]",
+                        self.dropped,
+                    ).format(n=self.dropped)
+                    self._file.write(f"\n{dropped}\n".encode())
                 self._file.close()
 
     def tail(self) -> str:
@@ -198,17 +204,17 @@ def _holds(pid: int, pipe: str) -> bool | None:
     "no" stands only when the listing was the same before and after the look.
     """
     try:
-        fds = os.listdir(f"/proc/{pid}/fd")
+        fds = os.listdir(f"/proc/{pid}/fd")  # not shown
     except OSError:
         return None
     for fd in fds:
         try:
-            if os.readlink(f"/proc/{pid}/fd/{fd}") == pipe:
+            if os.readlink(f"/proc/{pid}/fd/{fd}") == pipe:  # not shown
                 return True
         except OSError:
             continue  # closed since the listing: not our pipe's last holder
     try:
-        return None if sorted(os.listdir(f"/proc/{pid}/fd")) != sorted(fds) else False
+        return None if sorted(os.listdir(f"/proc/{pid}/fd")) != sorted(fds) else False  # not shown
     except OSError:
         return None
 
@@ -350,7 +356,7 @@ class PlayerProcess:
         holders = []
         for pid in [self.pid, *descendants(self.pid)]:
             try:
-                with open(f"/proc/{pid}/comm") as f:
+                with open(f"/proc/{pid}/comm") as f:  # not shown
                     if f.read().strip() == self.wrapper:
                         continue
             except OSError:
@@ -369,7 +375,7 @@ class PlayerProcess:
         ready = self._poll_out.poll(max(0, int(timeout * 1000 + 0.999)))
         if not ready:
             return
-        exited = any(fd == self._pidfd for fd, _ in ready)
+        exited = any(fd == self._pidfd for fd, _events in ready)
         try:
             chunk = os.read(self._out_fd, 65536)
         except BlockingIOError:
@@ -421,7 +427,7 @@ class PlayerProcess:
             self._wait_exit(grace)
         if also is not None:
             also()
-        for _ in range(0 if reaped else 3):
+        for _round in range(0 if reaped else 3):
             tree = [self.pid, *descendants(self.pid)]
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(self.pid, signal.SIGSTOP)

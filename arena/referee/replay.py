@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from arena.errors import ArenaError
+from arena.i18n import _
 
 Message = dict[str, Any]
 
@@ -26,7 +27,7 @@ class ReplayWriter:
         self._file: IO[str] | None = os.fdopen(fd, "w", encoding="utf-8")
 
     def __call__(self, event: Message) -> None:
-        assert self._file is not None, "replay already closed"
+        assert self._file is not None, "replay already closed"  # not shown
         self._file.write(json.dumps(event, ensure_ascii=False, separators=(",", ":")) + "\n")
         self._file.flush()
 
@@ -48,7 +49,9 @@ def read_replay(path: str | Path) -> list[Message]:
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
-        raise ReplayError(f"{path}: cannot read replay: {exc.strerror}") from None
+        raise ReplayError(
+            _("{path}: cannot read replay: {error}").format(path=path, error=exc.strerror)
+        ) from None
     events: list[Message] = []
     for number, line in enumerate(text.splitlines(), 1):
         if not line.strip():
@@ -56,10 +59,14 @@ def read_replay(path: str | Path) -> list[Message]:
         try:
             event = json.loads(line)
         except json.JSONDecodeError as exc:
-            raise ReplayError(f"{path}:{number}: not a JSON line ({exc.msg})") from None
+            raise ReplayError(
+                _("{path}:{line}: not a JSON line ({error})").format(path=path, line=number, error=exc.msg)
+            ) from None
         if not isinstance(event, dict) or "type" not in event:
-            raise ReplayError(f"{path}:{number}: not an event object with a 'type'")
+            raise ReplayError(
+                _("{path}:{line}: not an event object with a 'type'").format(path=path, line=number)
+            )
         events.append(event)
     if not events or events[0]["type"] != "partido_start":
-        raise ReplayError(f"{path}: a replay starts with a partido_start line")
+        raise ReplayError(_("{path}: a replay starts with a partido_start line").format(path=path))
     return events

@@ -49,7 +49,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from arena import i18n
 from arena.errors import ArenaError
+from arena.i18n import N_, _
 from arena.inert import EXCERPT
 from arena.referee import cgroups, uids
 
@@ -266,14 +268,20 @@ def bwrap_works() -> bool:
 def rlimits_problem() -> str | None:
     """Why ``--sandbox rlimits`` cannot run players safely here, or None when it can."""
     if not is_root():
-        return (
+        return _(
             "--sandbox rlimits needs a root referee (each player runs under a uid of its own); "
             "install bubblewrap (apt install bubblewrap), or use --sandbox none on your own machine"
         )
     missing = [tool for tool in ("prlimit", "setpriv") if shutil.which(tool) is None]
     if missing:
-        tools = " and ".join(missing)
-        return f"--sandbox rlimits needs {tools} (util-linux) on PATH; refusing to run players as root"
+        tools = (
+            missing[0]
+            if len(missing) == 1
+            else _("{first} and {second}").format(first=missing[0], second=missing[1])
+        )
+        return _(
+            "--sandbox rlimits needs {tools} (util-linux) on PATH; refusing to run players as root"
+        ).format(tools=tools)
     return None
 
 
@@ -284,7 +292,9 @@ def resolve(mode: str) -> str:
     falls back silently to a weaker containment.
     """
     if mode not in MODES:
-        raise SandboxError(f"unknown sandbox {mode!r}; known: {', '.join(MODES)}")
+        raise SandboxError(
+            _("unknown sandbox {mode}; known: {known}").format(mode=repr(mode), known=", ".join(MODES))
+        )
     if mode == "none":
         return "none"
     if mode == "rlimits":
@@ -295,12 +305,14 @@ def resolve(mode: str) -> str:
     if bwrap_works():
         return "bwrap"
     if mode == "bwrap":
-        raise SandboxError("--sandbox bwrap: bubblewrap does not work here (see `arena doctor`)")
+        raise SandboxError(_("--sandbox bwrap: bubblewrap does not work here (see `arena doctor`)"))
     raise SandboxError(
-        "bubblewrap does not work here, so players cannot be contained: install it "
-        "(apt install bubblewrap), or choose a weaker containment explicitly: --sandbox rlimits "
-        "(root only: limits and a uid per player, no filesystem or network isolation) "
-        "or --sandbox none (your own bot on your own machine); see `arena doctor`"
+        _(
+            "bubblewrap does not work here, so players cannot be contained: install it "
+            "(apt install bubblewrap), or choose a weaker containment explicitly: --sandbox rlimits "
+            "(root only: limits and a uid per player, no filesystem or network isolation) "
+            "or --sandbox none (your own bot on your own machine); see `arena doctor`"
+        )
     )
 
 
@@ -308,20 +320,25 @@ def warning(mechanism: str) -> str | None:
     """The one warning line for what ``mechanism`` leaves unenforced here, or None."""
     per_player = cgroups.detect() is not None
     if mechanism == "none":
-        return "arena: --sandbox none: player processes run uncontained, as you (debugging only)"
+        return _("arena: --sandbox none: player processes run uncontained, as you (debugging only)")
     missing = []
     if mechanism == "rlimits":
         missing += [
-            "network isolation",
-            "filesystem isolation (players can read anything world-readable: other players' folders)",
-            "a private /tmp",
-            "a pid namespace (players see each other's processes, though they cannot signal or trace them)",
+            _("network isolation"),
+            _("filesystem isolation (players can read anything world-readable: other players' folders)"),
+            _("a private /tmp"),
+            _(
+                "a pid namespace (players see each other's processes, "
+                "though they cannot signal or trace them)"
+            ),
         ]
     if not per_player:
-        missing.append("limits per player (no writable cgroup: memory, processes and CPU are per process)")
+        missing.append(_("limits per player (no writable cgroup: memory, processes and CPU are per process)"))
     if not missing:
         return None
-    return f"arena: --sandbox {mechanism} does not give: {'; '.join(missing)} — see `arena doctor`"
+    return _("arena: --sandbox {mechanism} does not give: {missing} — see `arena doctor`").format(
+        mechanism=mechanism, missing="; ".join(missing)
+    )
 
 
 def _base_env(extra: dict[str, str]) -> dict[str, str]:
@@ -331,6 +348,7 @@ def _base_env(extra: dict[str, str]) -> dict[str, str]:
         "LANG": "C.UTF-8",
         "TMPDIR": "/tmp",
         "ARENA_PLAYER": "1",
+        i18n.ENV: i18n.language(),  # players write their messages in the referee's language
     }
     env.update(extra)
     return env
@@ -368,7 +386,7 @@ def _stage_root() -> Path:
                 with contextlib.suppress(OSError):
                     if stale.stat().st_uid == os.geteuid():
                         shutil.rmtree(stale, ignore_errors=True)
-        root = Path(tempfile.mkdtemp(prefix=f"tute-arena-stage-{pid}-"))
+        root = Path(tempfile.mkdtemp(prefix=f"tute-arena-stage-{pid}-"))  # not shown
         root.chmod(0o711)
         _stages[pid] = root
         _at_exit(lambda: _remove_stage(pid))
@@ -391,7 +409,11 @@ def _fingerprint(folder: Path) -> str:
             digest.update(f"{root}/{name}\0{info.st_size}\0{info.st_mtime_ns}\0{info.st_mode}\n".encode())
             count += 1
             if count > STAGE_MAX_FILES:
-                raise SandboxError(f"{folder}: more than {STAGE_MAX_FILES} files; too large to run")
+                raise SandboxError(
+                    _("{folder}: more than {count} files; too large to run").format(
+                        folder=folder, count=STAGE_MAX_FILES
+                    )
+                )
     return digest.hexdigest()
 
 
@@ -418,12 +440,16 @@ def stage(folder: Path) -> Path:
             elif stat.S_ISREG(info.st_mode):
                 total += info.st_size
                 if total > STAGE_MAX_BYTES:
-                    raise SandboxError(f"{folder}: more than {STAGE_MAX_BYTES >> 20} MiB; too large to run")
+                    raise SandboxError(
+                        _("{folder}: more than {mib} MiB; too large to run").format(
+                            folder=folder, mib=STAGE_MAX_BYTES >> 20
+                        )
+                    )
                 shutil.copyfile(src, out, follow_symlinks=False)
                 out.chmod(0o755 if info.st_mode & 0o111 else 0o644)
         dirs[:] = [d for d in dirs if not os.path.islink(os.path.join(root, d))]
     dest.parent.chmod(0o711)
-    for root, dirs, _ in os.walk(dest):
+    for root, dirs, _files in os.walk(dest):
         os.chmod(root, 0o755)  # explicitly: the umask may be stricter
         dirs[:] = [d for d in dirs if not os.path.islink(os.path.join(root, d))]
     _staged[key] = dest
@@ -516,23 +542,29 @@ def preflight(mechanism: str) -> None:
     """
     if mechanism == "none" or mechanism in _ready:
         return
-    probe = "import arena.runner, arena.sdk"
+    probe = "import arena.runner, arena.sdk"  # not shown
     with tempfile.TemporaryDirectory(prefix="tute-arena-preflight-") as tmp:
         os.chmod(tmp, 0o755)
         box = contain([sys.executable, "-c", probe, tmp], Path(tmp), mechanism, python_player=True)
         try:
             done = box.run(timeout=60)
         except (OSError, subprocess.SubprocessError) as exc:
-            raise SandboxError(f"cannot start a player process under {mechanism}: {exc}") from None
+            raise SandboxError(
+                _("cannot start a player process under {mechanism}: {error}").format(
+                    mechanism=mechanism, error=exc
+                )
+            ) from None
         finally:
             box.release()
     if done.returncode != 0:
         said = [line for line in done.stderr.splitlines() if line.strip()]
-        why = said[-1][:EXCERPT] if said else f"exit status {done.returncode}"
+        why = said[-1][:EXCERPT] if said else _("exit status {status}").format(status=done.returncode)
         raise SandboxError(
-            f"players cannot run here under {mechanism}: {sys.executable} importing the SDK from "
-            f"{ARENA_PACKAGE} fails for the players' user ({why}); make the interpreter and {ARENA_PACKAGE} "
-            "readable by every user (chmod -R o+rX), or install the project where they are"
+            _(
+                "players cannot run here under {mechanism}: {python} importing the SDK from {package} fails "
+                "for the players' user ({why}); make the interpreter and {package} readable by every user "
+                "(chmod -R o+rX), or install the project where they are"
+            ).format(mechanism=mechanism, python=sys.executable, package=ARENA_PACKAGE, why=why)
         )
     _ready.add(mechanism)
 
@@ -554,7 +586,11 @@ def contain(
     folder = folder.resolve()
     argv = list(argv)
     if mechanism not in MECHANISMS:
-        raise SandboxError(f"unknown containment {mechanism!r}; known: {', '.join(MECHANISMS)}")
+        raise SandboxError(
+            _("unknown containment {mechanism}; known: {known}").format(
+                mechanism=repr(mechanism), known=", ".join(MECHANISMS)
+            )
+        )
     if mechanism == "none":
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join(
@@ -568,9 +604,11 @@ def contain(
             raise SandboxError(problem)
         if python_player and not _reaches(sys.executable):
             raise SandboxError(
-                f"--sandbox rlimits: the Python interpreter {os.path.realpath(sys.executable)} cannot be run "
-                "by an unprivileged user (a folder above it is private); use bubblewrap, or a Python "
-                "installed where every user can run it"
+                _(
+                    "--sandbox rlimits: the Python interpreter {python} cannot be run by an unprivileged "
+                    "user (a folder above it is private); use bubblewrap, or a Python installed where every "
+                    "user can run it"
+                ).format(python=os.path.realpath(sys.executable))
             )
     as_root = is_root()
     seen = stage(folder) if as_root else folder
@@ -602,18 +640,19 @@ def contain(
         raise
 
 
-SIGNAL_LIMITS = {"SIGXCPU": "CPU time limit", "SIGXFSZ": "file size limit", "SIGKILL": "killed"}
+SIGNAL_LIMITS = {"SIGXCPU": N_("CPU time limit"), "SIGXFSZ": N_("file size limit"), "SIGKILL": N_("killed")}
+"""Signal -> the limit it names (marked for the catalog: translate where shown)."""
 
 
 def limit_hint(stderr_tail: str, signal_name: str | None) -> str | None:
     """Which resource limit a crash most likely hit, from its signal or its last words."""
     if signal_name in ("SIGXCPU", "SIGXFSZ"):
-        return SIGNAL_LIMITS[signal_name]
+        return _(SIGNAL_LIMITS[signal_name])
     text = stderr_tail.lower()
-    if "memoryerror" in text or "out of memory" in text or "cannot allocate memory" in text:
-        return "memory limit"
-    if "file too large" in text or "no space left" in text:
-        return "file size limit"
-    if "resource temporarily unavailable" in text and "fork" in text:
-        return "process limit"
+    if "memoryerror" in text or "out of memory" in text or "cannot allocate memory" in text:  # not shown
+        return _("memory limit")
+    if "file too large" in text or "no space left" in text:  # not shown
+        return _("file size limit")
+    if "resource temporarily unavailable" in text and "fork" in text:  # not shown
+        return _("process limit")
     return None

@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from arena.i18n import _
+
 Event = dict[str, Any]
 
 FIELDS = (
@@ -42,9 +44,9 @@ def partido_stats(events: Sequence[Event]) -> list[dict[str, Any]]:
     A replay without ``partido_end`` is refused (a partido cut short never counts).
     """
     if not events or events[0].get("type") != "partido_start":
-        raise ValueError("a replay starts with partido_start")
+        raise ValueError(_("a replay starts with partido_start"))
     if events[-1].get("type") != "partido_end":
-        raise ValueError("the partido has no partido_end: it was cut short and does not count")
+        raise ValueError(_("the partido has no partido_end: it was cut short and does not count"))
     n = len(events[0]["players"])
     out: list[dict[str, Any]] = [
         {
@@ -55,7 +57,7 @@ def partido_stats(events: Sequence[Event]) -> list[dict[str, Any]]:
             "won": False,
             "place": 0.0,
         }
-        for _ in range(n)
+        for _seat in range(n)
     ]
     dealt: list[int] = []
     for e in events:

@@ -16,10 +16,12 @@ from typing import TYPE_CHECKING, Any
 
 from arena import protocol
 from arena.game import Game, new_partido
+from arena.i18n import _
 from arena.inert import EXCERPT, printable
 from arena.protocol import Message, ProtocolError
 from arena.referee import sandbox
 from arena.referee.connection import Connection, InProcessConnection, Limits, PlayerFault
+from arena.referee.narrate import reason_name
 from arena.referee.players import PlayerSpec, unique_names
 from arena.rules import FaultError, RuleSet
 from arena.sdk import Player
@@ -97,8 +99,8 @@ class Referee:
         self.sources = list(sources or names)
         self.sinks = list(sinks)
         self.alive = [True] * len(self.connections)
-        self.move_ms: list[list[float]] = [[] for _ in self.connections]
-        self.move_cpu_ms: list[list[float | None]] = [[] for _ in self.connections]
+        self.move_ms: list[list[float]] = [[] for _conn in self.connections]
+        self.move_cpu_ms: list[list[float | None]] = [[] for _conn in self.connections]
         self.faults: list[Fault] = []
         self._sent = 0
 
@@ -202,8 +204,15 @@ class Referee:
         self.faults.append(Fault(mano, seat, reason, detail, penalized))
         conn = self.connections[seat]
         if self.incident_prefix is not None:
-            path = Path(f"{self.incident_prefix}.incident-{seat}-{conn.name}.txt")
-            head = f"Incident in {self.partido_id}, mano {mano}, seat {seat} ({conn.name}): {reason}"
+            path = Path(f"{self.incident_prefix}.incident-{seat}-{conn.name}.txt")  # not shown
+            head = _("Incident in {partido}, mano {mano}, seat {seat} ({player}): {reason} ({what})").format(
+                partido=self.partido_id,
+                mano=mano,
+                seat=seat,
+                player=conn.name,
+                reason=reason,
+                what=reason_name(reason),
+            )
             fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)  # not for players' eyes
             with os.fdopen(fd, "a", encoding="utf-8") as f:  # several penalties append
                 # The player's text (names, replies, standard error) shown inert: escapes only.

@@ -22,6 +22,7 @@ import time
 from pathlib import Path
 
 from arena.errors import ArenaError
+from arena.i18n import _
 
 FIRST_UID = 1_879_048_192
 """0x70000000: the first uid of the range leased to players."""
@@ -44,7 +45,7 @@ def _lock_folder() -> Path:
             info = os.lstat(folder)
             if stat.S_ISDIR(info.st_mode) and info.st_uid == 0 and not info.st_mode & 0o077:
                 return folder
-    raise UidError("no root-only folder for uid leases (/run/tute-arena/uids)")
+    raise UidError(_("no root-only folder for uid leases (/run/tute-arena/uids)"))
 
 
 def processes_of(uid: int) -> list[int]:
@@ -54,7 +55,7 @@ def processes_of(uid: int) -> list[int]:
         if not entry.isdigit():
             continue
         try:
-            with open(f"/proc/{entry}/status", "rb") as f:
+            with open(f"/proc/{entry}/status", "rb") as f:  # not shown
                 for line in f:
                     if line.startswith(b"Uid:"):
                         if uid in map(int, line.split()[1:4]):
@@ -118,7 +119,7 @@ class UidLease:
 
     def __init__(self) -> None:
         if os.geteuid() != 0:
-            raise UidError("only a root referee leases player uids")
+            raise UidError(_("only a root referee leases player uids"))
         folder = _lock_folder()
         start = (os.getpid() * 7919 + next(_counter) * 104_729) % COUNT
         for i in range(COUNT):
@@ -133,7 +134,7 @@ class UidLease:
             self._fd = fd
             kill_all(uid)  # a referee killed hard may have left some behind
             return
-        raise UidError(f"all {COUNT} player uids are leased")
+        raise UidError(_("all {count} player uids are leased").format(count=COUNT))
 
     def release(self, clean_shared: bool = False) -> None:
         """Kill what still runs as this uid (and, if asked, its files in /tmp…), then free it."""

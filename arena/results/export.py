@@ -3,8 +3,8 @@
 Sheets: Posiciones, Partidos, Enfrentamientos, Descalificaciones, Configuración —
 bold frozen headers, filters, widths, number and percent formats, a colour scale
 on the rate, and a native bar chart of the rate with its 95% interval.
-Headers in Spanish (``lang="es"``, the default) or English (``lang="en"``); the
-sheet names stay the same in both, so scripts can rely on them.
+Headers, captions and footers in the language in use (:func:`arena.i18n.language`);
+the sheet names stay the same in every language, so scripts can rely on them.
 """
 
 from __future__ import annotations
@@ -18,113 +18,63 @@ from typing import Any
 import pandas as pd
 
 from arena import inert
+from arena.i18n import N_, _
 from arena.inert import EXCERPT
 
 SHEETS = ("Posiciones", "Partidos", "Enfrentamientos", "Descalificaciones", "Configuración")
 CSV_NAMES = {s: s.lower().replace("ó", "o") for s in SHEETS}
 
-HEADERS: dict[str, dict[str, str]] = {
-    "es": {
-        "puesto": "Puesto",
-        "entrant": "Jugador",
-        "partidos": "Partidos jugados",
-        "ganados": "Ganados",
-        "pct_ganados": "% ganados",
-        "ic_bajo": "IC 95% bajo",
-        "ic_alto": "IC 95% alto",
-        "lugar_medio": "Lugar medio",
-        "manos": "Manos jugadas",
-        "manos_perdidas": "Manos perdidas",
-        "porotos_100": "Porotos perdidos c/100 manos",
-        "capotes": "Capotes",
-        "tutes": "Tutes",
-        "cantos": "Cantos",
-        "dq_renuncio": "Desc. renuncio",
-        "dq_false_canto": "Desc. canto falso",
-        "dq_timeout": "Desc. tiempo",
-        "dq_crash": "Desc. caída",
-        "dq_protocol": "Desc. protocolo",
-        "dq_not_in_hand": "Desc. carta que no tiene",
-        "ms_mediana": "ms por jugada (mediana)",
-        "ms_p95": "ms por jugada (p95)",
-        "cpu_ms_mediana": "ms de CPU por jugada (mediana)",
-        "cpu_ms_p95": "ms de CPU por jugada (p95)",
-        "pen_renuncio": "Penaliz. renuncio",
-        "pen_false_canto": "Penaliz. canto falso",
-        "grupo": "Grupo",
-        "puestos_95": "Puesto 95%",
-        "retiradas": "Perdidos por retirada",
-        "fuerza": "Fuerza (Plackett–Luce)",
-        "p_delante": "P(por delante del siguiente)",
-        "faltan": "Partidos más para separarlo del siguiente",
-        "penalizado": "Penalización",
-        "partido": "Partido",
-        "semilla": "Semilla",
-        "jugadores": "Jugadores (por asiento)",
-        "posiciones": "Posiciones",
-        "ganadores": "Ganadores",
-        "faltas": "Faltas",
-        "replay": "Replay",
-        "mano": "Mano",
-        "motivo": "Motivo",
-        "detalle": "Detalle",
-        "incidente": "Incidente",
-        "clave": "Parámetro",
-        "valor": "Valor",
-        "err_mas": "error +",
-        "err_menos": "error −",
-    },
-    "en": {
-        "puesto": "Rank",
-        "entrant": "Player",
-        "partidos": "Partidos played",
-        "ganados": "Won",
-        "pct_ganados": "% won",
-        "ic_bajo": "95% CI low",
-        "ic_alto": "95% CI high",
-        "lugar_medio": "Average place",
-        "manos": "Manos played",
-        "manos_perdidas": "Manos lost",
-        "porotos_100": "Porotos lost per 100 manos",
-        "capotes": "Capotes",
-        "tutes": "Tutes",
-        "cantos": "Cantos",
-        "dq_renuncio": "DQ renuncio",
-        "dq_false_canto": "DQ false canto",
-        "dq_timeout": "DQ timeout",
-        "dq_crash": "DQ crash",
-        "dq_protocol": "DQ protocol",
-        "dq_not_in_hand": "DQ not in hand",
-        "ms_mediana": "ms per move (median)",
-        "ms_p95": "ms per move (p95)",
-        "cpu_ms_mediana": "CPU ms per move (median)",
-        "cpu_ms_p95": "CPU ms per move (p95)",
-        "pen_renuncio": "Penalty renuncio",
-        "pen_false_canto": "Penalty false canto",
-        "grupo": "Group",
-        "puestos_95": "Rank 95%",
-        "retiradas": "Forfeited (withdrawn)",
-        "fuerza": "Strength (Plackett–Luce)",
-        "p_delante": "P(ahead of the next)",
-        "faltan": "More partidos to separate from the next",
-        "penalizado": "Penalty",
-        "partido": "Partido",
-        "semilla": "Seed",
-        "jugadores": "Players (by seat)",
-        "posiciones": "Ranking",
-        "ganadores": "Winners",
-        "faltas": "Faults",
-        "replay": "Replay",
-        "mano": "Mano",
-        "motivo": "Reason",
-        "detalle": "Detail",
-        "incidente": "Incident",
-        "clave": "Parameter",
-        "valor": "Value",
-        "err_mas": "error +",
-        "err_menos": "error −",
-    },
+HEADERS: dict[str, str] = {
+    "puesto": N_("Rank"),
+    "entrant": N_("Player"),
+    "partidos": N_("Partidos played"),
+    "ganados": N_("Won"),
+    "pct_ganados": N_("% won"),
+    "ic_bajo": N_("95% CI low"),
+    "ic_alto": N_("95% CI high"),
+    "lugar_medio": N_("Average place"),
+    "manos": N_("Manos played"),
+    "manos_perdidas": N_("Manos lost"),
+    "porotos_100": N_("Porotos lost per 100 manos"),
+    "capotes": N_("Capotes"),
+    "tutes": N_("Tutes"),
+    "cantos": N_("Cantos"),
+    "dq_renuncio": N_("DQ renuncio"),
+    "dq_false_canto": N_("DQ false canto"),
+    "dq_timeout": N_("DQ timeout"),
+    "dq_crash": N_("DQ crash"),
+    "dq_protocol": N_("DQ protocol"),
+    "dq_not_in_hand": N_("DQ not in hand"),
+    "ms_mediana": N_("ms per move (median)"),
+    "ms_p95": N_("ms per move (p95)"),
+    "cpu_ms_mediana": N_("CPU ms per move (median)"),
+    "cpu_ms_p95": N_("CPU ms per move (p95)"),
+    "pen_renuncio": N_("Penalty renuncio"),
+    "pen_false_canto": N_("Penalty false canto"),
+    "grupo": N_("Group"),
+    "puestos_95": N_("Rank 95%"),
+    "retiradas": N_("Forfeited (withdrawn)"),
+    "fuerza": N_("Strength (Plackett–Luce)"),
+    "p_delante": N_("P(ahead of the next)"),
+    "faltan": N_("More partidos to separate from the next"),
+    "penalizado": N_("Penalty"),
+    "partido": N_("Partido"),
+    "semilla": N_("Seed"),
+    "jugadores": N_("Players (by seat)"),
+    "posiciones": N_("Ranking"),
+    "ganadores": N_("Winners"),
+    "faltas": N_("Faults"),
+    "replay": N_("Replay"),
+    "mano": N_("Mano"),
+    "motivo": N_("Reason"),
+    "detalle": N_("Detail"),
+    "incidente": N_("Incident"),
+    "clave": N_("Parameter"),
+    "valor": N_("Value"),
+    "err_mas": N_("error +"),
+    "err_menos": N_("error −"),
 }
+"""The column headers by key, in English, marked for the catalog: show them with :func:`headers`."""
 PERCENT = {"pct_ganados", "ic_bajo", "ic_alto", "p_delante"}
 DECIMALS = {
     "lugar_medio": "0.00",
@@ -138,10 +88,9 @@ DECIMALS = {
 }
 
 
-def headers(lang: str) -> dict[str, str]:
-    if lang not in HEADERS:
-        raise ValueError(f"unknown language {lang!r}; known: {', '.join(HEADERS)}")
-    return HEADERS[lang]
+def headers() -> dict[str, str]:
+    """The column headers by key, in the language in use."""
+    return {key: _(text) for key, text in HEADERS.items()}
 
 
 def sheet_frames(
@@ -150,10 +99,9 @@ def sheet_frames(
     enfrentamientos: pd.DataFrame,
     descalificaciones: pd.DataFrame,
     config: dict[str, Any],
-    lang: str = "es",
 ) -> dict[str, pd.DataFrame]:
-    """The five sheets as frames with the headers of ``lang``."""
-    h = headers(lang)
+    """The five sheets as frames with the headers in the language in use."""
+    h = headers()
     pos = posiciones.copy()
     pos["err_mas"] = pos["ic_alto"] - pos["pct_ganados"]
     pos["err_menos"] = pos["pct_ganados"] - pos["ic_bajo"]
@@ -169,8 +117,15 @@ def sheet_frames(
 
 
 def _text(value: Any) -> str:
+    """A Configuración value as text, in the language in use (yes/no, lists, a ruleset)."""
+    if isinstance(value, bool):
+        return _("yes") if value else _("no")
     if isinstance(value, (list, tuple)):
         return ", ".join(map(str, value)) or "—"
+    if isinstance(value, dict) and {"ruleset", "renuncio"} <= set(value):
+        return _("{ruleset}, renuncio: {renuncio}, variants: {variants}").format(
+            ruleset=value["ruleset"], renuncio=value["renuncio"], variants=_text(value.get("variants", []))
+        )
     return "—" if value is None or value == "" else str(value)
 
 
@@ -198,7 +153,6 @@ def _text_cells(ws: Any) -> None:
 def write_workbook(
     frames: dict[str, pd.DataFrame],
     path: Path,
-    lang: str = "es",
     captions: dict[str, list[str]] | None = None,
 ) -> Path:
     """Write ``frames`` to ``path`` (xlsx) with the formatting; atomically (temp + rename).
@@ -212,9 +166,9 @@ def write_workbook(
     """
     from openpyxl.utils import get_column_letter
 
-    h = headers(lang)
+    h = headers()
     columns = set(frames["Posiciones"].columns) if "Posiciones" in frames else set()
-    lines = {**default_captions(h, lang, columns), **(captions or {})}
+    lines = {**default_captions(h, columns), **(captions or {})}
     lines = {name: [_printable(str(x)) for x in lines.get(name) or []] for name in frames}
     tops = {name: len(lines[name]) + 2 if lines[name] else 1 for name in frames}
     tmp = path.with_name(path.name + ".tmp")
@@ -236,9 +190,9 @@ def write_workbook(
             ws.freeze_panes = f"{get_column_letter(names + 1)}{top + 1}"
             last = f"{get_column_letter(max(1, len(df.columns)))}{top + len(df)}"
             ws.auto_filter.ref = f"A{top}:{last}"
-            _print_setup(ws, top, names, lang)
+            _print_setup(ws, top, names)
         pos_ws = writer.sheets["Posiciones"]
-        _posiciones_chart(pos_ws, frames["Posiciones"], tops["Posiciones"], h, lang)
+        _posiciones_chart(pos_ws, frames["Posiciones"], tops["Posiciones"], h)
         book = writer.book
         book.active = book.worksheets.index(pos_ws)
         for ws in book.worksheets:
@@ -247,50 +201,34 @@ def write_workbook(
     return path
 
 
-_FOOTER = {"es": "Página &P de &N", "en": "Page &P of &N"}
+_FOOTER = N_("Page &P of &N")
+"""The printed pages' footer (``&P``, ``&N``: Excel's page number and count), marked for the catalog."""
 _CAPTION_WIDTH = 120
 """A caption is merged across the table's columns up to about this many characters, then wraps."""
 
 
-def default_captions(h: dict[str, str], lang: str, columns: Any) -> dict[str, list[str]]:
-    """How to read Posiciones and Enfrentamientos, in the workbook's language; the place
-    interval and group letters are explained only when Posiciones has them (``columns``)."""
-    places = h.get("puestos_95") in columns and h.get("grupo") in columns
-    if lang == "es":
-        order = (
-            "Ordenados por la fuerza estimada (modelo de Plackett–Luce sobre la clasificación "
-            "completa de cada partido)."
-        )
-        if places:
-            order += (
-                f" {h['puestos_95']}: el intervalo de puestos compatible con los resultados; los "
-                f"jugadores con la misma letra de {h['grupo'].lower()} no están separados, y entre "
-                f"ellos el orden puede no seguir el {h['pct_ganados']} (el modelo tiene en cuenta "
-                "contra quién jugó cada uno y en qué lugar terminó)."
-            )
-        return {
-            "Posiciones": [
-                order,
-                f"Debajo de la tabla, el gráfico de {h['pct_ganados']} con su intervalo del 95%.",
-            ],
-            "Enfrentamientos": [
-                "Fila A, columna B: parte de los partidos que A y B jugaron juntos en que A terminó "
-                "por delante de B (vacía si nunca coincidieron).",
-            ],
-        }
-    order = "Sorted by estimated strength (a Plackett–Luce model over each partido's full ranking)."
-    if places:
-        order += (
-            f" {h['puestos_95']}: the range of places consistent with the results; players "
-            f"sharing a {h['grupo'].lower()} letter are not separated, and among them the order "
-            f"may not follow {h['pct_ganados']} (the model weighs whom each played and in which "
-            "place each finished)."
-        )
+def default_captions(h: dict[str, str], columns: Any) -> dict[str, list[str]]:
+    """How to read Posiciones and Enfrentamientos, in the language in use (``h``: :func:`headers`);
+    the place interval and group letters are explained only when Posiciones has them (``columns``)."""
+    if h.get("puestos_95") in columns and h.get("grupo") in columns:
+        order = _(
+            "Sorted by estimated strength (a Plackett–Luce model over each partido's full ranking). "
+            "{places}: the range of places consistent with the results; players sharing a {group} "
+            "letter are not separated, and among them the order may not follow {rate} (the model "
+            "weighs whom each played and in which place each finished)."
+        ).format(places=h["puestos_95"], group=h["grupo"].lower(), rate=h["pct_ganados"])
+    else:
+        order = _("Sorted by estimated strength (a Plackett–Luce model over each partido's full ranking).")
     return {
-        "Posiciones": [order, f"Below the table, the chart of {h['pct_ganados']} with its 95% interval."],
+        "Posiciones": [
+            order,
+            _("Below the table, the chart of {rate} with its 95% interval.").format(rate=h["pct_ganados"]),
+        ],
         "Enfrentamientos": [
-            "Row A, column B: the share of the partidos A and B played together in which A "
-            "finished ahead of B (empty if they never met).",
+            _(
+                "Row A, column B: the share of the partidos A and B played together in which A "
+                "finished ahead of B (empty if they never met)."
+            ),
         ],
     }
 
@@ -380,7 +318,7 @@ def _caption(ws: Any, lines: list[str], columns: int) -> None:
         ws.row_dimensions[r].height = min(409.0, 15.0 * rows)  # 409 pt: the most a row can be
 
 
-def _print_setup(ws: Any, top: int, names: int, lang: str) -> None:
+def _print_setup(ws: Any, top: int, names: int) -> None:
     """A4 landscape, one page wide (as many tall as it takes), small margins, the header row
     (and the first ``names`` columns) on every page, the sheet's name above, page numbers below."""
     from openpyxl.utils import get_column_letter
@@ -399,11 +337,11 @@ def _print_setup(ws: Any, top: int, names: int, lang: str) -> None:
     if names:
         ws.print_title_cols = f"A:{get_column_letter(names)}"
     ws.oddHeader.center.text = "&A"
-    ws.oddFooter.center.text = _FOOTER[lang]
+    ws.oddFooter.center.text = _(_FOOTER)
     ws.HeaderFooter.scaleWithDoc = False  # readable whatever the table's scale
 
 
-def _posiciones_chart(ws: Any, pos: pd.DataFrame, top: int, h: dict[str, str], lang: str) -> None:
+def _posiciones_chart(ws: Any, pos: pd.DataFrame, top: int, h: dict[str, str]) -> None:
     """The colour scale on the rate, and the bar chart of the rate with its 95% interval as
     error bars, anchored in column A two rows under the table."""
     from openpyxl.chart import BarChart, Reference
@@ -431,7 +369,7 @@ def _posiciones_chart(ws: Any, pos: pd.DataFrame, top: int, h: dict[str, str], l
         )
     chart = BarChart()
     chart.type = "bar"
-    chart.title = h["pct_ganados"] + (" (IC 95%)" if lang == "es" else " (95% CI)")
+    chart.title = _("{rate} (95% CI)").format(rate=h["pct_ganados"])
     chart.y_axis.number_format = "0%"
     chart.y_axis.scaling.min = 0
     chart.y_axis.scaling.max = 1
@@ -508,7 +446,7 @@ def to_xls(xlsx: Path) -> tuple[Path | None, str]:
     """Convert to legacy .xls through LibreOffice when installed; (path or None, a one-line message)."""
     office = shutil.which("libreoffice") or shutil.which("soffice")
     if office is None:
-        return None, "LibreOffice is not installed: no .xls written; the .xlsx is there"
+        return None, _("LibreOffice is not installed: no .xls written; the .xlsx is there")
     done = subprocess.run(
         [office, "--headless", "--convert-to", "xls", "--outdir", str(xlsx.parent), str(xlsx)],
         capture_output=True,
@@ -518,5 +456,7 @@ def to_xls(xlsx: Path) -> tuple[Path | None, str]:
     )
     xls = xlsx.with_suffix(".xls")
     if done.returncode != 0 or not xls.is_file():
-        return None, f"LibreOffice could not convert {xlsx.name}: {done.stderr.strip()[:EXCERPT]}"
-    return xls, f"Legacy workbook: {xls}"
+        return None, _("LibreOffice could not convert {workbook}: {error}").format(
+            workbook=xlsx.name, error=done.stderr.strip()[:EXCERPT]
+        )
+    return xls, _("Legacy workbook: {path}").format(path=xls)

@@ -13,14 +13,18 @@ from typing import Any
 
 import pandas as pd
 
-from arena import inert
+from arena import i18n, inert
+from arena.i18n import N_, _, n_
 from arena.referee.replay import read_replay
 from arena.referee.stats import partido_stats
 from arena.results import export, ranking, standings
-from arena.tournament.store import NO_START, PartidoRecord, Store
+from arena.tournament.store import NO_START, PartidoRecord, Store, exclusion_kind, shown_config
 
 WORKBOOK = "standings.xlsx"
-WORKBOOK_EN = "standings-en.xlsx"
+"""The workbook in the default language (Spanish)."""
+WORKBOOK_IN = "standings-{lang}.xlsx"
+"""The workbook in another language: an English one never overwrites the Spanish one."""
+WORKBOOK_EN = WORKBOOK_IN.format(lang="en")
 CSV_DIR = "csv"
 
 
@@ -61,7 +65,7 @@ def records(store: Store) -> list[dict[str, Any]]:
         out.append(
             {
                 "partido": rec.id,
-                "seed": KEY_SECRET if secret else rec.seed,
+                "seed": _(KEY_SECRET) if secret else rec.seed,
                 "players": list(rec.players),
                 "winners": list(rec.winners),
                 "ranking": [list(g) for g in rec.ranking],
@@ -84,37 +88,42 @@ def records(store: Store) -> list[dict[str, Any]]:
     return out
 
 
-KEY_ROW = "clave de los repartos"
-KEY_SECRET = "secreta hasta el final del torneo"
+KEY_ROW = N_("deal key")
+"""The Configuración row of the deal key, marked for the catalog (show it with ``_(KEY_ROW)``)."""
+KEY_SECRET = N_("secret until the torneo is over")
+"""What is shown of a keyed torneo's key and seeds before it is complete (``_(KEY_SECRET)``)."""
 
 
 def deal_key_shown(store: Store) -> str:
     """What may be shown of the deal key: the key once the torneo is complete, else that it is secret."""
     key = store.deal_key()
     if key is None:
-        return f"ninguna: semilla explícita {store.config().get('seed')} (repartos predecibles)"
+        return _("none: explicit seed {seed} (predictable deals)").format(seed=store.config().get("seed"))
     scheduled, committed, withdrawn = store.counts()
-    return key if committed + withdrawn >= scheduled else KEY_SECRET
+    return key if committed + withdrawn >= scheduled else _(KEY_SECRET)
 
 
 def configuration(store: Store) -> dict[str, Any]:
     """The Configuración sheet: every parameter, plus version, dates, counts and the deal key row."""
     from arena import __version__
 
-    conf = dict(store.config())
+    conf = shown_config(store.config())
     runs = store.runs()
     scheduled, committed, withdrawn = store.counts()
-    conf["arena_version (standings)"] = __version__
+    conf[_("arena_version (standings)")] = __version__
     if runs:
-        conf["first run"] = runs[0]["started"]
-        conf["last run"] = runs[-1]["started"]
-        conf["last run ended"] = runs[-1]["ended"] or "(running or interrupted)"
-    conf["partidos scheduled"] = scheduled
-    conf["partidos committed"] = committed
-    conf["partidos withdrawn"] = withdrawn
+        conf[_("first run")] = runs[0]["started"]
+        conf[_("last run")] = runs[-1]["started"]
+        conf[_("last run ended")] = runs[-1]["ended"] or _("(running or interrupted)")
+    conf[_("partidos scheduled")] = scheduled
+    conf[_("partidos committed")] = committed
+    conf[_("partidos withdrawn")] = withdrawn
     for folder, kind, reason in store.exclusions():
-        conf[f"fuera del torneo ({kind}): {Path(folder).name}"] = reason
-    conf[KEY_ROW] = deal_key_shown(store)  # so that anyone can re-check the replays, once it is over
+        row = _("out of the torneo ({kind}): {folder}").format(
+            kind=exclusion_kind(kind), folder=Path(folder).name
+        )
+        conf[row] = reason
+    conf[_(KEY_ROW)] = deal_key_shown(store)  # so that anyone can re-check the replays, once it is over
     return conf
 
 
@@ -139,7 +148,7 @@ def _with_exclusions(faults: pd.DataFrame, store: Store) -> pd.DataFrame:
             "partido": "—",
             "mano": None,
             "entrant": Path(folder).name,
-            "motivo": kind,
+            "motivo": exclusion_kind(kind),
             "penalizado": False,
             "detalle": reason,
             "incidente": "",
@@ -152,8 +161,8 @@ def _with_exclusions(faults: pd.DataFrame, store: Store) -> pd.DataFrame:
     return pd.concat([faults, pd.DataFrame(rows, columns=faults.columns)], ignore_index=True)
 
 
-def build(store: Store, lang: str = "es", resamples: int = ranking.RESAMPLES) -> Report:
-    """Compute every table from the store."""
+def build(store: Store, resamples: int = ranking.RESAMPLES) -> Report:
+    """Compute every table from the store, in the language in use."""
     entrants = [e.name for e in store.entrants()]
     recs = records(store)
     pos = standings.standings(recs, entrants, forfeits(store), resamples)
@@ -163,38 +172,38 @@ def build(store: Store, lang: str = "es", resamples: int = ranking.RESAMPLES) ->
         standings.head_to_head(recs, entrants),
         _with_exclusions(standings.faults_table(recs), store),
         configuration(store),
-        lang,
     )
     scheduled, committed, withdrawn = store.counts()
-    return Report(pos, frames, scheduled, committed, withdrawn, standings.separation_lines(pos, lang))
+    return Report(pos, frames, scheduled, committed, withdrawn, standings.separation_lines(pos))
 
 
-def workbook_name(lang: str = "es") -> str:
-    """The workbook's file name in ``lang``: an English one never overwrites the Spanish one."""
-    export.headers(lang)  # an unknown language is refused
-    return WORKBOOK if lang == "es" else WORKBOOK_EN
+def workbook_name() -> str:
+    """The workbook's file name in the language in use: ``standings.xlsx`` in Spanish (the default),
+    ``standings-en.xlsx`` in English, so that one never overwrites the other."""
+    lang = i18n.language()
+    return WORKBOOK if lang == i18n.DEFAULT else WORKBOOK_IN.format(lang=lang)
 
 
-def write(report: Report, folder: Path, lang: str = "es", csv: bool = True) -> list[Path]:
+def write(report: Report, folder: Path, csv: bool = True) -> list[Path]:
     """(Re)write ``standings.xlsx`` (``standings-en.xlsx`` in English) and the CSVs in ``folder``;
     returns the files written."""
-    h = export.headers(lang)
-    caption = export.default_captions(h, lang, set(report.frames["Posiciones"].columns))["Posiciones"]
+    h = export.headers()
+    caption = export.default_captions(h, set(report.frames["Posiciones"].columns))["Posiciones"]
     captions = {"Posiciones": [*report.separation, *caption]}
-    paths = [export.write_workbook(report.frames, folder / workbook_name(lang), lang, captions)]
+    paths = [export.write_workbook(report.frames, folder / workbook_name(), captions)]
     if csv:
         paths += export.write_csvs(report.frames, folder / CSV_DIR)
     return paths
 
 
-def terminal_table(report: Report, lang: str = "es") -> str:
-    """The standings as a plain text table for the terminal (names shown inert)."""
-    h = export.headers(lang)
+def terminal_table(report: Report) -> str:
+    """The standings as a plain text table for the terminal (names shown inert), in the language in use."""
+    h = export.headers()
     df = report.posiciones
     if df.empty:
-        return "(no entrants)"
+        return _("(no entrants)")
     rows = []
-    for _, r in df.iterrows():
+    for _i, r in df.iterrows():
         dq = int(sum(r[c] for c in df.columns if c.startswith("dq_")))
         pen = int(sum(r[c] for c in df.columns if c.startswith("pen_")))
         pct = (
@@ -222,13 +231,13 @@ def terminal_table(report: Report, lang: str = "es") -> str:
         h["grupo"],
         h["puestos_95"],
         h["entrant"],
-        "Partidos",
+        _("Partidos"),
         h["ganados"],
-        h["pct_ganados"] + " [IC 95%]",
+        _("{rate} [95% CI]").format(rate=h["pct_ganados"]),
         h["lugar_medio"],
         h["porotos_100"],
-        "Desc." if lang == "es" else "DQ",
-        "Penaliz." if lang == "es" else "Pen.",
+        _("DQ"),
+        _("Pen."),
     ]
     widths = [max(len(x) for x in col) for col in zip(head, *rows, strict=True)]
     lines = [
@@ -242,22 +251,21 @@ def _num(value: float, fmt: str) -> str:
     return "—" if isinstance(value, float) and math.isnan(value) else fmt.format(value)
 
 
-def progress_line(report: Report, lang: str = "es") -> str:
-    if lang == "es":
-        state = "completo" if report.complete else "en curso o interrumpido"
-        return (
-            f"{report.committed} de {report.scheduled} partidos jugados"
-            f"{f', {report.withdrawn} retirados' if report.withdrawn else ''} ({state})"
-        )
-    state = "complete" if report.complete else "running or interrupted"
-    return (
-        f"{report.committed} of {report.scheduled} partidos played"
-        f"{f', {report.withdrawn} withdrawn' if report.withdrawn else ''} ({state})"
-    )
+def progress_line(report: Report) -> str:
+    """How far the torneo is, in the language in use: ``52 of 80 partidos played (complete)``."""
+    state = _("complete") if report.complete else _("running or interrupted")
+    figures = {"played": report.committed, "scheduled": report.scheduled, "state": state}
+    if report.withdrawn:
+        return n_(
+            "{played} of {scheduled} partidos played, {withdrawn} withdrawn ({state})",
+            "{played} of {scheduled} partidos played, {withdrawn} withdrawn ({state})",
+            report.withdrawn,
+        ).format(withdrawn=report.withdrawn, **figures)
+    return _("{played} of {scheduled} partidos played ({state})").format(**figures)
 
 
 def withdrawal_lines(store: Store) -> list[str]:
-    """One line per entrant withdrawn by --max-faults: ``ana: retirado tras 3 descalificaciones``."""
+    """One line per entrant withdrawn by --max-faults: ``ana: withdrawn after 3 disqualifications``."""
     withdrawn = sorted({e for w in store.withdrawn() for e in w.entrants})
     if not withdrawn:
         return []
@@ -267,4 +275,11 @@ def withdrawal_lines(store: Store) -> list[str]:
         for e in rec.disqualified_entrants:
             if e in dq:
                 dq[e] += 1
-    return [f"{inert.printable(names[e])}: retirado tras {dq[e]} descalificaciones" for e in withdrawn]
+    return [
+        n_(
+            "{player}: withdrawn after {n} disqualification",
+            "{player}: withdrawn after {n} disqualifications",
+            dq[e],
+        ).format(player=inert.printable(names[e]), n=dq[e])
+        for e in withdrawn
+    ]

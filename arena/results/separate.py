@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from arena.i18n import _
 from arena.results import report, standings
 from arena.results.ranking import SEPARATED
 from arena.seeds import Seed, derive, is_key
@@ -50,8 +51,10 @@ class Gap:
     probability: float
 
     def label(self) -> str:
-        """As the progress line shows it: ``separando 3.º/4.º: 82%``."""
-        return f"separando {self.upper}.º/{self.upper + 1}.º: {self.probability:.0%}"
+        """As the progress line shows it, in the language in use: ``separating places 3 and 4: 82%``."""
+        return _("separating places {upper} and {lower}: {probability}").format(
+            upper=self.upper, lower=self.upper + 1, probability=f"{self.probability:.0%}"
+        )
 
 
 def gaps(posiciones: pd.DataFrame) -> list[tuple[int, float]]:
@@ -80,7 +83,7 @@ def members(posiciones: pd.DataFrame, entrants: Sequence[str], table_size: int) 
     rows = posiciones[posiciones["grupo"] != ""].reset_index(drop=True)
     order = [index[name] for name in rows["entrant"]]
     chosen: set[int] = set()
-    for place, _ in gaps(posiciones):
+    for place, _p in gaps(posiciones):
         chosen.update(order[place - 1 : place + 1])
     if not chosen:
         return []
@@ -120,7 +123,7 @@ def batch(
     count = min(tables_wanted, tables_allowed)
     if count <= 0:
         return []
-    label = f"tute-arena/torneo/separate/{number}"
+    label = f"tute-arena/torneo/separate/{number}"  # not shown
     rng = random.Random(derive(str(seed), label) if is_key(seed) else f"{label}/{seed}")
     local: list[tuple[int, ...]] = []
     while len(local) < count:  # passes over the subsets of ``who`` when a batch needs more than one
@@ -158,10 +161,10 @@ def next_batch(store: Store) -> tuple[list[ScheduledPartido], str] | None:
     posiciones = standings.standings(report.records(store), names, report.forfeits(store))
     gap = weakest(posiciones)
     if gap is None:
-        log.info("todos los puestos separados al 95%%")
+        log.info("%s", _("every place separated at 95%"))
         return None
     if budget <= 0:
-        log.info("presupuesto de partidos agotado; %s", gap.label())
+        log.info("%s", _("budget of partidos spent; {gap}").format(gap=gap.label()))
         return None
     who = members(posiciones, names, config["table_size"])
     rows = posiciones[posiciones["entrant"].isin([names[e] for e in who])]
@@ -179,5 +182,7 @@ def next_batch(store: Store) -> tuple[list[ScheduledPartido], str] | None:
     )
     if not found:
         return None
-    log.info("%s: entre %s", gap.label(), ", ".join(names[e] for e in who))
+    log.info(
+        "%s", _("{gap}: among {players}").format(gap=gap.label(), players=", ".join(names[e] for e in who))
+    )
     return found, gap.label()

@@ -20,6 +20,7 @@ from typing import Any
 import pandas as pd
 
 from arena.engine import FAULT_REASONS
+from arena.i18n import n_
 from arena.referee.stats import finishing_places
 from arena.results import ranking
 
@@ -149,14 +150,14 @@ def _span(low: int, high: int) -> str:
     return str(low) if low == high else f"{low}–{high}"
 
 
-def separation_lines(df: pd.DataFrame, lang: str = "es") -> list[str]:
-    """What the order establishes, in words: which consecutive places are not separated, and
-    about how many more partidos each would take."""
+def separation_lines(df: pd.DataFrame) -> list[str]:
+    """What the order establishes, in words (in the language in use): which consecutive places are
+    not separated, and about how many more partidos each would take."""
     rows = df[df["grupo"] != ""]
     if rows.empty:
         return []
     per_player = round(statistics.median(rows["partidos"] + rows["retiradas"]))
-    groups = [g for _, g in rows.groupby("grupo", sort=False)]
+    groups = [g for _key, g in rows.groupby("grupo", sort=False)]
     lines = []
     for g in groups:
         if len(g) < 2:
@@ -164,20 +165,36 @@ def separation_lines(df: pd.DataFrame, lang: str = "es") -> list[str]:
         first, last = int(g["puesto"].iloc[0]), int(g["puesto"].iloc[-1])
         more = g["faltan"].iloc[:-1].dropna()
         hint = int(more.max()) if not more.empty else None
-        if lang == "es":
-            line = f"Los puestos {first} a {last} no están separados con {per_player} partidos por jugador"
-            many = "uno o dos" if hint and hint <= 2 else f"unos {hint}"
-            line += f"; harían falta {many} más por jugador." if hint else "."
+        if not hint:
+            line = n_(
+                "Places {first} to {last} are not separated with {per_player} partido per player.",
+                "Places {first} to {last} are not separated with {per_player} partidos per player.",
+                per_player,
+            )
+        elif hint <= 2:
+            line = n_(
+                "Places {first} to {last} are not separated with {per_player} partido per player; "
+                "one or two more per player would be needed.",
+                "Places {first} to {last} are not separated with {per_player} partidos per player; "
+                "one or two more per player would be needed.",
+                per_player,
+            )
         else:
-            line = f"Places {first} to {last} are not separated with {per_player} partidos per player"
-            many = "one or two" if hint and hint <= 2 else f"about {hint}"
-            line += f"; {many} more per player would be needed." if hint else "."
-        lines.append(line)
+            line = n_(
+                "Places {first} to {last} are not separated with {per_player} partido per player; "
+                "about {more} more per player would be needed.",
+                "Places {first} to {last} are not separated with {per_player} partidos per player; "
+                "about {more} more per player would be needed.",
+                per_player,
+            )
+        lines.append(line.format(first=first, last=last, per_player=per_player, more=hint))
     if not lines:
         return [
-            f"Todos los puestos están separados al 95% con {per_player} partidos por jugador."
-            if lang == "es"
-            else f"Every place is separated at 95% with {per_player} partidos per player."
+            n_(
+                "Every place is separated at 95% with {per_player} partido per player.",
+                "Every place is separated at 95% with {per_player} partidos per player.",
+                per_player,
+            ).format(per_player=per_player)
         ]
     return lines
 

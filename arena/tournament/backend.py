@@ -22,6 +22,7 @@ from collections.abc import Callable, Collection
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Protocol, TypeVar
 
+from arena import i18n
 from arena.errors import ArenaError
 
 T = TypeVar("T")
@@ -91,14 +92,16 @@ class LocalBackend:
             self.slots,
             mp_context=self.context,
             initializer=worker.init_worker,
-            initargs=(self.log_channel, os.getpid()),
+            initargs=(self.log_channel, os.getpid(), i18n.language()),
         )
 
     def submit(self, fn: Callable[..., T], *args: Any) -> cf.Future[T]:
         try:
             future = self.executor.submit(fn, *args)
         except BrokenProcessPool:  # a worker died (killed, out of memory): the rest go to a new pool
-            self.executor.shutdown(wait=False, cancel_futures=True)
+            # wait=True: once shut down, the pool cannot be waited for (see wait()), and its other
+            # workers may still be writing the replays of partidos reported failed
+            self.executor.shutdown(wait=True, cancel_futures=True)
             self.executor = self._pool()
             future = self.executor.submit(fn, *args)
         self._pools[future] = self.executor

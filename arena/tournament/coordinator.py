@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.errors import ArenaError
+from arena.i18n import N_, _, n_
 from arena.referee.connection import Limits
 from arena.referee.players import PlayerLoadError, PlayerSpec, find_player
 from arena.rules import RuleSet
@@ -33,6 +34,8 @@ from arena.tournament.store import DB_NAME, NO_START, Entrant, Store, StoreError
 from arena.tournament.worker import PartidoTask, check_entrant, play_task
 
 log = logging.getLogger("arena.torneo")
+RUN_STATUS = {"finished": N_("finished"), "interrupted": N_("interrupted"), "failed": N_("failed")}
+"""How a run ended (stored as the key, shown in the log as its label)."""
 
 WITHDRAWN_REASON = "max-faults"
 LOG_NAME = "torneo.log"
@@ -52,7 +55,11 @@ class Interrupted(ArenaError):
     """Ctrl-C (or SIGTERM): the committed partidos stay, the rest is for ``--resume``."""
 
     def __init__(self, committed: int, total: int) -> None:
-        super().__init__(f"interrupted with {committed} of {total} partidos settled")
+        super().__init__(
+            _("interrupted with {committed} of {total} partidos settled").format(
+                committed=committed, total=total
+            )
+        )
         self.committed = committed
         self.total = total
 
@@ -123,8 +130,13 @@ def default_out(root: Path = Path("results")) -> Path:
 def check_empty(folder: Path) -> None:
     """TournamentError unless ``folder`` is absent or an empty folder: nothing is overwritten."""
     if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
-        what = "a torneo; continue it with --resume" if (folder / DB_NAME).exists() else "not empty"
-        raise TournamentError(f"{folder} is {what}. Nothing was changed; choose another --out.")
+        if (folder / DB_NAME).exists():
+            message = _(
+                "{folder} is a torneo; continue it with --resume. Nothing was changed; choose another --out."
+            )
+        else:
+            message = _("{folder} is not empty. Nothing was changed; choose another --out.")
+        raise TournamentError(message.format(folder=folder))
 
 
 def plan(config: Config, entrants: int) -> list[ScheduledPartido]:
@@ -134,7 +146,7 @@ def plan(config: Config, entrants: int) -> list[ScheduledPartido]:
     """
     seed = config.seed if config.seed is not None else config.key
     if seed is None:
-        raise TournamentError("a torneo needs a secret key (or an explicit --seed N) for its deals")
+        raise TournamentError(_("a torneo needs a secret key (or an explicit --seed N) for its deals"))
     try:
         return make_schedule(
             entrants, config.table_size, config.rounds, seed, config.duplicate, config.partidos
@@ -169,10 +181,14 @@ def open_for_resume(folder: Path) -> tuple[Store, Config, list[PlayerSpec], list
             spec = find_player(e.folder)
         except PlayerLoadError as exc:
             store.close()
-            raise TournamentError(f"entrant {e.name}: {exc}") from None
+            raise TournamentError(_("entrant {player}: {error}").format(player=e.name, error=exc)) from None
         specs.append(replace(spec, name=e.name))
         if fingerprint(e.folder) != e.fingerprint:
-            warnings.append(f"{e.name}: the files in {e.folder} changed since the torneo began")
+            warnings.append(
+                _("{player}: the files in {folder} changed since the torneo began").format(
+                    player=e.name, folder=e.folder
+                )
+            )
     return store, config, specs, warnings
 
 
@@ -188,7 +204,11 @@ def check_entrants(
         except BackendError as exc:  # a worker that must not play (containment, another referee)
             raise TournamentError(str(exc)) from None
         except Exception as exc:  # the pool itself failed (a worker could not start, or died)
-            raise TournamentError(f"the worker processes failed checking {spec.name}: {exc!r}") from exc
+            raise TournamentError(
+                _("the worker processes failed checking {player}: {error}").format(
+                    player=spec.name, error=repr(exc)
+                )
+            ) from exc
     return [(spec, why) for spec, why in zip(specs, errors, strict=True) if why]
 
 
@@ -243,12 +263,18 @@ def run(
     stats = RunStats(len(schedule), len(done))
     todo = {p.pos: p for p in schedule if p.id not in done}
     dq = _disqualifications(store, len(specs))
-    retried = sorted({pid for pid, _, _ in store.failures()} - done)
+    retried = sorted({pid for pid, _reason, _at in store.failures()} - done)
     if retried:
-        log.info("se reintentan partidos que fallaron antes: %s", ", ".join(retried))
+        log.info(_("retrying partidos that failed before: {partidos}").format(partidos=", ".join(retried)))
     failed: dict[int, str] = {}  # pos -> one line naming the partido, its players and the failure
     run_id = store.begin_run(backend.slots)
-    log.info("torneo %s: %d partidos, %d ya guardados", store.dir, len(schedule), len(done))
+    log.info(
+        n_(
+            "torneo {folder}: {n} partido, {saved} already saved",
+            "torneo {folder}: {n} partidos, {saved} already saved",
+            len(schedule),
+        ).format(folder=store.dir, n=len(schedule), saved=len(done))
+    )
     progress.start(len(schedule), len(done))
     started = time.monotonic()
     in_flight: dict[Any, ScheduledPartido] = {}
@@ -278,7 +304,7 @@ def run(
             progress.tick()
         status = "failed" if failed else "finished"
     except KeyboardInterrupt:
-        log.warning("torneo interrumpido")
+        log.warning(_("torneo interrupted"))
         backend.stop()
         raise Interrupted(stats.settled_before + stats.committed + stats.withdrawn, stats.total) from None
     except BaseException:
@@ -293,19 +319,39 @@ def run(
         if status != "finished":
             store.clean_uncommitted()
         store.end_run(run_id, status)
-        log.info("fin de la ejecución: %s, %d partidos nuevos", status, stats.committed)
+        log.info(
+            n_(
+                "end of the run: {status}, {n} new partido",
+                "end of the run: {status}, {n} new partidos",
+                stats.committed,
+            ).format(status=_(RUN_STATUS[status]), n=stats.committed)
+        )
     if failed:
         waiting = len(todo) - len(failed)
-        held = f"; {waiting} more wait for them (--max-faults)" if waiting else ""
-        raise TournamentError(
-            f"{len(failed)} partido(s) could not be played, by a failure of the referee (not of their "
-            f"players); nothing of them was saved{held}; the others were. --resume plays them again:\n"
-            + "\n".join(f"  {failed[pos]}" for pos in sorted(failed))
-        )
+        if waiting:
+            message = n_(
+                "{n} partido could not be played, by a failure of the referee (not of its players): "
+                "nothing of it was saved, the others were; partidos waiting for it (--max-faults): "
+                "{waiting}. --resume plays it again:",
+                "{n} partidos could not be played, by a failure of the referee (not of their players): "
+                "nothing of them was saved, the others were; partidos waiting for them (--max-faults): "
+                "{waiting}. --resume plays them again:",
+                len(failed),
+            )
+        else:
+            message = n_(
+                "{n} partido could not be played, by a failure of the referee (not of its players): "
+                "nothing of it was saved, the others were. --resume plays it again:",
+                "{n} partidos could not be played, by a failure of the referee (not of their players): "
+                "nothing of them was saved, the others were. --resume plays them again:",
+                len(failed),
+            )
+        lines = "\n".join(f"  {failed[pos]}" for pos in sorted(failed))
+        raise TournamentError(f"{message.format(n=len(failed), waiting=waiting)}\n{lines}")
     return stats
 
 
-MoreFn = Callable[[Store], "tuple[list[ScheduledPartido], str] | None"]
+MoreFn = Callable[[Store], "tuple[list[ScheduledPartido], str] | None"]  # not shown: a type
 """Given the store of a finished schedule: the next batch of extra partidos and what it is for
 (a progress label), or None to stop. ``--until-separated`` passes
 :func:`arena.results.separate.next_batch`; the tournament side never imports the results side."""
@@ -327,7 +373,11 @@ def play_more(
     while (found := more(store)) is not None:
         batch, label = found
         store.extend(batch)
-        log.info("%s: %d partidos más", label, len(batch))
+        log.info(
+            n_("{label}: {n} more partido", "{label}: {n} more partidos", len(batch)).format(
+                label=label, n=len(batch)
+            )
+        )
         progress.phase(label)
         played = run(store, backend, specs, progress)
         stats = RunStats(
@@ -345,7 +395,7 @@ def _failed(store: Store, partido: ScheduledPartido, specs: Sequence[PlayerSpec]
     from arena.inert import printable
 
     line = printable(f"{partido.id} ({', '.join(specs[e].name for e in partido.seats)}): {why}")
-    log.error("%s; se sigue con los demás, --resume lo reintenta", line)
+    log.error(_("{failure}; going on with the others, --resume retries it").format(failure=line))
     store.record_failure(partido, why)
     return line
 
@@ -360,7 +410,7 @@ def _commit(store: Store, partido: ScheduledPartido, handle: Any) -> set[int]:
     except BackendError as exc:
         raise TournamentError(f"{partido.id}: {exc}") from None
     except Exception as exc:  # a worker died (killed, out of memory) or a bug
-        raise PartidoFailed(f"the worker failed: {exc!r}") from exc
+        raise PartidoFailed(_("the worker failed: {error}").format(error=repr(exc))) from exc
     if outcome["error"]:
         if outcome.get("failed"):
             raise PartidoFailed(outcome["error"])
@@ -384,7 +434,7 @@ def _raise_on_sigterm() -> None:
 
 def _disqualifications(store: Store, n: int) -> list[list[int]]:
     """Per entrant, the sorted positions of the committed partidos it was disqualified in."""
-    out: list[list[int]] = [[] for _ in range(n)]
+    out: list[list[int]] = [[] for _i in range(n)]
     for record in store.results():
         for e in record.disqualified_entrants:
             out[e].append(record.pos)
@@ -432,7 +482,13 @@ def _dispatch(
         if p.pos not in busy and decided:
             if withdrawn:
                 store.commit_withdrawal(p, withdrawn, WITHDRAWN_REASON)
-                log.info("%s no se juega: %s retirado", p.id, ", ".join(specs[e].name for e in withdrawn))
+                log.info(
+                    n_(
+                        "{partido} not played: {players} withdrawn",
+                        "{partido} not played: {players} withdrawn",
+                        len(withdrawn),
+                    ).format(partido=p.id, players=", ".join(specs[e].name for e in withdrawn))
+                )
                 settled.append(p.pos)
                 stats.withdrawn += 1
                 progress.advance()
@@ -498,19 +554,25 @@ def execute(
     finished = False
     try:
         broken = check_entrants(backend, specs, config)
+        reasons = " | ".join(why for _spec, why in broken)
         if broken and (schedule is None or config.stop_on_broken):
-            raise TournamentError("these players cannot run: " + " | ".join(why for _, why in broken))
+            raise TournamentError(_("these players cannot run: {reasons}").format(reasons=reasons))
         if broken:
-            gone = {spec.folder for spec, _ in broken}
+            gone = {spec.folder for spec, _why in broken}
             specs = [s for s in specs if s.folder not in gone]
             if len(specs) < config.table_size:
                 raise TournamentError(
-                    f"only {len(specs)} jugadores can run, fewer than a table of {config.table_size}; "
-                    "these cannot: " + " | ".join(why for _, why in broken)
+                    n_(
+                        "only {n} player can run, fewer than a table of {k}; these cannot: {reasons}",
+                        "only {n} players can run, fewer than a table of {k}; these cannot: {reasons}",
+                        len(specs),
+                    ).format(n=len(specs), k=config.table_size, reasons=reasons)
                 )
             schedule = plan(config, len(specs))
             for spec, why in broken:
-                log.warning("%s queda fuera del torneo: %s", spec.name, why)
+                log.warning(
+                    _("{player} is left out of the torneo: {reason}").format(player=spec.name, reason=why)
+                )
             if excluded is not None:
                 excluded(broken, len(schedule))
         try:
@@ -549,8 +611,10 @@ def _cluster(scheduler: str) -> Backend:
 
 
 def resume_hint(folder: Path, scheduler: str | None = None) -> str:
+    """How to go on with an interrupted torneo: the command, in one line."""
     cluster = f" --scheduler {scheduler}" if scheduler else ""
-    return f"Para continuar: arena tournament --resume {folder}{cluster}"
+    command = f"arena tournament --resume {folder}{cluster}"  # not shown: a command, shown as it is
+    return _("To continue: {command}").format(command=command)
 
 
 def default_workers() -> int:

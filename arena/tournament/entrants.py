@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from arena.i18n import _
 from arena.referee.players import PlayerLoadError, PlayerSpec, find_player, is_player_folder, unique_names
 
 DEFAULT_PLAYERS = Path("players")
@@ -19,7 +20,7 @@ class NoEntrants(PlayerLoadError):
 
 @dataclass(frozen=True)
 class Skipped:
-    """A folder under the given paths that is not an entrant, and why (one line, Spanish)."""
+    """A folder under the given paths that is not an entrant, and why (one line, in the language in use)."""
 
     folder: Path
     reason: str
@@ -42,7 +43,7 @@ def why_not_a_player(folder: Path) -> str:
         if p.is_file() and not any(_hidden(Path(part)) for part in p.relative_to(folder).parts)
     ]
     if not files:
-        return "carpeta vacía"
+        return _("empty folder")
     homes = sorted(
         {
             p.parent
@@ -52,12 +53,16 @@ def why_not_a_player(folder: Path) -> str:
     )
     if len(homes) == 1:
         inner = homes[0].relative_to(folder)
-        return f"el jugador está anidado en {folder.name}/{inner}/: mové su contenido a {folder.name}/"
+        return _("the player is nested in {folder}/{inner}/: move its contents to {folder}/").format(
+            folder=folder.name, inner=inner
+        )
     if len(homes) > 1:
         shown = ", ".join(f"{folder.name}/{h.relative_to(folder)}/" for h in homes[:4])
-        return f"{len(homes)} puntos de entrada posibles ({shown}): dejá uno solo, arriba de todo"
+        return _("{n} possible entry points ({shown}): leave only one, at the very top").format(
+            n=len(homes), shown=shown
+        )
     names = ", ".join(sorted(p.name for p in files)[:4]) + (", …" if len(files) > 4 else "")
-    return f"sin player.py ni player.toml (tiene: {names})"
+    return _("no player.py or player.toml (it has: {names})").format(names=names)
 
 
 def survey(paths: Sequence[str | Path]) -> tuple[list[PlayerSpec], list[Skipped]]:
@@ -74,7 +79,7 @@ def survey(paths: Sequence[str | Path]) -> tuple[list[PlayerSpec], list[Skipped]
             found.append(find_player(p))
             continue
         if not p.is_dir():
-            raise PlayerLoadError(f"{p}: not a folder")
+            raise PlayerLoadError(_("{path}: not a folder").format(path=p))
         for sub in sorted(p.iterdir()):
             if not sub.is_dir() or _hidden(sub):
                 continue
@@ -106,14 +111,21 @@ def collect_intake(paths: Sequence[str | Path]) -> tuple[list[PlayerSpec], list[
         if not found and SAMPLE_PLAYERS.is_dir():
             found, skipped = survey([SAMPLE_PLAYERS])
         if not found:
-            raise NoEntrants(f"no player in {DEFAULT_PLAYERS}/ nor {SAMPLE_PLAYERS}/; name the folders")
+            raise NoEntrants(
+                _("no player in {players}/ nor {samples}/; name the folders").format(
+                    players=DEFAULT_PLAYERS, samples=SAMPLE_PLAYERS
+                )
+            )
     else:
         found = []
         for p in paths:
             some, left = survey([p])
             if not some:
                 reasons = "; ".join(f"{s.folder.name}: {s.reason}" for s in left[:5])
-                raise NoEntrants(f"{p}: no player folder in it" + (f" ({reasons})" if reasons else ""))
+                if reasons:
+                    message = _("{path}: no player folder in it ({reasons})")
+                    raise NoEntrants(message.format(path=p, reasons=reasons))
+                raise NoEntrants(_("{path}: no player folder in it").format(path=p))
             found += some
             skipped += left
     seen: set[Path] = set()

@@ -29,6 +29,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from arena.i18n import _
 from arena.rules import MAX_PLAYERS, MIN_PLAYERS
 from arena.seeds import Seed, check_seed, derive, is_key
 
@@ -63,8 +64,8 @@ def deal_seed(seed: Seed, deal: int) -> Seed:
     predictable as the int itself.
     """
     if is_key(seed):
-        return derive(str(seed), f"tute-arena/torneo/deal/{deal}")
-    digest = hashlib.sha256(f"tute-arena/torneo/{seed}/{deal}".encode()).digest()
+        return derive(str(seed), f"tute-arena/torneo/deal/{deal}")  # not shown
+    digest = hashlib.sha256(f"tute-arena/torneo/{seed}/{deal}".encode()).digest()  # not shown
     return int.from_bytes(digest[:8], "big") >> 11
 
 
@@ -72,7 +73,7 @@ def schedule_rng(seed: Seed) -> random.Random:
     """The stream that draws tables and seats (not deals); under a key, from a key derived from it."""
     if is_key(seed):
         return random.Random(derive(str(seed), "tute-arena/torneo/schedule"))
-    return random.Random(f"tute-arena/schedule/{seed}")
+    return random.Random(f"tute-arena/schedule/{seed}")  # not shown
 
 
 def group_size(table_size: int, duplicate: bool) -> int:
@@ -97,15 +98,17 @@ def make_schedule(
     check_seed(seed)
     n, k = entrants, table_size
     if not MIN_TABLE <= k <= MAX_TABLE:
-        raise ValueError(f"a table seats {MIN_TABLE} to {MAX_TABLE} jugadores, not {k}")
+        raise ValueError(
+            _("a table seats {min} to {max} players, not {k}").format(min=MIN_TABLE, max=MAX_TABLE, k=k)
+        )
     if n < k:
-        raise ValueError(f"tables of {k} need at least {k} jugadores, got {n}")
+        raise ValueError(_("tables of {k} need at least {k} players, got {n}").format(k=k, n=n))
     if rounds < 1:
-        raise ValueError(f"rounds must be at least 1, got {rounds}")
+        raise ValueError(_("rounds must be at least 1, got {rounds}").format(rounds=rounds))
     if partidos is not None and partidos < 1:
-        raise ValueError(f"partidos must be at least 1, got {partidos}")
+        raise ValueError(_("partidos must be at least 1, got {partidos}").format(partidos=partidos))
     if partidos is not None and rounds != 1:
-        raise ValueError("give either rounds or partidos, not both")
+        raise ValueError(_("give either rounds or partidos, not both"))
     g = group_size(k, duplicate)
     subsets = math.comb(n, k)
     rng = schedule_rng(seed)
@@ -115,7 +118,7 @@ def make_schedule(
         passes, extra = divmod(-(-partidos // g), subsets)
     total = (passes * subsets + extra) * g
     if total > MAX_PARTIDOS:
-        raise ValueError(f"{total} partidos is too many; draw fewer with partidos")
+        raise ValueError(_("{total} partidos is too many; draw fewer with partidos").format(total=total))
     tables: list[tuple[int, tuple[int, ...]]] = []  # (round, members)
     for r in range(passes):
         every = list(itertools.combinations(range(n), k))
@@ -125,7 +128,7 @@ def make_schedule(
     orders = duplicate_orders(tables, k, rng) if duplicate else _seat(tables, n, k, passes, rng)
     width = max(4, len(str(total)))
     out: list[ScheduledPartido] = []
-    for deal, ((r, _), group) in enumerate(zip(tables, orders, strict=True)):
+    for deal, ((r, _members), group) in enumerate(zip(tables, orders, strict=True)):
         s = deal_seed(seed, deal)
         for seats in group:
             pos = len(out)
@@ -149,11 +152,11 @@ def balanced_tables(n: int, k: int, count: int, rng: random.Random) -> list[tupl
         rng.shuffle(kept)
         return kept
     counts = [0] * n
-    met = [[0] * n for _ in range(n)]
+    met = [[0] * n for _i in range(n)]
     used: set[tuple[int, ...]] = set()
     out: list[tuple[int, ...]] = []
-    for _ in range(count):
-        tie = [rng.random() for _ in range(n)]
+    for _i in range(count):
+        tie = [rng.random() for _i in range(n)]
         order = sorted(range(n), key=lambda e: (counts[e], tie[e]))
         low = counts[order[0]]
         lowest = [e for e in order if counts[e] == low]
@@ -192,7 +195,7 @@ def _spread_pairs(tables: list[tuple[int, ...]], n: int, rng: random.Random) -> 
         return tables
     k = len(tables[0])
     rows = [list(t) for t in tables]
-    met = [[0] * n for _ in range(n)]
+    met = [[0] * n for _i in range(n)]
     for t in rows:
         for a, b in itertools.combinations(t, 2):
             met[a][b] += 1
@@ -248,7 +251,7 @@ def duplicate_orders(
 ) -> list[list[tuple[int, ...]]]:
     """Per table: every order of a shuffled base (K = 3), or its K cyclic rotations."""
     out = []
-    for _, members in tables:
+    for _round, members in tables:
         base = list(members)
         rng.shuffle(base)
         if k == 3:
@@ -312,7 +315,7 @@ def seat_balanced(tables: Sequence[Sequence[int]], n: int, k: int) -> list[tuple
         chunks += -(-appearances[e] // k)
     seen = [0] * n
     owner = [0] * (t_count + chunks)
-    at = [[-1] * k for _ in range(t_count + chunks)]  # vertex -> colour -> neighbour
+    at = [[-1] * k for _i in range(t_count + chunks)]  # vertex -> colour -> neighbour
     for t, members in enumerate(tables):
         for e in members:
             u = first_chunk[e] + seen[e] // k

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.errors import ArenaError
+from arena.i18n import N_, _
 from arena.seeds import Seed
 from arena.tournament.schedule import ScheduledPartido
 
@@ -46,10 +47,52 @@ _FAILURES = """CREATE TABLE IF NOT EXISTS failures (
     at TEXT NOT NULL)"""
 """Partidos the referee failed on (not settled: ``--resume`` plays them again); made on first use."""
 
-NO_START = "no arranca"
+NO_START = "no arranca"  # not shown: stored as is (older torneos too); shown as EXCLUSION_KINDS[NO_START]
 """The kind of exclusion of a submission that cannot start (store ``excluded``)."""
-NOT_A_PLAYER = "no es jugador"
+NOT_A_PLAYER = "no es jugador"  # not shown: stored as is; shown as EXCLUSION_KINDS[NOT_A_PLAYER]
 """The kind of a folder under the paths that holds no player."""
+EXCLUSION_KINDS = {NO_START: N_("cannot start"), NOT_A_PLAYER: N_("not a player")}
+"""Each stored kind of exclusion as shown, marked for the catalog: show it with :func:`exclusion_kind`."""
+
+
+def exclusion_kind(kind: str) -> str:
+    """A stored kind of exclusion (:data:`NO_START`, :data:`NOT_A_PLAYER`) in the language in use."""
+    return _(EXCLUSION_KINDS[kind]) if kind in EXCLUSION_KINDS else kind
+
+
+CONFIG_LABELS = {
+    "table_size": N_("players per table (--table-size)"),
+    "rounds": N_("rounds (--rounds)"),
+    "seed": N_("explicit seed (--seed)"),
+    "duplicate": N_("duplicate deals (--duplicate)"),
+    "partidos": N_("balanced subset of partidos (--partidos)"),
+    "rules": N_("rules"),
+    "init_ms": N_("CPU ms for hello (--init-ms)"),
+    "move_ms": N_("CPU ms per play (--move-ms)"),
+    "init_wall_ms": N_("wall-clock ms for hello (--init-wall-ms)"),
+    "move_wall_ms": N_("wall-clock ms per play (--move-wall-ms)"),
+    "max_faults": N_("disqualifications that withdraw a player (--max-faults)"),
+    "stop_on_broken": N_("refuse to start if a submission cannot start (--stop-on-broken)"),
+    "until_separated": N_("more partidos until places are separated (--until-separated)"),
+    "budget": N_("most extra partidos (--budget)"),
+    "paths": N_("player folders"),
+    "sandbox": N_("containment of the players (--sandbox)"),
+    "arena_version": N_("tute-arena version that created the torneo"),
+    "created": N_("created"),
+}
+"""What the Configuración sheet calls each parameter of :meth:`Store.config` (those of
+:meth:`arena.tournament.coordinator.Config.to_store`, and ``created``), marked for the catalog.
+The store keeps the keys themselves: :meth:`~arena.tournament.coordinator.Config.from_store`
+reads them back, and a torneo is the same whatever language it was begun in. They are translated
+when shown, by :func:`shown_config`."""
+
+
+def shown_config(values: dict[str, Any]) -> dict[str, Any]:
+    """A torneo's parameters (:meth:`Store.config`) keyed as shown, in the language in use.
+
+    A key without a label (from another version of tute-arena) is shown as it is stored.
+    """
+    return {(_(CONFIG_LABELS[k]) if k in CONFIG_LABELS else k): v for k, v in values.items()}
 
 
 _EXCLUDED = """CREATE TABLE IF NOT EXISTS excluded (
@@ -241,7 +284,7 @@ class Store:
         """
         folder = Path(folder)
         if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
-            raise StoreError(f"{folder}: not an empty folder")
+            raise StoreError(_("{folder}: not an empty folder").format(folder=folder))
         folder.mkdir(mode=0o700, parents=True, exist_ok=True)
         (folder / REPLAYS).mkdir(mode=0o700, exist_ok=True)
         _private(folder)  # also a folder that existed (empty) before
@@ -280,28 +323,38 @@ class Store:
         folder = Path(folder)
         path = folder / DB_NAME
         if not folder.is_dir():
-            raise StoreError(f"{folder}: no such folder")
+            raise StoreError(_("{folder}: no such folder").format(folder=folder))
         if not path.is_file():
-            raise StoreError(f"{folder}: not a torneo folder (no {DB_NAME})")
+            raise StoreError(
+                _("{folder}: not a torneo folder (no {file})").format(folder=folder, file=DB_NAME)
+            )
         try:
             db = sqlite3.connect(f"{path.resolve().as_uri()}?mode={'ro' if readonly else 'rw'}", uri=True)
             meta = dict(db.execute("SELECT key, value FROM meta"))
         except sqlite3.DatabaseError as exc:
-            raise StoreError(f"{path}: not a tute-arena torneo store ({exc})") from None
+            raise StoreError(
+                _("{path}: not a tute-arena torneo store ({error})").format(path=path, error=exc)
+            ) from None
         if meta.get("format") != FORMAT:
             db.close()
-            raise StoreError(f"{path}: not a tute-arena torneo store")
+            raise StoreError(_("{path}: not a tute-arena torneo store").format(path=path))
         version = int(meta.get("schema_version", "0"))
         if version not in READABLE_VERSIONS:
             db.close()
-            raise StoreError(f"{path}: store schema {version}; this tute-arena reads {SCHEMA_VERSION}")
+            raise StoreError(
+                _("{path}: store schema {version}; this tute-arena reads {readable}").format(
+                    path=path, version=version, readable=SCHEMA_VERSION
+                )
+            )
         if not readonly:
             _private(folder)  # a torneo begun by an older version may have been readable by others
             try:
                 db.execute("PRAGMA journal_mode=WAL")  # readers never wait on the writer; undone on close
             except sqlite3.OperationalError as exc:  # a reader held it past the busy timeout
                 db.close()
-                raise StoreError(f"{path}: cannot open the store for writing ({exc})") from None
+                raise StoreError(
+                    _("{path}: cannot open the store for writing ({error})").format(path=path, error=exc)
+                ) from None
             db.execute("PRAGMA synchronous=FULL")
         db.execute("PRAGMA foreign_keys=ON")
         return cls(folder, db, readonly)
@@ -316,7 +369,9 @@ class Store:
         """
         fd = _take_lock(self.dir / LOCK_NAME)
         if fd is None:
-            raise StoreError(f"{self.dir}: another arena tournament is running in this folder")
+            raise StoreError(
+                _("{folder}: another arena tournament is running in this folder").format(folder=self.dir)
+            )
         os.ftruncate(fd, 0)
         os.write(fd, f"{os.getpid()}\n".encode())
         self._lock = fd
@@ -495,9 +550,17 @@ class Store:
         result = outcome["result"]
         end = _last_event(temp)
         if end is None or end.get("type") != "partido_end":
-            raise StoreError(f"{temp}: the replay has no partido_end line; {partido.id} does not count")
+            raise StoreError(
+                _("{replay}: the replay has no partido_end line; {partido} does not count").format(
+                    replay=temp, partido=partido.id
+                )
+            )
         if end.get("winners") != result["winners"] or end.get("ranking") != result["ranking"]:
-            raise StoreError(f"{temp}: the replay's partido_end disagrees with the result of {partido.id}")
+            raise StoreError(
+                _("{replay}: the replay's partido_end disagrees with the result of {partido}").format(
+                    replay=temp, partido=partido.id
+                )
+            )
         final = self.replays / f"{partido.id}.jsonl"
         incidents: dict[int, str] = {}
         for seat, path in sorted(outcome["incidents"].items()):

@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import IO
 
 from arena.errors import ArenaError
+from arena.i18n import N_, _, n_
 from arena.inert import printable
 from arena.referee.players import PlayerLoadError, find_player, is_player_folder
 from arena.tournament.entrants import fingerprint
@@ -84,68 +85,57 @@ class Caps:
     """...checked once the entry has given this many bytes (a small file cannot do harm)."""
 
 
-_TEXTS: dict[str, tuple[str, str]] = {
+_TEXTS: dict[str, str] = {
     # The whole archive.
-    "not_zip": ("{path}: no es un archivo zip ({detail})", "{path}: not a zip file ({detail})"),
-    "no_folders": (
-        "{path}: no es una descarga de entregas de Moodle: ninguna carpeta "
-        "<Nombre>_<id>_assignsubmission_file_",
-        "{path}: not a Moodle submissions download: no folder <Full Name>_<id>_assignsubmission_file_",
+    "not_zip": N_("{path}: not a zip file ({detail})"),
+    "no_folders": N_(
+        "{path}: not a Moodle submissions download: no folder <Full Name>_<id>_assignsubmission_file_"
     ),
-    "archive_entries": (
-        "{path}: {n} entradas, más de las {cap} que se aceptan",
-        "{path}: {n} entries, more than the {cap} accepted",
-    ),
-    "into": ("{path}: no es una carpeta", "{path}: not a folder"),
-    "into_write": ("{path}: no se puede crear ({detail})", "{path}: cannot be created ({detail})"),
+    "archive_entries": N_("{path}: {n} entries, more than the {cap} accepted"),
+    "into": N_("{path}: not a folder"),
+    "into_write": N_("{path}: cannot be created ({detail})"),
     # One student's submission.
-    "escape": ("{entry}: la ruta sale de la carpeta (..)", "{entry}: the path leaves the folder (..)"),
-    "absolute": ("{entry}: ruta absoluta", "{entry}: absolute path"),
-    "drive": ("{entry}: ruta con letra de unidad", "{entry}: path with a drive letter"),
-    "symlink": ("{entry}: enlace simbólico (no se aceptan)", "{entry}: symbolic link (not accepted)"),
-    "special": ("{entry}: no es un archivo común", "{entry}: not a regular file"),
-    "encrypted": ("{entry}: cifrado con contraseña", "{entry}: encrypted with a password"),
-    "files": ("más de {cap} archivos", "more than {cap} files"),
-    "bytes": ("descomprimida pasa de {cap}", "unpacks to more than {cap}"),
-    "total": (
-        "el archivo entero descomprimido pasa de {cap}; no se importan más entregas",
-        "the whole archive unpacks to more than {cap}; no more submissions are imported",
-    ),
-    "ratio": (
-        "{entry}: se comprime más de {cap}:1 (¿una bomba zip?)",
-        "{entry}: compressed more than {cap}:1 (a zip bomb?)",
-    ),
-    "damaged": ("{entry}: zip dañado ({detail})", "{entry}: damaged zip ({detail})"),
-    "unsupported": ("{entry}: {detail}", "{entry}: {detail}"),
-    "write": ("no se pudo escribir: {detail}", "could not write: {detail}"),
-    "empty": ("entrega vacía", "empty submission"),
-    "no_player": ("ni player.py ni player.toml en la entrega{extra}", "no player.py or player.toml{extra}"),
-    "no_player_archives": (" (solo se abren los .zip: {names})", " (only .zip files are opened: {names})"),
-    "candidates": (
-        "más de un jugador en la entrega: {paths}",
-        "more than one player in the submission: {paths}",
-    ),
-    "taken": (
-        "{folder} ya existe y no viene de una entrega",
-        "{folder} already exists and is not a submission",
-    ),
-    "not_file": ("no es una entrega de archivos ({plugin})", "not a file submission ({plugin})"),
-    "stray": ("{entry}: fuera de toda carpeta de entrega", "{entry}: outside every submission folder"),
+    "escape": N_("{entry}: the path leaves the folder (..)"),
+    "absolute": N_("{entry}: absolute path"),
+    "drive": N_("{entry}: path with a drive letter"),
+    "symlink": N_("{entry}: symbolic link (not accepted)"),
+    "special": N_("{entry}: not a regular file"),
+    "encrypted": N_("{entry}: encrypted with a password"),
+    "files": N_("more than {cap} files"),
+    "bytes": N_("unpacks to more than {cap}"),
+    "total": N_("the whole archive unpacks to more than {cap}; no more submissions are imported"),
+    "ratio": N_("{entry}: compressed more than {cap}:1 (a zip bomb?)"),
+    "damaged": N_("{entry}: damaged zip ({detail})"),
+    "unsupported": N_("{entry}: {detail}"),
+    "write": N_("could not write: {detail}"),
+    "repeated": N_("could not write: {entry}: repeated in the archive"),
+    "inner_exists": N_("could not write: {entry}: {folder} already exists"),
+    "marker_folder": N_("could not write: {marker} is a folder"),
+    "empty": N_("empty submission"),
+    "no_player": N_("no player.py or player.toml"),
+    "no_player_archives": N_("no player.py or player.toml (only .zip files are opened: {names})"),
+    "candidates": N_("more than one player in the submission: {paths}"),
+    "taken": N_("{folder} already exists and is not a submission"),
+    "not_file": N_("not a file submission ({plugin})"),
+    "stray": N_("{entry}: outside every submission folder"),
 }
+"""Each reason's message by code (translated when shown: :meth:`SubmissionError.text`)."""
 
 
 class SubmissionError(ArenaError):
-    """Why an archive, or one student's submission in it, is not imported (``text(lang)``: es or en)."""
+    """Why an archive, or one student's submission in it, is not imported (``text()``: in the language
+    in use)."""
 
     def __init__(self, code: str, **fields: object) -> None:
         self.code = code
         self.fields = {k: printable(v) if isinstance(v, str) else v for k, v in fields.items()}
-        super().__init__(self.text("es"))
+        super().__init__(self.text())
 
-    def text(self, lang: str = "es") -> str:
-        es, en = _TEXTS[self.code]
-        fields = {k: v.text(lang) if isinstance(v, SubmissionError) else v for k, v in self.fields.items()}
-        return (en if lang == "en" else es).format(**fields)
+    def text(self) -> str:
+        return _(_TEXTS[self.code]).format(**self.fields)
+
+    def __str__(self) -> str:
+        return self.text()
 
 
 class ArchiveError(SubmissionError):
@@ -187,50 +177,36 @@ class Outcome:
     def renamed(self) -> bool:
         return self.imported and self.clash is not None
 
-    def text(self, lang: str = "es") -> str:
-        """The table's Resultado cell: ``importado``, ``actualizado (sin cambios)``, ``rechazado: …``."""
-        en = lang == "en"
+    def text(self) -> str:
+        """The table's Result cell: ``imported``, ``updated (unchanged)``, ``rejected: …``."""
         if self.reason is not None:
-            earlier = "the earlier submission stays in" if en else "queda la entrega anterior en"
-            kept = f"; {earlier} {self.folder}" if self.folder else ""
-            return f"{'rejected' if en else 'rechazado'}: {self.reason.text(lang)}{kept}"
-        words = {"imported": ("importado", "imported"), "updated": ("actualizado", "updated")}
-        parts = [
-            words[self.status][en] + (f" ({'unchanged' if en else 'sin cambios'})" if self.unchanged else "")
-        ]
-        if self.renamed and self.clash == "namesake":
-            parts.append(
-                f"renamed: another student is also {self.slug}"
-                if en
-                else f"renombrado: otro alumno también es {self.slug}"
-            )
-        elif self.renamed:
-            parts.append(
-                f"renamed: {self.slug} exists and is not theirs"
-                if en
-                else f"renombrado: {self.slug} ya existe y no es suyo"
-            )
-        if self.moved_up is not None:
-            moved = (
-                f"reorganised: {self.moved_up}/ moved up to the top"
-                if en
-                else f"reorganizado: {self.moved_up}/ subido al primer nivel"
-            )
-            if self.dropped:
-                moved += ", " + (
-                    _n(self.dropped, "other file left out", "other files left out")
-                    if en
-                    else _n(self.dropped, "archivo de fuera descartado", "archivos de fuera descartados")
+            if self.folder:
+                return _("rejected: {reason}; the earlier submission stays in {folder}").format(
+                    reason=self.reason.text(), folder=self.folder
                 )
-            parts.append(moved)
+            return _("rejected: {reason}").format(reason=self.reason.text())
+        if self.status == "imported":
+            parts = [_("imported (unchanged)") if self.unchanged else _("imported")]
+        else:
+            parts = [_("updated (unchanged)") if self.unchanged else _("updated")]
+        if self.renamed and self.clash == "namesake":
+            parts.append(_("renamed: another student is also {slug}").format(slug=self.slug))
+        elif self.renamed:
+            parts.append(_("renamed: {slug} exists and is not theirs").format(slug=self.slug))
+        if self.moved_up is not None and self.dropped:
+            parts.append(
+                n_(
+                    "reorganised: {folder}/ moved up to the top, {n} other file left out",
+                    "reorganised: {folder}/ moved up to the top, {n} other files left out",
+                    self.dropped,
+                ).format(folder=self.moved_up, n=self.dropped)
+            )
+        elif self.moved_up is not None:
+            parts.append(_("reorganised: {folder}/ moved up to the top").format(folder=self.moved_up))
         text = ", ".join(parts)
         if self.warning:
-            text += f"; {'warning' if en else 'aviso'}: {self.warning}"
+            text = _("{result}; warning: {warning}").format(result=text, warning=self.warning)
         return text
-
-
-def _n(count: int, one: str, many: str) -> str:
-    return f"{count} {one if count == 1 else many}"
 
 
 @dataclass
@@ -463,7 +439,7 @@ def _import_one(
             plugins = sorted(sub.plugins - {"file"})
             raise Rejected("not_file", plugin=plugins[0]) if plugins else Rejected("empty")
         budget = _Budget(caps, total)
-        budget.entries(len(sub.entries), sum(info.file_size for info, _, _ in sub.entries))
+        budget.entries(len(sub.entries), sum(info.file_size for info, _rel, _shown in sub.entries))
         stage = Path(tempfile.mkdtemp(prefix=STAGE_PREFIX, dir=into))
         raw = stage / "raw"
         raw.mkdir()
@@ -517,7 +493,7 @@ def _unpack(
     try:
         fd = os.open(target, flags, 0o755 if executable else 0o644)
     except FileExistsError:
-        raise Rejected("write", detail=f"{printable(shown)}: repeated in the archive") from None
+        raise Rejected("repeated", entry=shown) from None
     with os.fdopen(fd, "wb") as out:
         try:
             with zf.open(info) as src:
@@ -593,11 +569,11 @@ def _arrange(raw: Path, stage: Path, budget: _Budget) -> tuple[Path, str | None,
     if not _candidates(raw):
         zips = sorted(p for p in raw.iterdir() if p.is_file() and p.suffix.lower() == ".zip")
         for n, z in enumerate(zips):
-            inner = stage / f"inner-{n}.zip"
+            inner = stage / f"inner-{n}.zip"  # not shown
             os.rename(z, inner)
             dest = raw if len(zips) == 1 else raw / z.stem
             if dest != raw and os.path.lexists(dest):
-                raise Rejected("write", detail=f"{printable(z.name)}: {printable(z.stem)} already exists")
+                raise Rejected("inner_exists", entry=z.name, folder=z.stem)
             dest.mkdir(exist_ok=True)
             _expand(inner, dest, z.name, budget)
             inner.unlink()
@@ -610,8 +586,9 @@ def _arrange(raw: Path, stage: Path, budget: _Budget) -> tuple[Path, str | None,
     found = _candidates(top)
     if not found:
         archives = sorted(p.name for p in raw.rglob("*") if p.name.lower().endswith(ARCHIVES))
-        note = Rejected("no_player_archives", names=", ".join(archives)) if archives else ""
-        raise Rejected("no_player", extra=note)
+        if archives:
+            raise Rejected("no_player_archives", names=", ".join(archives))
+        raise Rejected("no_player")
     if found[0] == top:
         return top, None, 0
     if len(found) > 1:
@@ -630,7 +607,7 @@ def _mark(player: Path, sub: _Submission, archive: str) -> None:
     """Write the marker that makes this folder the student's (replacing any the student sent)."""
     marker = player / MARKER
     if marker.is_dir():
-        raise Rejected("write", detail=f"{MARKER} is a folder")
+        raise Rejected("marker_folder", marker=MARKER)
     data = {
         "student": sub.student,
         "id": sub.id,
@@ -674,20 +651,15 @@ class Entry:
     def valid(self) -> bool:
         return self.player and self.problem is None
 
-    def text(self, lang: str = "es") -> str:
-        en = lang == "en"
-        if self.valid:
-            how = (
-                "python"
-                if not self.command
-                else ("command: " if en else "comando: ") + " ".join(self.command)
-            )
-            return f"{'valid' if en else 'válido'} ({printable(how)})"
+    def text(self) -> str:
+        """The table's Entrant cell: ``valid (python)``, ``NOT VALID: …``, ``not a player: …``."""
+        if self.valid and not self.command:
+            return _("valid (python)")
+        if self.valid and self.command:
+            return _("valid (command: {command})").format(command=printable(" ".join(self.command)))
         if self.player:
-            return f"{'NOT VALID' if en else 'NO VÁLIDO'}: {self.problem}"
-        if en:
-            return "not a player: no player.py or player.toml (a torneo leaves it out)"
-        return "no es un jugador: ni player.py ni player.toml (el torneo no lo toma)"
+            return _("NOT VALID: {problem}").format(problem=self.problem)
+        return _("not a player: no player.py or player.toml (a torneo leaves it out)")
 
 
 def survey(into: str | Path) -> list[Entry]:
@@ -732,39 +704,37 @@ def table(head: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     return "\n".join(lines)
 
 
-def import_table(outcomes: Sequence[Outcome], into: str | Path, lang: str = "es") -> str:
+def import_table(outcomes: Sequence[Outcome], into: str | Path) -> str:
     """The import's table, one student a row, and a line of totals."""
-    en = lang == "en"
-    head = ["Student", "Id", "Folder", "Result"] if en else ["Alumno", "Id", "Carpeta", "Resultado"]
-    rows = [[printable(o.student), o.id or "—", o.folder or "—", o.text(lang)] for o in outcomes]
+    head = [_("Student"), "Id", _("Folder"), _("Result")]
+    rows = [[printable(o.student), o.id or "—", o.folder or "—", o.text()] for o in outcomes]
     n = Counter(o.status for o in outcomes)
-    if en:
-        totals = f"{n['imported']} imported, {n['updated']} updated, {n['rejected']} rejected, in {into}"
-    else:
-        totals = ", ".join(
-            [
-                _n(n["imported"], "importado", "importados"),
-                _n(n["updated"], "actualizado", "actualizados"),
-                _n(n["rejected"], "rechazado", "rechazados"),
-            ]
-        )
-        totals += f", en {into}"
+    totals = _("{imported}, {updated}, {rejected}, in {folder}").format(
+        imported=n_("{n} imported", "{n} imported", n["imported"]).format(n=n["imported"]),
+        updated=n_("{n} updated", "{n} updated", n["updated"]).format(n=n["updated"]),
+        rejected=n_("{n} rejected", "{n} rejected", n["rejected"]).format(n=n["rejected"]),
+        folder=into,
+    )
     return table(head, rows) + "\n\n" + totals
 
 
-def survey_table(entries: Sequence[Entry], lang: str = "es") -> str:
-    en = lang == "en"
-    head = ["Folder", "Student", "Entrant"] if en else ["Carpeta", "Alumno", "Jugador"]
-    link = " (link)" if en else " (enlace)"
-    rows = [[printable(e.folder) + (link if e.link else ""), e.student or "—", e.text(lang)] for e in entries]
+def survey_table(entries: Sequence[Entry]) -> str:
+    """The list's table, one folder a row, and a line of totals."""
+    head = [_("Folder"), _("Student"), _("Entrant")]
+    rows = [
+        [
+            _("{folder} (link)").format(folder=printable(e.folder)) if e.link else printable(e.folder),
+            e.student or "—",
+            e.text(),
+        ]
+        for e in entries
+    ]
     valid = sum(e.valid for e in entries)
     bad = sum(e.player and not e.valid for e in entries)
-    if en:
-        totals = f"{_n(valid, 'valid entrant', 'valid entrants')}, " + _n(
-            bad, "player folder not valid", "player folders not valid"
-        )
-    else:
-        totals = f"{_n(valid, 'jugador válido', 'jugadores válidos')}, " + _n(
-            bad, "carpeta de jugador no válida", "carpetas de jugador no válidas"
-        )
+    totals = ", ".join(
+        [
+            n_("{n} valid entrant", "{n} valid entrants", valid).format(n=valid),
+            n_("{n} player folder not valid", "{n} player folders not valid", bad).format(n=bad),
+        ]
+    )
     return table(head, rows) + "\n\n" + totals

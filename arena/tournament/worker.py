@@ -23,6 +23,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from arena import i18n
+from arena.i18n import _, n_
 from arena.referee.cgroups import pid_alive
 from arena.referee.connection import Limits
 from arena.referee.players import PlayerSpec
@@ -65,8 +67,13 @@ _busy = False
 _stopping = False
 
 
-def init_worker(log_channel: Any, coordinator: int, level: int = logging.INFO) -> None:
-    """Set up a worker process: logging to the coordinator's log channel, signals, a watchdog."""
+def init_worker(
+    log_channel: Any, coordinator: int, lang: str | None = None, level: int = logging.INFO
+) -> None:
+    """Set up a worker process: the coordinator's language (a forkserver started earlier may have
+    another), logging to the coordinator's log channel, signals, a watchdog."""
+    if lang is not None:
+        i18n.use(lang)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, _on_term)
     if log_channel is not None:
@@ -79,7 +86,7 @@ def init_worker(log_channel: Any, coordinator: int, level: int = logging.INFO) -
         root.addHandler(PipeHandler(log_channel))
         root.setLevel(level)
     threading.Thread(target=_watch, args=(coordinator,), name="watchdog", daemon=True).start()
-    log.info("worker ready")
+    log.info(_("worker ready"))
 
 
 def _watch(coordinator: int) -> None:
@@ -111,7 +118,7 @@ def _kill_players() -> None:
     """SIGKILL every descendant of this worker: its players and anything they started."""
     from arena.referee.process import descendants
 
-    for _ in range(3):
+    for _i in range(3):
         pids = descendants(os.getpid())
         if not pids:
             return
@@ -126,7 +133,7 @@ def _kill_players() -> None:
 def _exit() -> None:
     """Leave now, after the log records are out and no player is left."""
     _kill_players()
-    log.warning("worker stopped")  # written whole before the call returns: nothing to flush
+    log.warning(_("worker stopped"))  # written whole before the call returns: nothing to flush
     os._exit(0)
 
 
@@ -177,7 +184,9 @@ def play(task: PartidoTask) -> dict[str, Any]:
         "worker": f"{os.uname().nodename}:{os.getpid()}",
         "error": None,
     }
-    log.info("%s empieza: %s", task.id, ", ".join(names))  # never the seed: the log is no place for it
+    log.info(
+        _("{partido} starts: {players}").format(partido=task.id, players=", ".join(names))
+    )  # never the seed: the log is no place for it
     start = time.monotonic()
     events: list[dict[str, Any]] = []
     try:
@@ -198,7 +207,11 @@ def play(task: PartidoTask) -> dict[str, Any]:
             except SandboxFailure as exc:  # the machine's failure, never the player's: play it again
                 if attempt == SANDBOX_ATTEMPTS:
                     raise
-                log.warning("%s: %s; se juega otra vez (intento %d)", task.id, exc, attempt + 1)
+                log.warning(
+                    _("{partido}: {error}; played again (attempt {attempt})").format(
+                        partido=task.id, error=exc, attempt=attempt + 1
+                    )
+                )
                 _discard(replay)
                 time.sleep(0.5 * attempt)
         stats = _stats(events)
@@ -209,7 +222,12 @@ def play(task: PartidoTask) -> dict[str, Any]:
     except Exception as exc:  # the referee failed, not a player: nothing counts, --resume retries it
         out["error"] = _failure(exc)
         out["failed"] = True
-        log.error("%s (%s) no se pudo jugar: %s", task.id, ", ".join(names), out["error"], exc_info=True)
+        log.error(
+            _("{partido} ({players}) could not be played: {error}").format(
+                partido=task.id, players=", ".join(names), error=out["error"]
+            ),
+            exc_info=True,
+        )
         return out
     out["finished"] = now()
     out["incidents"] = {seat: str(path) for seat, path in incidents.items()}
@@ -226,14 +244,19 @@ def play(task: PartidoTask) -> dict[str, Any]:
         "move_ms": [[round(ms, 3) for ms in seat] for seat in result.move_ms],
         "stats": stats,
     }
-    faults = "; ".join(f"{names[f.seat]} {f.reason}" for f in result.faults) or "sin faltas"
+    faults = "; ".join(f"{names[f.seat]} {f.reason}" for f in result.faults) or _("no faults")
     log.info(
-        "%s terminado en %.2f s: %d manos, ganan %s, %s",
-        task.id,
-        time.monotonic() - start,
-        result.manos,
-        ", ".join(names[s] for s in result.winners),
-        faults,
+        n_(
+            "{partido} finished in {seconds} s: {n} mano, won by {winners}, {faults}",
+            "{partido} finished in {seconds} s: {n} manos, won by {winners}, {faults}",
+            result.manos,
+        ).format(
+            partido=task.id,
+            seconds=f"{time.monotonic() - start:.2f}",
+            n=result.manos,
+            winners=", ".join(names[s] for s in result.winners),
+            faults=faults,
+        )
     )
     return out
 
@@ -250,7 +273,9 @@ def _failure(exc: BaseException) -> str:
     """One line on an unexpected exception of the referee (its text may quote a player: inert)."""
     from arena.inert import printable
 
-    return printable(f"the referee failed: {type(exc).__name__}: {exc}")[:300]
+    return printable(_("the referee failed: {kind}: {error}").format(kind=type(exc).__name__, error=exc))[
+        :300
+    ]
 
 
 def _stats(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -273,7 +298,10 @@ def check_entrant(spec: PlayerSpec, limits: Limits, mechanism: str | None = None
         except PlayerLoadError as exc:
             return str(exc)
         except Exception as exc:  # the referee's failure, not a folder that cannot run: its partidos say more
-            log.error("%s: %s al saludarlo", spec.name, _failure(exc), exc_info=True)
+            log.error(
+                _("{player}: {error} when greeting it").format(player=spec.name, error=_failure(exc)),
+                exc_info=True,
+            )
         return None
     except WorkerStopped:
         _exit()

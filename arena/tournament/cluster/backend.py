@@ -26,6 +26,8 @@ from collections.abc import Callable, Collection, Sequence
 from pathlib import Path
 from typing import Any
 
+from arena import i18n
+from arena.i18n import N_, _
 from arena.referee.players import PlayerSpec
 from arena.tournament import worker
 from arena.tournament.backend import BackendError
@@ -33,7 +35,7 @@ from arena.tournament.cluster import bundles, remote
 
 log = logging.getLogger("arena.dask")
 
-EXTRA = "--scheduler needs the distributed extra: pip install 'tute-arena[distributed]'"
+EXTRA = N_("--scheduler needs the distributed extra: pip install 'tute-arena[distributed]'")
 CONNECT_S = 10.0
 """How long to try reaching the scheduler."""
 WORKERS_S = 60.0
@@ -49,7 +51,7 @@ def require() -> Any:
     try:
         import distributed
     except ImportError:
-        raise BackendError(EXTRA) from None
+        raise BackendError(_(EXTRA)) from None
     return distributed
 
 
@@ -78,9 +80,13 @@ class DaskHandle:
             self._failed = exc
             return False
         except Exception as exc:  # no worker for the bundles in time, or the scheduler is gone
-            self._failed = BackendError(f"the Dask cluster at {self.backend.address} cannot take it: {exc!r}")
+            self._failed = BackendError(
+                _("the Dask cluster at {address} cannot take the task: {error}").format(
+                    address=self.backend.address, error=repr(exc)
+                )
+            )
             return False
-        self.future.add_done_callback(lambda _: self.backend.wake.set())
+        self.future.add_done_callback(lambda _future: self.backend.wake.set())
         return True
 
     def _retry(self, exc: BaseException) -> bool:
@@ -88,7 +94,11 @@ class DaskHandle:
         if not isinstance(exc, self.backend.lost_errors) or self.resubmits >= RESUBMITS:
             return False
         self.resubmits += 1
-        log.warning("%s se envía de nuevo (%d): %r", self.label, self.resubmits, exc)
+        log.warning(
+            _("{task} submitted again ({n}): {error}").format(
+                task=self.label, n=self.resubmits, error=repr(exc)
+            )
+        )
         return self._start()
 
     def done(self) -> bool:
@@ -132,12 +142,18 @@ class DaskBackend:
         try:
             self.client = distributed.Client(address, timeout=CONNECT_S, set_as_default=False)
         except Exception as exc:
-            raise BackendError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
+            raise BackendError(
+                _("cannot reach the Dask scheduler at {address}: {error}").format(address=address, error=exc)
+            ) from None
         try:
             self.client.wait_for_workers(1, timeout=WORKERS_S)
         except Exception:
             self.client.close()
-            raise BackendError(f"no Dask worker joined {address} in {WORKERS_S:.0f} s") from None
+            raise BackendError(
+                _("no Dask worker joined {address} in {seconds} s").format(
+                    address=address, seconds=f"{WORKERS_S:.0f}"
+                )
+            ) from None
         self.wake = threading.Event()
         self.live: set[DaskHandle] = set()
         self._packed: dict[Path, tuple[str, bytes]] = {}
@@ -154,7 +170,7 @@ class DaskBackend:
             except Exception:  # the scheduler is unreachable: the tasks will say so
                 threads = self._slots
             if not threads and self._slots:
-                log.warning("el clúster %s no tiene workers: se espera", self.address)
+                log.warning(_("the cluster {address} has no workers: waiting").format(address=self.address))
             self._slots, self._slots_at = threads, time.monotonic()
         return max(1, self._slots)
 
@@ -167,7 +183,11 @@ class DaskBackend:
                 try:
                     self._packed[folder] = bundles.pack(folder)
                 except OSError as exc:
-                    raise BackendError(f"{folder}: cannot be bundled for the workers: {exc}") from None
+                    raise BackendError(
+                        _("{folder}: cannot be bundled for the workers: {error}").format(
+                            folder=folder, error=exc
+                        )
+                    ) from None
             digest, data = self._packed[folder]
             future = self._scattered.get(digest)
             if future is None or future.status != "finished":
@@ -191,7 +211,9 @@ class DaskBackend:
             def play() -> Any:
                 digests, futures = self._ship(task.specs)
                 key = f"{task.id}-{uuid.uuid4().hex[:8]}"
-                return self.client.submit(remote.play_remote, task, digests, futures, key=key, pure=False)
+                return self.client.submit(
+                    remote.play_remote, task, digests, futures, lang=i18n.language(), key=key, pure=False
+                )
 
             return self._handle(task.id, play, lambda out: remote.materialize(out, Path(task.replays)))
         if fn is worker.check_entrant:
@@ -201,11 +223,19 @@ class DaskBackend:
                 (digest,), futures = self._ship([spec])
                 key = f"check-{spec.name}-{uuid.uuid4().hex[:8]}"
                 return self.client.submit(
-                    remote.check_remote, spec, digest, futures[digest], *rest, key=key, pure=False
+                    remote.check_remote,
+                    spec,
+                    digest,
+                    futures[digest],
+                    *rest,
+                    lang=i18n.language(),
+                    key=key,
+                    pure=False,
                 )
 
-            return self._handle(f"check {spec.name}", check, lambda out: remote.accept(out)["error"])
-        raise TypeError(f"the Dask backend runs play_task and check_entrant, not {fn!r}")
+            label = _("check of {player}").format(player=spec.name)
+            return self._handle(label, check, lambda out: remote.accept(out)["error"])
+        raise TypeError(f"the Dask backend runs play_task and check_entrant, not {fn!r}")  # not shown
 
     def wait(self, handles: Collection[Any], timeout: float) -> set[Any]:
         deadline = time.monotonic() + timeout
@@ -228,5 +258,5 @@ class DaskBackend:
             try:
                 self.client.cancel([h.future for h in self.live if h.future is not None], force=True)
             except Exception as exc:  # the scheduler may be gone already
-                log.warning("no se pudieron cancelar las tareas: %r", exc)
+                log.warning(_("the tasks could not be cancelled: {error}").format(error=repr(exc)))
             self.close()

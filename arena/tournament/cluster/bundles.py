@@ -26,6 +26,7 @@ from dataclasses import dataclass, fields
 from pathlib import Path, PurePosixPath
 
 from arena.errors import ArenaError
+from arena.i18n import _
 from arena.referee.players import PlayerSpec
 
 CACHE_VAR = "ARENA_BUNDLE_CACHE"
@@ -93,19 +94,25 @@ def cache_dir() -> Path:
     Made readable by others (a player may run as an unprivileged uid) and refused
     when it belongs to someone else or others may write in it.
     """
-    default = Path(tempfile.gettempdir()) / f"tute-arena-bundles-{os.getuid()}"
+    default = Path(tempfile.gettempdir()) / f"tute-arena-bundles-{os.getuid()}"  # not shown
     root = Path(os.environ.get(CACHE_VAR) or default)
     root.mkdir(mode=0o755, parents=True, exist_ok=True)
     st = root.stat()
     if st.st_uid != os.getuid() or st.st_mode & 0o022:
-        raise BundleError(f"{root}: not this user's, or others may write in it; set {CACHE_VAR}")
+        raise BundleError(
+            _("{folder}: not this user's, or others may write in it; set {variable}").format(
+                folder=root, variable=CACHE_VAR
+            )
+        )
     return root
 
 
 def _check_member(member: tarfile.TarInfo) -> None:
     path = PurePosixPath(member.name)
     if not (member.isfile() or member.isdir()) or path.is_absolute() or ".." in path.parts:
-        raise BundleError(f"bundle entry {member.name!r}: only plain files and folders inside it")
+        raise BundleError(
+            _("bundle entry {name}: only plain files and folders inside it").format(name=repr(member.name))
+        )
 
 
 def unpack(digest: str, data: bytes, cache: Path | None = None) -> Path:
@@ -114,7 +121,9 @@ def unpack(digest: str, data: bytes, cache: Path | None = None) -> Path:
     BundleError when ``data`` is not the bundle named ``digest`` (damaged or forged).
     """
     if hashlib.sha256(data).hexdigest() != digest:
-        raise BundleError(f"bundle {digest[:12]}: its bytes do not match its name; not used")
+        raise BundleError(
+            _("bundle {digest}: its bytes do not match its name; not used").format(digest=digest[:12])
+        )
     root = cache or cache_dir()
     target = root / digest
     if target.is_dir():

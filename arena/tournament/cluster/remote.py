@@ -25,6 +25,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from arena import i18n
+from arena.i18n import _
 from arena.referee.connection import Limits
 from arena.referee.players import PlayerSpec
 from arena.tournament.backend import BackendError
@@ -53,10 +55,10 @@ def containment_problem(mechanism: str | None) -> str | None:
     from arena.referee.sandbox import bwrap_works
 
     if mechanism == "bwrap" and not bwrap_works():
-        return (
-            f"worker {worker_name()}: the torneo runs its players under bwrap, which does not work "
-            "there (install bubblewrap; see `arena doctor`)"
-        )
+        return _(
+            "worker {worker}: the torneo runs its players under bwrap, which does not work there "
+            "(install bubblewrap; see `arena doctor`)"
+        ).format(worker=worker_name())
     return None
 
 
@@ -118,8 +120,21 @@ def _read(path: Path, cap: int | None = None) -> bytes:
         return f.read(cap if cap is not None else -1)
 
 
-def play_remote(task: PartidoTask, digests: Sequence[str], bundles: Mapping[str, bytes]) -> dict[str, Any]:
-    """Play ``task`` here, its players unpacked from ``bundles`` (digest -> bytes) by seat ``digests``.
+def _speak(lang: str | None) -> None:
+    """Speak the coordinator's language here (its messages and log records come back to it).
+
+    The whole worker process speaks it (:func:`arena.i18n.use`): the partidos it plays at once
+    are those of one coordinator, so no thread changes it under another's feet in practice.
+    """
+    if lang is not None and lang != i18n.language():
+        i18n.use(lang)
+
+
+def play_remote(
+    task: PartidoTask, digests: Sequence[str], bundles: Mapping[str, bytes], lang: str | None = None
+) -> dict[str, Any]:
+    """Play ``task`` here, its players unpacked from ``bundles`` (digest -> bytes) by seat ``digests``;
+    ``lang``: the coordinator's language (None: this process's).
 
     Returns :func:`arena.tournament.worker.play`'s dict plus ``files`` (``replay`` bytes,
     ``incidents``: seat -> (name after the replay's stem, bytes), ``logs``: name ->
@@ -128,6 +143,7 @@ def play_remote(task: PartidoTask, digests: Sequence[str], bundles: Mapping[str,
     """
     from arena.tournament import worker
 
+    _speak(lang)
     base: dict[str, Any] = {"id": task.id, "arena": identity(), "records": [], "files": None}
     problem = containment_problem(task.mechanism)
     if problem:
@@ -142,7 +158,7 @@ def play_remote(task: PartidoTask, digests: Sequence[str], bundles: Mapping[str,
         files: dict[str, Any] | None = None
         if not out["error"]:
             replay, logs = Path(out["replay"]), Path(out["logs"])
-            by_log = {f"{s.name}.stderr.log": p for s, p in zip(specs, paths, strict=True)}
+            by_log = {f"{s.name}.stderr.log": p for s, p in zip(specs, paths, strict=True)}  # not shown
             files = {
                 "replay": _read(replay) if replay.is_file() else None,
                 "incidents": {
@@ -161,14 +177,21 @@ def play_remote(task: PartidoTask, digests: Sequence[str], bundles: Mapping[str,
 
 
 def check_remote(
-    spec: PlayerSpec, digest: str, bundle: bytes, limits: Limits, mechanism: str | None = None
+    spec: PlayerSpec,
+    digest: str,
+    bundle: bytes,
+    limits: Limits,
+    mechanism: str | None = None,
+    lang: str | None = None,
 ) -> dict[str, Any]:
-    """:func:`arena.tournament.worker.check_entrant` here, from the entrant's bundle.
+    """:func:`arena.tournament.worker.check_entrant` here, from the entrant's bundle
+    (``lang``: the coordinator's language, None: this process's).
 
     Returns ``error`` (the check's), ``problem`` (this worker's), ``arena`` and ``worker``.
     """
     from arena.tournament.worker import check_entrant
 
+    _speak(lang)
     out: dict[str, Any] = {
         "error": None,
         "arena": identity(),
@@ -194,10 +217,17 @@ def accept(outcome: dict[str, Any]) -> dict[str, Any]:
         raise BackendError(outcome["problem"])
     if tuple(outcome["arena"]) != identity():
         (theirs, their_files), (ours, our_files) = outcome["arena"], identity()
-        where = outcome.get("worker") or "a worker"
         raise BackendError(
-            f"{where} runs tute-arena {theirs} (files {their_files[:12]}), this coordinator "
-            f"{ours} (files {our_files[:12]}): install the same tute-arena on every worker"
+            _(
+                "{worker} runs tute-arena {theirs} (files {their_files}), this coordinator {ours} "
+                "(files {our_files}): install the same tute-arena on every worker"
+            ).format(
+                worker=outcome.get("worker") or _("a worker"),
+                theirs=theirs,
+                their_files=their_files[:12],
+                ours=ours,
+                our_files=our_files[:12],
+            )
         )
     for record in outcome.get("records", []):
         logging.getLogger(record["name"]).handle(logging.makeLogRecord(record))
@@ -206,7 +236,7 @@ def accept(outcome: dict[str, Any]) -> dict[str, Any]:
 
 def _safe(name: str) -> str:
     if not name or "/" in name or "\0" in name or name in (".", ".."):
-        raise BackendError(f"a worker sent a file named {name!r}; not written")
+        raise BackendError(_("a worker sent a file named {name}; not written").format(name=repr(name)))
     return name
 
 
