@@ -115,6 +115,9 @@ class Connection(Protocol):
     def incident(self) -> str:
         """The last protocol lines exchanged and the tail of standard error."""
 
+    def say_bye(self) -> None:
+        """Tell the player the partido is over, without waiting (:meth:`close` then stops it)."""
+
     def close(self) -> None:
         """Done with this player: ``bye``, a short grace, then it is gone."""
 
@@ -201,6 +204,9 @@ class InProcessConnection:
     def incident(self) -> str:
         return self.transcript.render(self.error_tail)
 
+    def say_bye(self) -> None:
+        """Nothing to tell: the object is not called again."""
+
     def close(self) -> None:
         """Nothing to stop in this process."""
 
@@ -222,6 +228,7 @@ class SubprocessConnection:
         log_dir: Path | None = None,
         mechanism: str | None = None,
         rlimits: sandbox.Resources | None = None,
+        greet: bool = True,
     ) -> None:
         self.spec = spec
         self.mechanism = mechanism = mechanism or sandbox.resolve("auto")
@@ -235,6 +242,7 @@ class SubprocessConnection:
         self.last_wall_ms = 0.0
         self._next_id = 0
         self._answered: set[int] = set()
+        self._said_bye = False
         if spec.kind == "python":
             argv = [sys.executable, "-m", "arena.runner", str(spec.folder)]
         else:
@@ -263,6 +271,15 @@ class SubprocessConnection:
                 )
             ) from None
         self.closed = False
+        if greet:
+            self.greet()
+
+    def greet(self) -> None:
+        """The hello handshake (done by the constructor unless ``greet=False``): a fault is kept
+        in :attr:`failed`; a folder that cannot run raises :class:`PlayerLoadError`.
+
+        Starting every seat's process first and greeting them after lets their start-ups
+        overlap (each one's CPU time is its own: the limits are unaffected)."""
         try:
             self._hello()
         except PlayerFault as fault:
@@ -479,14 +496,21 @@ class SubprocessConnection:
             self.process.stderr.join(0.5)  # the process is gone: let its last words arrive
         return self.transcript.render(self.process.stderr.tail())
 
-    def close(self) -> None:
-        if self.closed:
+    def say_bye(self) -> None:
+        """Tell the player the partido is over (once; :meth:`close` then stops it)."""
+        if self.closed or self._said_bye:
             return
-        self.closed = True
+        self._said_bye = True
         # a player already gone is no failure here: close() also runs while another exception
         # (a worker's stop on SIGTERM) unwinds, and must not replace it
         with contextlib.suppress(PlayerFault, sandbox.SandboxFailure):
             self._write({"type": "bye"}, 0.0)
+
+    def close(self) -> None:
+        if self.closed:
+            return
+        self.say_bye()
+        self.closed = True
         self.process.kill_tree(BYE_GRACE_S, also=self.box.kill)
         self.box.release()
 

@@ -153,10 +153,12 @@ class Referee:
             assert mover is not None
             self._turn(mover)
             self._flush()
-        if close:
-            for seat in range(p.n):
-                if self.alive[seat]:
-                    self.connections[seat].close()
+        if close:  # every bye first: the players' exits overlap
+            alive = [self.connections[seat] for seat in range(p.n) if self.alive[seat]]
+            for conn in alive:
+                conn.say_bye()
+            for conn in alive:
+                conn.close()
         return PartidoResult(
             partido=self.partido_id,
             seed=p.seed,
@@ -337,10 +339,14 @@ def play_folders(
     connections: list[SubprocessConnection] = []
     try:
         for seat, spec in enumerate(specs):
-            if connect is None:
-                connections.append(SubprocessConnection(spec, limits, log_dir, mechanism, rlimits))
+            if connect is None:  # every process started first, greeted after: the start-ups overlap
+                conn = SubprocessConnection(spec, limits, log_dir, mechanism, rlimits, greet=False)
+                connections.append(conn)
             else:
                 connections.append(connect(seat, spec, limits, log_dir, mechanism, rlimits))
+        if connect is None:
+            for conn in connections:
+                conn.greet()
         writer = ReplayWriter(replay) if replay else None
         try:
             referee = Referee(
@@ -359,6 +365,8 @@ def play_folders(
             if writer:
                 writer.close()
     finally:
+        for conn in connections:  # every bye first: the players' exits overlap
+            conn.say_bye()
         for conn in connections:
             conn.close()
     return result, referee.incidents
