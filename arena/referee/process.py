@@ -271,9 +271,11 @@ class PlayerProcess:
         self._poll_out = select.poll()
         self._poll_out.register(self._out_fd, select.POLLIN | select.POLLHUP | select.POLLERR)
         self._pidfd = -1
+        self._poll_exit = select.poll()
         with contextlib.suppress(OSError, AttributeError):  # Linux 5.3+: readable at exit
             self._pidfd = os.pidfd_open(self.pid)
             self._poll_out.register(self._pidfd, select.POLLIN)
+            self._poll_exit.register(self._pidfd, select.POLLIN)
         self._poll_in = select.poll()
         self._poll_in.register(self._in_fd, select.POLLOUT)
         self._buf = b""
@@ -410,7 +412,10 @@ class PlayerProcess:
             left = deadline - time.monotonic()
             if left <= 0:
                 return False
-            time.sleep(min(left, 0.01))
+            if self._pidfd >= 0:  # readable once the player has exited: no polling delay
+                self._poll_exit.poll(max(1, int(left * 1000)))
+            else:
+                time.sleep(min(left, 0.01))
 
     def kill_tree(self, grace: float = 0.0, also: Callable[[], None] | None = None) -> int | None:
         """Wait up to ``grace`` seconds for an exit, then kill the process and all it started.

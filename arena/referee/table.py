@@ -9,6 +9,7 @@ typed fault judged by the engine, with its evidence in the replay.
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -314,6 +315,7 @@ def play_folders(
     mechanism: str | None = None,
     rlimits: sandbox.Resources | None = None,
     connect: Connect | None = None,
+    timings: dict[str, float] | None = None,
 ) -> tuple[PartidoResult, dict[int, Path]]:
     """Play one partido between player folders, each in its own process.
 
@@ -325,7 +327,10 @@ def play_folders(
     no process is left behind. Returns the result and the incident files by seat.
     Standard error logs go beside the replay (``<replay>.logs/``). ``mechanism`` is the
     containment (see :func:`arena.referee.sandbox.resolve`; default: the best that works here).
+    ``timings``, when given, receives the seconds spent starting and greeting the players
+    (``start``), playing (``play``) and stopping them (``stop``).
     """
+    clock = [time.monotonic()]
     mechanism = mechanism or sandbox.resolve("auto")
     sandbox.preflight(mechanism)  # a setup problem is named here, never charged to the players
     from arena.referee.connection import SubprocessConnection
@@ -347,6 +352,7 @@ def play_folders(
         if connect is None:
             for conn in connections:
                 conn.greet()
+        clock.append(time.monotonic())
         writer = ReplayWriter(replay) if replay else None
         try:
             referee = Referee(
@@ -360,13 +366,17 @@ def play_folders(
                 sinks=[*sinks, *([writer] if writer else [])],
                 incident_prefix=replay.with_suffix("") if replay else None,
             )
-            result = referee.run()
+            result = referee.run(close=False)  # closed below, with the rest
         finally:
             if writer:
                 writer.close()
     finally:
+        clock.append(time.monotonic())
         for conn in connections:  # every bye first: the players' exits overlap
             conn.say_bye()
         for conn in connections:
             conn.close()
+    if timings is not None:
+        done = time.monotonic()
+        timings.update(start=clock[1] - clock[0], play=clock[2] - clock[1], stop=done - clock[2])
     return result, referee.incidents

@@ -241,6 +241,9 @@ class RunStats:
     committed: int = 0
     withdrawn: int = 0
     seconds: float = 0.0
+    split: dict[str, float] = field(default_factory=dict)
+    """Seconds summed over the partidos committed in this run: ``start``, ``play`` and ``stop``
+    in the workers (:func:`arena.referee.table.play_folders`), ``commit`` in the coordinator."""
 
 
 def run(
@@ -292,7 +295,7 @@ def run(
             for handle in backend.wait(list(in_flight), 1.0):
                 partido = in_flight.pop(handle)
                 try:
-                    disqualified = _commit(store, partido, handle)
+                    disqualified = _commit(store, partido, handle, stats.split)
                 except PartidoFailed as exc:
                     failed[partido.pos] = _failed(store, partido, specs, str(exc))
                     continue
@@ -400,8 +403,9 @@ def _failed(store: Store, partido: ScheduledPartido, specs: Sequence[PlayerSpec]
     return line
 
 
-def _commit(store: Store, partido: ScheduledPartido, handle: Any) -> set[int]:
-    """Commit a finished task's partido; returns the entrants disqualified in it.
+def _commit(store: Store, partido: ScheduledPartido, handle: Any, split: dict[str, float]) -> set[int]:
+    """Commit a finished task's partido; returns the entrants disqualified in it; adds its times
+    to ``split`` (see :attr:`RunStats.split`).
 
     PartidoFailed when the referee failed on it; TournamentError when nothing can be played.
     """
@@ -415,10 +419,13 @@ def _commit(store: Store, partido: ScheduledPartido, handle: Any) -> set[int]:
         if outcome.get("failed"):
             raise PartidoFailed(outcome["error"])
         raise TournamentError(f"{partido.id}: {outcome['error']}")
+    started = time.monotonic()
     try:
         store.commit(partido, outcome)
     except StoreError as exc:
         raise PartidoFailed(str(exc)) from None
+    for part, seconds in [*outcome.get("timing", {}).items(), ("commit", time.monotonic() - started)]:
+        split[part] = split.get(part, 0.0) + seconds
     return {partido.seats[f["seat"]] for f in outcome["result"]["faults"] if not f["penalized"]}
 
 

@@ -189,6 +189,7 @@ def play(task: PartidoTask) -> dict[str, Any]:
     )  # never the seed: the log is no place for it
     start = time.monotonic()
     events: list[dict[str, Any]] = []
+    timing: dict[str, float] = {}
     try:
         for attempt in range(1, SANDBOX_ATTEMPTS + 1):
             events.clear()
@@ -202,6 +203,7 @@ def play(task: PartidoTask) -> dict[str, Any]:
                     sinks=[events.append],
                     partido_id=task.id,
                     mechanism=task.mechanism,
+                    timings=timing,
                 )
                 break
             except SandboxFailure as exc:  # the machine's failure, never the player's: play it again
@@ -230,6 +232,7 @@ def play(task: PartidoTask) -> dict[str, Any]:
         )
         return out
     out["finished"] = now()
+    out["timing"] = timing  # seconds: start, play, stop (for benchmarks/tournament.py)
     out["incidents"] = {seat: str(path) for seat, path in incidents.items()}
     out["result"] = {
         "players": result.players,
