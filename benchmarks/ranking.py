@@ -20,7 +20,10 @@ fields per size (one number, or one per size).
 Two methods, on the same partidos:
 
 * ``new``: :func:`arena.results.ranking.places` (maximum likelihood, bootstrap over
-  partidos with ``--resamples`` resamples);
+  partidos with ``--resamples`` resamples; ``--method``: ``bootstrap`` refits each
+  resample, ``normal`` draws them from the bootstrap's normal approximation, ``auto``
+  does as the standings do — refits below ``ranking.NORMAL_FROM`` (2,000) partidos,
+  draws from there on);
 * ``old``: the online rating the standings used before (openskill's
   Plackett–Luce, updated partido by partido in schedule order, a tied partido
   rated as the average of its strict orders with each tie group rotated,
@@ -49,9 +52,12 @@ Per size and method:
 
 Fields run in ``--workers`` processes (default 2). A size whose
 ``ranking.places`` takes more than ``--slow`` CPU seconds a field (default 10)
-is reported as too slow. The defaults take ~3 CPU minutes (measured: 0.8, 2.0
-and 6.2 CPU s a field of 8, 30 and 100 entrants), ~1.5 minutes on 2 idle cores,
-11 on 2 cores at load 9; ``--fields 4 --resamples 200``: 8 CPU s, 25 s at load 9.
+is reported as too slow. The default fields have at most 875 partidos, so ``auto``
+refits them: ~1 CPU minute (measured: 0.36, 0.54 and 1.21 CPU s a field of 8, 30
+and 100 entrants), about a minute on 2 cores at load 3; ``--method normal``: 6 s.
+The switch itself, 200 entrants with 2,000 partidos, is checked with
+``--sizes 200 --per-player 40 --fields 8``, once with ``--method bootstrap`` (3.2
+CPU s a field) and once without (drawn: 0.06 CPU s a field).
 
 The last three lines are the new method's ``order recovered: X%`` and ``place
 interval coverage: Y%`` and ``old online rating — order recovered: X%, place
@@ -59,6 +65,7 @@ interval coverage: Y%``, each the mean over the sizes (every size weighs the sam
 
     python benchmarks/ranking.py                                  # 8, 30, 100 entrants
     python benchmarks/ranking.py --sizes 8,30 --fields 10 --resamples 200
+    python benchmarks/ranking.py --sizes 200 --per-player 40 --fields 8 --method bootstrap
 """
 
 from __future__ import annotations
@@ -96,6 +103,7 @@ class Job:
     ties: float
     spread: float
     resamples: int
+    method: ranking.Method
 
 
 @dataclass(frozen=True)
@@ -218,7 +226,7 @@ def run(job: Job) -> list[Result]:
     theta, outcomes = field(job)
     n = job.size
     start = time.perf_counter(), time.process_time()
-    fit = ranking.places(outcomes, n, job.resamples)
+    fit = ranking.places(outcomes, n, job.resamples, method=job.method)
     sep = [fit.ahead[i] >= ranking.SEPARATED for i in fit.order[:-1]]
     new = score(job, "new", theta, fit.order, fit.low, fit.high, sep, _since(start))
     start = time.perf_counter(), time.process_time()
@@ -245,6 +253,12 @@ def main() -> None:
     ap.add_argument("--ties", type=float, default=0.1, help="share of partidos whose two best tie")
     ap.add_argument("--spread", type=float, default=1.0, help="standard deviation of the true strengths")
     ap.add_argument("--resamples", type=int, default=ranking.RESAMPLES)
+    ap.add_argument(
+        "--method",
+        default="auto",
+        choices=("auto", "bootstrap", "normal"),
+        help="ranking.places' intervals: refits, normal draws, or by the number of partidos",
+    )
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument(
@@ -258,13 +272,14 @@ def main() -> None:
     if len(counts) != len(sizes):
         ap.error("--fields: one number, or one per size")
     jobs = [
-        Job(n, k, args.seed, args.table, args.per_player, args.ties, args.spread, args.resamples)
+        Job(n, k, args.seed, args.table, args.per_player, args.ties, args.spread, args.resamples, args.method)
         for n, count in sorted(zip(sizes, counts, strict=True), reverse=True)  # the slow ones first
         for k in range(count)
     ]
     print(
         f"sizes {sizes}, fields {counts}, tables of {args.table}, ~{args.per_player} partidos each, "
-        f"{_pct(args.ties)} tied winners, θ* ~ N(0, {args.spread}²), {args.resamples} resamples, "
+        f"{_pct(args.ties)} tied winners, θ* ~ N(0, {args.spread}²), {args.resamples} resamples "
+        f"({args.method}), "
         f"{args.workers} workers"
     )
     results: list[Result] = []

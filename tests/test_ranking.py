@@ -63,6 +63,17 @@ def _record(pid: str, players: list[str], ranking_: list[list[int]], faults: Any
     }
 
 
+def _tables(data: st.DataObject, n: int) -> list[Outcome]:
+    """Partidos of up to six of ``n`` entrants, each cut into tied groups at random."""
+    outcomes = []
+    for _ in range(data.draw(st.integers(1, 6))):
+        table = data.draw(st.permutations(range(n)).map(lambda p: p[: min(len(p), 6)]))
+        cuts = sorted(data.draw(st.sets(st.integers(1, len(table) - 1), max_size=len(table) - 1)))
+        bounds = [0, *cuts, len(table)]
+        outcomes.append(Outcome(tuple(tuple(table[a:b]) for a, b in itertools.pairwise(bounds))))
+    return outcomes
+
+
 def test_strict_rankings_give_choix_s_maximum_likelihood() -> None:
     _, data = _draw(8, 200)
     theta = fit([Outcome(tuple((i,) for i in r)) for r in data], 8, alpha=0.01)
@@ -73,12 +84,7 @@ def test_strict_rankings_give_choix_s_maximum_likelihood() -> None:
 @given(st.data())
 def test_the_gradient_of_the_tied_likelihood_is_exact(data: st.DataObject) -> None:
     n = data.draw(st.integers(3, 7))
-    outcomes = []
-    for _ in range(data.draw(st.integers(1, 6))):
-        table = data.draw(st.permutations(range(n)).map(lambda p: p[: min(len(p), 6)]))
-        cuts = sorted(data.draw(st.sets(st.integers(1, len(table) - 1), max_size=len(table) - 1)))
-        bounds = [0, *cuts, len(table)]
-        outcomes.append(Outcome(tuple(tuple(table[a:b]) for a, b in itertools.pairwise(bounds))))
+    outcomes = _tables(data, n)
     model = ranking._Data(outcomes, n)
     weights = np.array(data.draw(st.lists(st.integers(0, 3), min_size=len(outcomes), max_size=len(outcomes))))
     theta = np.array(data.draw(st.lists(st.floats(-3, 3), min_size=n, max_size=n)))
@@ -186,3 +192,72 @@ def test_without_resamples_there_is_an_order_but_no_interval() -> None:
     p = places([Outcome(tuple((i,) for i in r), str(k)) for k, r in enumerate(data)], 4, resamples=0)
     assert sorted(p.order) == [0, 1, 2, 3] and p.low == p.high == [0, 0, 0, 0]
     assert set(p.group) == {"A"} and all(math.isnan(a) for a in p.ahead)
+
+
+@given(st.data())
+def test_the_hessian_of_the_tied_likelihood_is_exact(data: st.DataObject) -> None:
+    n = data.draw(st.integers(3, 7))
+    outcomes = _tables(data, n)
+    model = ranking._Data(outcomes, n)
+    weights = np.array(data.draw(st.lists(st.integers(0, 3), min_size=len(outcomes), max_size=len(outcomes))))
+    theta = np.array(data.draw(st.lists(st.floats(-3, 3), min_size=n, max_size=n)))
+    hess = model.terms(theta, weights, 0.01, order=2).hess
+    assert hess is not None
+    eps = 1e-6
+
+    def gradient(t: np.ndarray) -> np.ndarray:
+        return model.objective(t, weights, 0.01)[1]
+
+    numeric = np.array([(gradient(theta + d) - gradient(theta - d)) / (2 * eps) for d in eps * np.eye(n)])
+    assert np.allclose(hess, numeric, atol=1e-5 * max(1.0, float(np.abs(hess).max())))
+    assert np.allclose(hess, hess.T)
+
+
+def test_a_refit_is_as_precise_as_a_full_fit() -> None:
+    _, data = _draw(12, 150, seed=11)
+    outcomes = [Outcome(((r[0], r[1]), *((i,) for i in r[2:])) if k % 3 else tuple((i,) for i in r), str(k))
+                for k, r in enumerate(data)]  # fmt: skip
+    model = ranking._Data(outcomes, 12)
+    theta = fit(outcomes, 12)
+    refits = ranking._refits(model, theta, ranking.ALPHA, 20, np.random.default_rng(5))
+    rng = np.random.default_rng(5)  # the same resamples again, each fitted as closely as it goes
+    for row in refits:
+        w = np.bincount(rng.integers(0, len(outcomes), len(outcomes)), minlength=len(outcomes)).astype(float)
+        exact = ranking._newton(model, w, np.zeros(12), ranking.ALPHA, 1e-12)
+        assert np.abs(row - exact).max() < ranking.TIE_TOLERANCE / 10
+
+
+def _clear_field() -> list[Outcome]:
+    _, data = _draw(5, 400, table=4, seed=2)
+    return [Outcome(tuple((i,) for i in r), str(k)) for k, r in enumerate(data)]
+
+
+def test_the_normal_draws_find_what_the_refits_find_on_a_clear_field() -> None:
+    normal = places(_clear_field(), 5, resamples=300, method="normal")
+    refits = places(_clear_field(), 5, resamples=300, method="bootstrap")
+    assert normal.order == refits.order == [0, 1, 2, 3, 4]
+    assert normal.group == refits.group == ["A", "B", "C", "D", "E"]
+    assert (normal.low, normal.high) == (refits.low, refits.high)
+    assert normal.theta == refits.theta
+    assert all(abs(a - b) < 0.02 for a, b in zip(normal.ahead[:4], refits.ahead[:4], strict=True))
+
+
+def test_the_normal_draws_are_deterministic_and_keep_entrants_always_tied_together() -> None:
+    tied = [Outcome(((0, 1), (2,), (3,)) if k % 2 else ((0, 1), (3,), (2,)), str(k)) for k in range(30)]
+    p = places(tied, 4, resamples=200, method="normal")
+    assert p == places(list(reversed(tied)), 4, resamples=200, method="normal")
+    assert (p.low[0], p.high[0], p.low[1], p.high[1]) == (1, 2, 1, 2)  # equal in every draw, as refitted
+    assert p.group[0] == p.group[1] != p.group[2]
+
+
+def test_from_normal_from_partidos_on_the_resamples_are_drawn(monkeypatch: pytest.MonkeyPatch) -> None:
+    _, data = _draw(6, 40, seed=3)
+    outcomes = [Outcome(tuple((i,) for i in r), str(k)) for k, r in enumerate(data)]
+    monkeypatch.setattr(ranking, "NORMAL_FROM", 40)
+    auto = places(outcomes, 6, resamples=100)
+    assert auto == places(outcomes, 6, resamples=100, method="normal")
+    assert auto != places(outcomes, 6, resamples=100, method="bootstrap")
+    fewer = outcomes[:39]
+    assert places(fewer, 6, resamples=100) == places(fewer, 6, resamples=100, method="bootstrap")
+    with pytest.raises(ValueError, match="method"):
+        places(outcomes, 6, method="laplace")  # type: ignore[arg-type]

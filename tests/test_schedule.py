@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import hashlib
 import itertools
+import json
 import math
 from collections import Counter
 
@@ -10,7 +12,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from arena.tournament.schedule import ScheduledPartido, group_size, make_schedule
+from arena.tournament.schedule import (
+    CYCLIC_WORK,
+    ScheduledPartido,
+    balanced_tables,
+    deal_seed,
+    group_size,
+    make_schedule,
+    schedule_rng,
+)
 
 SEEDS = st.integers(0, 2**32)
 
@@ -130,6 +140,91 @@ def test_partidos_spreads_pairs_well_in_a_typical_course() -> None:
     assert set(played.values()) <= {26, 27}
     pairs = pair_counts(schedule, 30)
     assert max(pairs) - min(pairs) <= 2, Counter(pairs)
+
+
+@st.composite
+def big_draws(draw: st.DrawFn) -> tuple[int, int, int]:
+    """(entrants, table size, tables) of a draw by cyclic developments, checked within a second."""
+    k = draw(st.integers(3, 6))
+    n = draw(st.integers(45 if k == 3 else 30, 90))
+    low, high = CYCLIC_WORK // n + 1, min(math.comb(n, k) // 2, 9000)
+    count = draw(st.integers(low, high), label="tables")
+    if draw(st.booleans(), label="whole developments"):
+        count = -(-count // n) * n
+        if count > high:
+            count -= n
+    assert low <= count <= high
+    return n, k, count
+
+
+@settings(max_examples=20, deadline=None)
+@given(big_draws(), SEEDS, st.booleans())
+def test_big_draws_keep_every_promise(nkc: tuple[int, int, int], seed: int, dup: bool) -> None:
+    """Above CYCLIC_WORK: counts within one, no table twice, seats balanced, pairs within one or two
+    (developments only, ``n`` dividing the tables) or three (with the rest)."""
+    n, k, count = nkc
+    g = group_size(k, dup)
+    schedule = make_schedule(n, k, seed=seed, duplicate=dup, partidos=count * g)
+    check_shape(schedule, n, k)
+    assert len(schedule) == count * g
+    played = Counter(e for p in schedule for e in p.seats)
+    assert max(played.values()) - min(played.values()) <= g
+    assert len(played) == n
+    assert len({tuple(sorted(p.seats)) for p in schedule[::g]}) == count, "no table twice"
+    whole = count % n == 0
+    for counts in seat_counts(schedule, n, k):
+        assert max(counts) - min(counts) <= (0 if dup or whole else 1), counts
+    pairs = pair_counts(schedule[::g], n)
+    assert max(pairs) - min(pairs) <= (2 if whole else 3), Counter(pairs)
+
+
+def test_a_big_course_meets_every_pair_once_or_never() -> None:
+    """500 entrants, tables of 4, 20,000 partidos (0.96 meetings per pair): 160 partidos each, 40 in
+    each seat, every pair meets 0 or 1 times (the greedy of small draws gives 0 to 3)."""
+    schedule = make_schedule(500, 4, seed=2002, partidos=20_000)
+    assert set(Counter(e for p in schedule for e in p.seats).values()) == {160}
+    assert {c for counts in seat_counts(schedule, 500, 4) for c in counts} == {40}
+    assert set(pair_counts(schedule, 500)) == {0, 1}
+
+
+def test_big_draws_are_deterministic_from_the_seed() -> None:
+    key, other = "ab" * 32, "cd" * 32
+    first = make_schedule(60, 4, seed=key, partidos=5_000)
+    assert make_schedule(60, 4, seed=key, partidos=5_000) == first
+    assert make_schedule(60, 4, seed=other, partidos=5_000) != first
+
+
+def _digest(schedule: list[ScheduledPartido]) -> str:
+    rows = [[p.pos, p.id, p.seed, list(p.seats), p.deal, p.round] for p in schedule]
+    return hashlib.sha256(json.dumps(rows).encode()).hexdigest()[:16]
+
+
+@pytest.mark.parametrize(
+    ("n", "partidos", "seed", "digest"),
+    [
+        (12, 40, 5, "d26a05f59994f0ab"),  # a small draw: the greedy
+        (60, 5_050, "ab" * 32, "c93bc6ecc1d51a01"),  # a big draw: developments and a rest
+    ],
+)
+def test_the_schedule_is_the_same_on_every_machine(
+    n: int, partidos: int, seed: int | str, digest: str
+) -> None:
+    """Pinned: a --seed N (or a stored key) gives this very schedule anywhere, with any Python 3.11+."""
+    assert _digest(make_schedule(n, 4, seed=seed, partidos=partidos)) == digest
+
+
+@pytest.mark.parametrize("seed", [7, "ab" * 32])
+def test_each_deal_has_the_seed_deal_seed_gives(seed: int | str) -> None:
+    schedule = make_schedule(60, 4, seed=seed, duplicate=True, partidos=4 * 5_000)
+    assert all(p.seed == deal_seed(seed, p.deal) for p in schedule)
+
+
+def test_balanced_tables_of_a_big_draw_are_sorted_distinct_and_balanced() -> None:
+    """The until-separated batches take the subsets and seat them themselves."""
+    tables = balanced_tables(70, 4, 5_000, schedule_rng(3))
+    assert len(set(tables)) == 5_000 and all(list(t) == sorted(t) for t in tables)
+    played = Counter(e for t in tables for e in t)
+    assert max(played.values()) - min(played.values()) <= 1
 
 
 @settings(max_examples=30, deadline=None)

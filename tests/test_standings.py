@@ -2,18 +2,31 @@
 
 from __future__ import annotations
 
+import copy
 import csv
+import itertools
 import math
+import statistics
 from pathlib import Path
 from typing import Any
 
 import openpyxl
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from arena import i18n
 from arena.referee.stats import finishing_places, partido_stats
 from arena.results.export import SHEETS, headers, sheet_frames, write_csvs, write_workbook
-from arena.results.standings import faults_table, head_to_head, partidos_table, standings, wilson
+from arena.results.standings import (
+    faults_table,
+    head_to_head,
+    partidos_table,
+    spread,
+    standings,
+    tally,
+    wilson,
+)
 
 
 def seat_stats(won: bool, place: float, manos: int, lost: int, porotos: int, **extra: Any) -> dict[str, Any]:
@@ -253,3 +266,43 @@ def test_cpu_time_per_move_stands_beside_wall_time() -> None:
     assert ana["cpu_ms_mediana"] == 1.0 and ana["ms_mediana"] == 2.0
     assert math.isnan(beto["cpu_ms_mediana"])  # not measured: shown empty, never as zero
     assert caro["cpu_ms_mediana"] == 4.0 and caro["cpu_ms_p95"] == pytest.approx(5.8)
+
+
+@given(st.lists(st.integers(0, 10**7), max_size=60))
+def test_spread_is_the_median_and_p95_of_statistics(micro: list[int]) -> None:
+    ms = [us / 1000 for us in micro]
+    if not ms:
+        assert all(math.isnan(x) for x in spread(ms) + spread(micro, 1000))
+        return
+    p95 = ms[0] if len(ms) == 1 else statistics.quantiles(ms, n=20, method="inclusive")[-1]
+    assert spread(ms) == (statistics.median(ms), p95)  # the very same floats
+    assert spread(micro, 1000) == pytest.approx((statistics.median(ms), p95), rel=1e-12, abs=1e-12)
+
+
+def test_figures_counted_apart_give_the_same_standings() -> None:
+    counted = tally(RECORDS, ENTRANTS)
+    bare = [{k: v for k, v in rec.items() if k != "stats"} for rec in copy.deepcopy(RECORDS)]
+    together = standings(RECORDS, ENTRANTS, resamples=50)
+    assert standings(bare, ENTRANTS, resamples=50, counted=counted).equals(together)
+    assert counted.seats == [2, 1, 2, 1] and counted.ms[2] == (7.0, pytest.approx(8.8))
+
+
+def test_head_to_head_of_tables_of_several_sizes_by_brute_force() -> None:
+    names = ["a", "b", "c", "d", "e"]
+    records = [
+        {"players": ["a", "b", "c"], "ranking": [[2], [0, 1]]},
+        {"players": ["d", "a", "e", "b"], "ranking": [[1], [3], [0, 2]]},
+        {"players": ["c", "e", "a", "d"], "ranking": [[0, 1, 2, 3]]},
+        {"players": ["b", "a", "c"], "ranking": [[0], [1], [2]]},
+    ]
+    ahead = {(x, y): 0 for x in names for y in names}
+    met = dict(ahead)
+    for rec in records:
+        group = {s: k for k, g in enumerate(rec["ranking"]) for s in g}
+        for s, t in itertools.permutations(range(len(rec["players"])), 2):
+            met[rec["players"][s], rec["players"][t]] += 1
+            ahead[rec["players"][s], rec["players"][t]] += group[s] < group[t]
+    h2h = head_to_head(records, names)
+    for x, y in itertools.product(names, names):
+        expected = ahead[x, y] / met[x, y] if met[x, y] else math.nan
+        assert h2h.loc[x, y] == pytest.approx(expected, nan_ok=True), (x, y)

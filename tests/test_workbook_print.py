@@ -19,7 +19,7 @@ from openpyxl.utils import get_column_letter, range_boundaries
 
 from arena import i18n
 from arena.results import report
-from arena.results.export import SHEETS, headers, sheet_frames, write_workbook
+from arena.results.export import SHEETS, headers, inert_frame, sheet_frames, write_csvs, write_workbook
 from arena.results.standings import faults_table, head_to_head, partidos_table, standings
 
 ENTRANTS = [f"jugador{i:02d}" for i in range(40)]
@@ -208,6 +208,66 @@ def test_english_workbook_is_written_beside_the_spanish_one(
     for path, player in ((spanish, "Jugador"), (english, "Player")):
         ws = openpyxl.load_workbook(path)["Posiciones"]
         assert ws.cell(header_row(ws), 2).value == player
+
+
+# ---- the tables' rows, written straight into the sheets' XML
+
+ODD = pd.DataFrame(
+    {
+        "partido": ["p1", "a & b <c>", "=1+1", "", "rojo\x1b[31m", "  espacios  "],
+        "mano": [1, None, 3, None, 5, 6],
+        "entrant": ["ana", "beto", "caro", "dani", "eva", "fede"],
+        "motivo": ["renuncio", "-2+3", "@SUM(A1)", "+", "-1", "1e5"],
+        "penalizado": [True, False, True, False, True, False],
+        "detalle": [1.5, float("nan"), 0.1 + 0.2, -3.0, 1e-9, float("inf")],
+        "incidente": [7, "x", None, 2.5, True, "y"],
+    }
+)
+"""Every kind of value a row holds, as a Descalificaciones table: texts to escape or to keep
+from being formulas, empty ones, ints, NaN, bools, and a column of mixed kinds."""
+
+
+def test_rows_keep_their_values_kinds_and_styles(tables: tuple[pd.DataFrame, ...], tmp_path: Path) -> None:
+    wbf = frames(tables, "es")
+    wbf["Descalificaciones"] = ODD.rename(columns=headers_in("es"))
+    ws = openpyxl.load_workbook(write_workbook(wbf, tmp_path / "w.xlsx"))["Descalificaciones"]
+    rows = [[c for c in row] for row in ws.iter_rows(min_row=2)]
+    assert [c.value for c in rows[0]] == ["p1", 1, "ana", "renuncio", True, 1.5, 7]
+    assert [r[0].value for r in rows] == ["p1", "a & b <c>", "=1+1", None, "rojo\\x1b[31m", "  espacios  "]
+    assert [r[1].value for r in rows] == [1, None, 3, None, 5, 6]
+    assert [r[3].value for r in rows] == ["renuncio", "-2+3", "@SUM(A1)", "+", "-1", "1e5"]
+    assert [r[5].value for r in rows[:5]] == [1.5, None, 0.3, -3.0, 1e-9] and rows[5][5].value == "inf"
+    assert [r[6].value for r in rows] == [7, "x", None, 2.5, True, "y"]
+    quoted = {c.value for r in rows for c in r if c.quotePrefix}
+    assert quoted == {"=1+1", "-2+3", "@SUM(A1)", "+"}  # texts a spreadsheet would calculate
+    assert all(c.data_type != "f" for r in rows for c in r)
+    assert all(
+        c.border.left.style == "thin" and c.border.bottom.color.rgb == "00A6A6A6" for r in rows for c in r
+    )
+    assert ws.max_row == 1 + len(ODD) and ws.dimensions == f"A1:G{1 + len(ODD)}"
+
+
+def test_many_rows_are_written_in_batches(tables: tuple[pd.DataFrame, ...], tmp_path: Path) -> None:
+    n = 12_345
+    partidos = pd.DataFrame(
+        {"partido": [f"p{k:05d}" for k in range(n)], "semilla": range(n), "jugadores": ["a, b, c, d"] * n}
+    )
+    wbf = frames(tables, "es")
+    wbf["Partidos"] = partidos.rename(columns=headers_in("es"))
+    wb = openpyxl.load_workbook(write_workbook(wbf, tmp_path / "w.xlsx"), read_only=True)
+    rows = list(wb["Partidos"].iter_rows(min_row=2, values_only=True))
+    assert (
+        len(rows) == n
+        and rows[0] == ("p00000", 0, "a, b, c, d")
+        and rows[-1] == ("p12344", n - 1, "a, b, c, d")
+    )
+    assert [r[1] for r in rows] == list(range(n))
+
+
+def test_the_csvs_are_the_inert_tables(tables: tuple[pd.DataFrame, ...], tmp_path: Path) -> None:
+    wbf = {**frames(tables, "es"), "Descalificaciones": ODD}
+    for path, df in zip(write_csvs(wbf, tmp_path / "csv"), wbf.values(), strict=True):
+        assert path.read_text(encoding="utf-8") == inert_frame(df).to_csv(index=False)
 
 
 # ---- the render: LibreOffice converts every sheet to PDF pages; poppler's pdftotext reads them

@@ -9,12 +9,17 @@ the sheet names stay the same in every language, so scripts can rely on them.
 
 from __future__ import annotations
 
+import math
+import re
 import shutil
 import subprocess
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from xml.sax.saxutils import escape as xml_escape
 
+import numpy as np
 import pandas as pd
 
 from arena import inert
@@ -136,6 +141,36 @@ def inert_frame(df: pd.DataFrame, fix: Callable[[Any], Any] = inert.cell) -> pd.
     return out
 
 
+def _inert_cells(df: pd.DataFrame) -> pd.DataFrame:
+    """``df`` as :func:`inert_frame` makes it with :func:`arena.inert.cell`, a column at a time:
+    a column none of whose texts needs it is left as it is (fast on 10⁵ rows)."""
+    out = df.copy()
+    for i in range(len(df.columns)):
+        values = df.iloc[:, i]
+        if values.dtype.kind == "O" or pd.api.types.is_string_dtype(values.dtype):
+            cells = values.tolist()
+            if _may_need(_texts(cells)):
+                out.isetitem(i, pd.Series([inert.cell(v) for v in cells], index=df.index, dtype=object))
+    out.columns = [inert.cell(c) for c in df.columns]
+    return out
+
+
+_STARTS = re.compile("(?m)^ *[" + re.escape("".join(inert.FORMULA_START)) + "]")
+"""A line that could be a formula (the check of :func:`arena.inert.formula_like`, on many at once)."""
+_MARKUP = re.compile("[&<>]")
+
+
+def _texts(values: list[Any]) -> list[str]:
+    return [v for v in values if isinstance(v, str)]
+
+
+def _may_need(texts: list[str]) -> bool:
+    """Whether some of ``texts`` is not printable as it is, or could be read as a formula; when
+    False, :func:`arena.inert.cell` and :func:`arena.inert.printable` leave every one alone."""
+    joined = " ".join(texts)
+    return inert.printable(joined) != joined or _STARTS.search("\n".join(texts)) is not None
+
+
 def _printable(value: Any) -> Any:
     return inert.printable(value) if isinstance(value, str) else value
 
@@ -163,42 +198,201 @@ def write_workbook(
     its header row (and the names, on Posiciones and Enfrentamientos) on every page.
     Posiciones opens first, its chart under its table. Every text is inert: control
     characters escaped, and no cell is ever a formula.
+
+    openpyxl makes the workbook but for the tables' rows: those are written straight into
+    each sheet's XML (:func:`_write_rows`), each cell with its column's style, so that a
+    torneo of 10⁵ partidos takes seconds, not minutes.
     """
-    from openpyxl.utils import get_column_letter
+    from openpyxl import Workbook
 
     h = headers()
     columns = set(frames["Posiciones"].columns) if "Posiciones" in frames else set()
     lines = {**default_captions(h, columns), **(captions or {})}
     lines = {name: [_printable(str(x)) for x in lines.get(name) or []] for name in frames}
     tops = {name: len(lines[name]) + 2 if lines[name] else 1 for name in frames}
+    frames = {name: df.set_axis([_printable(c) for c in df.columns], axis=1) for name, df in frames.items()}
+    book = Workbook()
+    book.remove(book.active)
+    tables = {
+        name: _sheet(book.create_sheet(name), df, tops[name], lines[name], h) for name, df in frames.items()
+    }
+    pos_ws = book["Posiciones"]
+    _posiciones_chart(pos_ws, frames["Posiciones"], tops["Posiciones"], h)
+    book.active = book.worksheets.index(pos_ws)
+    for ws in book.worksheets:
+        ws.sheet_view.tabSelected = ws is pos_ws
     tmp = path.with_name(path.name + ".tmp")
-    frames = {name: inert_frame(df, _printable) for name, df in frames.items()}
-    with pd.ExcelWriter(tmp, engine="openpyxl") as writer:
-        for name, df in frames.items():
-            df.to_excel(writer, sheet_name=name, index=False, startrow=tops[name] - 1)
-        for name, df in frames.items():
-            ws, top = writer.sheets[name], tops[name]
-            _table_format(ws, name, df, top, h)
-            if name == "Posiciones":
-                for key in ("err_mas", "err_menos"):
-                    if h[key] in df.columns:
-                        letter = get_column_letter(list(df.columns).index(h[key]) + 1)
-                        ws.column_dimensions[letter].hidden = True
-            _caption(ws, lines[name], len(df.columns))
-            _text_cells(ws)
-            names = _names_columns(name, df, h)
-            ws.freeze_panes = f"{get_column_letter(names + 1)}{top + 1}"
-            last = f"{get_column_letter(max(1, len(df.columns)))}{top + len(df)}"
-            ws.auto_filter.ref = f"A{top}:{last}"
-            _print_setup(ws, top, names)
-        pos_ws = writer.sheets["Posiciones"]
-        _posiciones_chart(pos_ws, frames["Posiciones"], tops["Posiciones"], h)
-        book = writer.book
-        book.active = book.worksheets.index(pos_ws)
-        for ws in book.worksheets:
-            ws.sheet_view.tabSelected = ws is pos_ws
+    frame = path.with_name(path.name + ".frame.tmp")
+    try:
+        book.save(frame)
+        _write_rows(frame, tmp, {book[name].path.lstrip("/"): table for name, table in tables.items()})
+    finally:
+        frame.unlink(missing_ok=True)
     tmp.replace(path)
     return path
+
+
+Table = tuple[pd.DataFrame, int, list[tuple[int, int]]]
+"""A sheet's table, its header row, and each column's two styles (see :func:`_table_format`)."""
+
+
+def _sheet(ws: Any, df: pd.DataFrame, top: int, lines: list[str], h: dict[str, str]) -> Table:
+    """Sheet ``ws`` but for its table's rows: the caption ``lines``, the header on row ``top``,
+    the formats, the frozen panes, the filter and the print setup; returns what its rows need."""
+    from openpyxl.utils import get_column_letter
+
+    name = ws.title
+    for i, column in enumerate(df.columns, 1):
+        ws.cell(top, i, column)
+    styles = _table_format(ws, name, df, top, h)
+    if name == "Posiciones":
+        for key in ("err_mas", "err_menos"):
+            if h[key] in df.columns:
+                ws.column_dimensions[get_column_letter(list(df.columns).index(h[key]) + 1)].hidden = True
+    _caption(ws, lines, len(df.columns))
+    _text_cells(ws)
+    names = _names_columns(name, df, h)
+    ws.freeze_panes = f"{get_column_letter(names + 1)}{top + 1}"
+    ws.auto_filter.ref = f"A{top}:{get_column_letter(max(1, len(df.columns)))}{top + len(df)}"
+    _print_setup(ws, top, names)
+    return df, top, styles
+
+
+def _write_rows(frame: Path, out: Path, tables: dict[str, Table]) -> None:
+    """Copy the workbook ``frame`` to ``out``, each sheet of ``tables`` (by part name) with its
+    table's rows after the header row."""
+    import zipfile
+
+    with (
+        zipfile.ZipFile(frame) as src,
+        zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED, compresslevel=_LEVEL) as dst,
+    ):
+        for item in src.infolist():
+            data = src.read(item.filename)
+            if item.filename not in tables:
+                dst.writestr(item, data)
+                continue
+            df, top, styles = tables[item.filename]
+            used = f"A1:{_letter(max(1, len(df.columns)))}{top + len(df)}"
+            head, tail = _around_rows(data.decode("utf-8"), used)
+            with dst.open(item.filename, "w", force_zip64=True) as part:
+                part.write(head.encode("utf-8"))
+                for chunk in _rows(df, top, styles):
+                    part.write(chunk.encode("utf-8"))
+                part.write(tail.encode("utf-8"))
+
+
+_LEVEL = 1
+"""Deflate level of the sheets: the fastest (the XML of 10⁵ rows compresses well at any level)."""
+_DIMENSION = re.compile(r'<dimension ref="[^"]*"\s*/>')
+_SHEET_DATA_END = re.compile(r"</sheetData>|<sheetData\s*/>")
+
+
+def _around_rows(xml: str, dimension: str) -> tuple[str, str]:
+    """A sheet's XML split where the table's rows go (the end of ``sheetData``), with the sheet's
+    used range set to ``dimension``."""
+    xml = _DIMENSION.sub(f'<dimension ref="{dimension}"/>', xml, count=1)  # not shown: sheet XML
+    end = _SHEET_DATA_END.search(xml)
+    if end is None:
+        raise ValueError("openpyxl wrote a sheet without sheetData")  # not shown: never happens
+    opening = "" if end.group().startswith("</") else "<sheetData>"
+    return xml[: end.start()] + opening, "</sheetData>" + xml[end.end() :]
+
+
+_BATCH = 5000
+"""Rows made at a time (bounded memory)."""
+
+
+def _rows(df: pd.DataFrame, top: int, styles: list[tuple[int, int]]) -> Iterator[str]:
+    """The XML of the table's rows, from row ``top + 1``, ``_BATCH`` at a time."""
+    letters = [_letter(i) for i in range(1, len(df.columns) + 1)]
+    kinds = [(_Xml.of(plain), _Xml.of(quoted)) for plain, quoted in styles]
+    for start in range(0, len(df), _BATCH):
+        part = df.iloc[start : start + _BATCH]
+        first = top + 1 + start
+        cells = [_cells(letters[i], part.iloc[:, i], first, *kinds[i]) for i in range(len(df.columns))]
+        yield "".join(
+            f'<row r="{r}">{"".join(row)}</row>'  # not shown: sheet XML
+            for r, row in enumerate(zip(*cells, strict=True), first)
+        )
+
+
+def _letter(column: int) -> str:
+    from openpyxl.utils import get_column_letter
+
+    return str(get_column_letter(column))
+
+
+@dataclass(frozen=True)
+class _Xml:
+    """A cell's XML of one style, after its reference (``<c r="B7``) and up to its value."""
+
+    empty: str
+    number: str
+    boolean: str
+    text: str
+
+    @classmethod
+    def of(cls, style: int) -> _Xml:
+        return cls(
+            f'" s="{style}"/>',
+            f'" s="{style}" t="n"><v>',
+            f'" s="{style}" t="b"><v>',
+            f'" s="{style}" t="inlineStr"><is><t xml:space="preserve">',  # not shown: sheet XML
+        )
+
+
+def _cells(letter: str, column: pd.Series, first: int, plain: _Xml, quoted: _Xml) -> list[str]:
+    """A column's cells as sheet XML, from row ``first``: numbers as numbers, text inline (printable,
+    escaped, and ``quoted`` when it could be read as a formula), empty for NaN."""
+    values = column.tolist()
+    kind = column.dtype.kind
+    if kind == "b":
+        return [f'<c r="{letter}{r}{plain.boolean}{v:d}</v></c>' for r, v in enumerate(values, first)]
+    if kind in "iu":
+        return [f'<c r="{letter}{r}{plain.number}{v}</v></c>' for r, v in enumerate(values, first)]
+    if kind == "f":
+        return [_number(f"{letter}{r}", plain, v) for r, v in enumerate(values, first)]
+    texts = _texts(values)
+    check = _may_need(texts)
+    escape = _MARKUP.search(" ".join(texts)) is not None
+    if len(texts) == len(values) and not check and not escape:  # plain text only: the common case
+        return [
+            f'<c r="{letter}{r}{plain.text}{v}</t></is></c>' if v else f'<c r="{letter}{r}{plain.empty}'
+            for r, v in enumerate(values, first)
+        ]
+    return [_cell(f"{letter}{r}", v, (plain, quoted), check, escape) for r, v in enumerate(values, first)]
+
+
+def _number(ref: str, xml: _Xml, value: float) -> str:
+    if value != value:  # NaN: an empty cell
+        return f'<c r="{ref}{xml.empty}'
+    if math.isinf(value):
+        return f'<c r="{ref}{xml.text}{"inf" if value > 0 else "-inf"}</t></is></c>'
+    return f'<c r="{ref}{xml.number}{value:.16g}</v></c>'
+
+
+def _cell(ref: str, value: Any, xml: tuple[_Xml, _Xml], check: bool, escape: bool) -> str:
+    """One cell of an object column (text, mostly; see :func:`_cells`); ``xml``: plain and quoted."""
+    plain, quoted = xml
+    if isinstance(value, str):
+        if check:
+            value = inert.printable(value)
+            plain = quoted if inert.formula_like(value) else plain
+        if not value:
+            return f'<c r="{ref}{plain.empty}'
+        if escape:
+            value = xml_escape(value)
+        return f'<c r="{ref}{plain.text}{value}</t></is></c>'
+    if value is None or value is pd.NA or value is pd.NaT:
+        return f'<c r="{ref}{plain.empty}'
+    if isinstance(value, (bool, np.bool_)):
+        return f'<c r="{ref}{plain.boolean}{int(value)}</v></c>'
+    if isinstance(value, (int, np.integer)):
+        return f'<c r="{ref}{plain.number}{int(value)}</v></c>'
+    if isinstance(value, (float, np.floating)):
+        return _number(ref, plain, float(value))
+    return _cell(ref, str(value), xml, True, True)
 
 
 _FOOTER = N_("Page &P of &N")
@@ -253,10 +447,11 @@ def _shown(value: Any, fmt: str | None) -> str:
     return str(value)
 
 
-def _table_format(ws: Any, name: str, df: pd.DataFrame, top: int, h: dict[str, str]) -> None:
+def _table_format(ws: Any, name: str, df: pd.DataFrame, top: int, h: dict[str, str]) -> list[tuple[int, int]]:
     """Bold wrapped headers on row ``top`` (Enfrentamientos' names turned upright), thin grey
     borders on the table's cells (they print; the grid does not), number formats, and widths
-    fitted to the values as shown."""
+    fitted to the values as shown. Returns each column's styles for its cells below the header
+    (the workbook's style ids): as they are, and marked as typed text (a text read as a formula)."""
     import textwrap
 
     from openpyxl.styles import Alignment, Border, Font, Side
@@ -264,17 +459,17 @@ def _table_format(ws: Any, name: str, df: pd.DataFrame, top: int, h: dict[str, s
 
     thin = Side(style="thin", color="A6A6A6")
     border = Border(left=thin, right=thin, top=thin, bottom=thin)
-    for row in ws.iter_rows(min_row=top, max_row=top + len(df), max_col=len(df.columns)):
-        for c in row:
-            c.border = border
     header_pt = 15.0
+    styles = []
     for i, column in enumerate(df.columns, 1):
         key = next((k for k, v in h.items() if v == column), None)
         matrix = name == "Enfrentamientos" and i > 1
         fmt = "0.0%" if key in PERCENT or matrix else DECIMALS.get(key or "")
-        shown = max((len(_shown(v, fmt)) for v in df.iloc[:200, i - 1]), default=0)
+        shown = max((len(_shown(_printable(v), fmt)) for v in df.iloc[:200, i - 1]), default=0)
         title = str(column)
+        styles.append((_style_id(ws, border, fmt, False), _style_id(ws, border, fmt, True)))
         cell = ws.cell(top, i)
+        cell.border = border
         cell.font = Font(name="Calibri", bold=True)
         if matrix:
             width = max(7, shown + 2)
@@ -286,10 +481,21 @@ def _table_format(ws: Any, name: str, df: pd.DataFrame, top: int, h: dict[str, s
             cell.alignment = Alignment(wrap_text=True, horizontal="center", vertical="bottom")
             header_pt = max(header_pt, 15.0 * len(textwrap.wrap(title, width - 2) or [""]))
         ws.column_dimensions[get_column_letter(i)].width = width
-        if fmt:
-            for row in ws.iter_rows(min_row=top + 1, max_row=top + len(df), min_col=i, max_col=i):
-                row[0].number_format = fmt
     ws.row_dimensions[top].height = header_pt
+    return styles
+
+
+def _style_id(ws: Any, border: Any, fmt: str | None, quoted: bool) -> int:
+    """The workbook's id of a table cell's style (for the rows written straight into the XML):
+    a cell made for it and never written (it is left as it is: the workbook keeps its style)."""
+    from openpyxl.cell.cell import Cell
+
+    cell = Cell(ws)
+    cell.border = border
+    if fmt:
+        cell.number_format = fmt
+    cell.quotePrefix = quoted
+    return int(cell.style_id)
 
 
 def _caption(ws: Any, lines: list[str], columns: int) -> None:
@@ -437,7 +643,7 @@ def write_csvs(frames: dict[str, pd.DataFrame], folder: Path) -> list[Path]:
     paths = []
     for name, df in frames.items():
         path = folder / f"{CSV_NAMES[name]}.csv"
-        inert_frame(df).to_csv(path, index=False)
+        _inert_cells(df).to_csv(path, index=False)
         paths.append(path)
     return paths
 

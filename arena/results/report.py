@@ -6,19 +6,31 @@ or one interrupted: only committed partidos count.
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from arena import i18n, inert
 from arena.i18n import N_, _, n_
 from arena.referee.replay import read_replay
-from arena.referee.stats import partido_stats
+from arena.referee.stats import FIELDS, partido_stats
 from arena.results import export, ranking, standings
-from arena.tournament.store import NO_START, PartidoRecord, Store, exclusion_kind, shown_config
+from arena.tournament.store import (
+    NO_START,
+    TIMES_DTYPE,
+    TIMES_PER_MS,
+    PartidoRecord,
+    Store,
+    exclusion_kind,
+    shown_config,
+)
 
 WORKBOOK = "standings.xlsx"
 """The workbook in the default language (Spanish)."""
@@ -52,40 +64,72 @@ def _stats(store: Store, rec: PartidoRecord) -> list[dict[str, Any]]:
     return [{**seat, "move_ms": list(rec.move_ms[s])} for s, seat in enumerate(rec.stats)]
 
 
-def records(store: Store) -> list[dict[str, Any]]:
+def records(store: Store, figures: bool = True) -> list[dict[str, Any]]:
     """The committed partidos as the standings' records (see :data:`arena.results.standings.RECORD_KEYS`).
 
     A partido's seed is shown only once a keyed torneo is complete: under
-    ``--duplicate`` it is also the deal of rotations still to be played.
+    ``--duplicate`` it is also the deal of rotations still to be played. Without ``figures``,
+    no ``stats`` (much faster: count them with :func:`tally`).
     """
     scheduled, committed, withdrawn = store.counts()
-    secret = store.deal_key() is not None and committed + withdrawn < scheduled
+    secret = _(KEY_SECRET) if store.deal_key() is not None and committed + withdrawn < scheduled else None
     out = []
-    for rec in store.results():
-        out.append(
-            {
-                "partido": rec.id,
-                "seed": _(KEY_SECRET) if secret else rec.seed,
-                "players": list(rec.players),
-                "winners": list(rec.winners),
-                "ranking": [list(g) for g in rec.ranking],
-                "manos": rec.manos,
-                "faults": [
-                    {
-                        "mano": f.mano,
-                        "seat": f.seat,
-                        "reason": f.reason,
-                        "penalized": f.penalized,
-                        "detail": f.detail,
-                        "incident": f.incident or "",
-                    }
-                    for f in rec.faults
-                ],
-                "replay": rec.replay,
-                "stats": _stats(store, rec),
-            }
-        )
+    for rec in store.results(figures):
+        record = {
+            "partido": rec.id,
+            "seed": secret or rec.seed,
+            "players": rec.players,
+            "winners": rec.winners,
+            "ranking": rec.ranking,
+            "manos": rec.manos,
+            "faults": [
+                {
+                    "mano": f.mano,
+                    "seat": f.seat,
+                    "reason": f.reason,
+                    "penalized": f.penalized,
+                    "detail": f.detail,
+                    "incident": f.incident or "",
+                }
+                for f in rec.faults
+            ],
+            "replay": rec.replay,
+        }
+        if figures:
+            record["stats"] = _stats(store, rec)
+        out.append(record)
     return out
+
+
+def tally(store: Store) -> standings.Tally | None:
+    """Each entrant's figures as the store sums them (schema 3; its reply times made an array an
+    entrant at a time, never Python floats), by entrant index; None for an older store (count the
+    records' ``stats``)."""
+    totals = store.seat_totals()
+    times = store.reply_times()
+    if totals is None or times is None:
+        return None
+    index = [e.index for e in store.entrants()]
+    sums = [totals.get(e, {}) for e in index]
+    counted = standings.Tally(
+        [int(t.get("seats", 0)) for t in sums],
+        [int(t.get("won", 0)) for t in sums],
+        [float(t.get("place", 0.0)) for t in sums],
+        {f: [int(t.get(f, 0)) for t in sums] for f in FIELDS},
+        [],
+        [],
+    )
+    for e in index:
+        wall, cpu = times.pop(e, ([], []))
+        counted.ms.append(_spread(wall))
+        counted.cpu_ms.append(_spread(cpu))
+    return counted
+
+
+def _spread(blobs: list[bytes]) -> tuple[float, float]:
+    """Median and p95 (ms) of an entrant's packed reply times (:func:`arena.tournament.store.pack_times`)."""
+    times = np.frombuffer(b"".join(blobs), dtype=TIMES_DTYPE)
+    return standings.spread(times, TIMES_PER_MS)
 
 
 KEY_ROW = N_("deal key")
@@ -129,6 +173,8 @@ def configuration(store: Store) -> dict[str, Any]:
 
 def forfeits(store: Store) -> list[dict[str, Any]]:
     """The partidos not played because entrants were withdrawn, for the standings (forfeits)."""
+    if not store.counts()[2]:
+        return []
     names = [e.name for e in store.entrants()]
     seats = {p.id: p.seats for p in store.scheduled()}
     return [
@@ -161,19 +207,42 @@ def _with_exclusions(faults: pd.DataFrame, store: Store) -> pd.DataFrame:
     return pd.concat([faults, pd.DataFrame(rows, columns=faults.columns)], ignore_index=True)
 
 
+@contextlib.contextmanager
+def _no_cycles() -> Iterator[None]:
+    """Python's cycle collector paused: the tables of 10⁵ partidos are millions of objects and no
+    cycles, and each of its passes would walk them all (it took half the reading time)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
 def build(store: Store, resamples: int = ranking.RESAMPLES) -> Report:
-    """Compute every table from the store, in the language in use."""
-    entrants = [e.name for e in store.entrants()]
-    recs = records(store)
-    pos = standings.standings(recs, entrants, forfeits(store), resamples)
+    """Compute every table from the store (one consistent read), in the language in use."""
+    with _no_cycles():
+        return _build(store, resamples)
+
+
+def _build(store: Store, resamples: int) -> Report:
+    with store.snapshot():
+        entrants = [e.name for e in store.entrants()]
+        counted = tally(store)
+        recs = records(store, figures=counted is None)
+        lost = forfeits(store)
+        conf = configuration(store)
+        exclusions = _with_exclusions(standings.faults_table(recs), store)
+        scheduled, committed, withdrawn = store.counts()
+    pos = standings.standings(recs, entrants, lost, resamples, counted)
     frames = export.sheet_frames(
         pos,
         standings.partidos_table(recs),
         standings.head_to_head(recs, entrants),
-        _with_exclusions(standings.faults_table(recs), store),
-        configuration(store),
+        exclusions,
+        conf,
     )
-    scheduled, committed, withdrawn = store.counts()
     return Report(pos, frames, scheduled, committed, withdrawn, standings.separation_lines(pos))
 
 
@@ -190,9 +259,10 @@ def write(report: Report, folder: Path, csv: bool = True) -> list[Path]:
     h = export.headers()
     caption = export.default_captions(h, set(report.frames["Posiciones"].columns))["Posiciones"]
     captions = {"Posiciones": [*report.separation, *caption]}
-    paths = [export.write_workbook(report.frames, folder / workbook_name(), captions)]
-    if csv:
-        paths += export.write_csvs(report.frames, folder / CSV_DIR)
+    with _no_cycles():
+        paths = [export.write_workbook(report.frames, folder / workbook_name(), captions)]
+        if csv:
+            paths += export.write_csvs(report.frames, folder / CSV_DIR)
     return paths
 
 
@@ -271,7 +341,7 @@ def withdrawal_lines(store: Store) -> list[str]:
         return []
     names = {e.index: e.name for e in store.entrants()}
     dq = {e: 0 for e in withdrawn}
-    for rec in store.results():
+    for rec in store.results(figures=False):
         for e in rec.disqualified_entrants:
             if e in dq:
                 dq[e] += 1

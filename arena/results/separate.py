@@ -158,7 +158,9 @@ def next_batch(store: Store) -> tuple[list[ScheduledPartido], str] | None:
     extra = [p for p in schedule if p.round < 0]
     limit = config.get("budget")
     budget = (limit if limit is not None else len(schedule) - len(extra)) - len(extra)
-    posiciones = standings.standings(report.records(store), names, report.forfeits(store))
+    counted = report.tally(store)  # a big torneo's figures summed by the store, not record by record
+    recs = report.records(store, figures=counted is None)
+    posiciones = standings.standings(recs, names, report.forfeits(store), counted=counted)
     gap = weakest(posiciones)
     if gap is None:
         log.info("%s", _("every place separated at 95%"))

@@ -12,21 +12,25 @@ next one, and group letters for places the partidos do not separate.
 
 from __future__ import annotations
 
+import itertools
 import math
 import statistics
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from arena.engine import FAULT_REASONS
 from arena.i18n import n_
-from arena.referee.stats import finishing_places
+from arena.referee.stats import FIELDS, finishing_places
 from arena.results import ranking
 
 RECORD_KEYS = ("partido", "seed", "players", "winners", "ranking", "manos", "faults", "replay", "stats")
 """A partido record: ``players`` are entrant names by seat; ``faults`` dicts with mano, seat,
-reason, detail, incident; ``stats`` the per-seat dicts of :func:`arena.referee.stats.partido_stats`."""
+reason, detail, incident; ``stats`` the per-seat dicts of :func:`arena.referee.stats.partido_stats`
+(not needed when :func:`standings` is given a :class:`Tally`)."""
 
 Z95 = 1.959963984540054
 
@@ -42,12 +46,63 @@ def wilson(wins: int, n: int) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def _p95(values: Sequence[float]) -> float:
-    if not values:
-        return math.nan
-    if len(values) == 1:
-        return float(values[0])
-    return statistics.quantiles(values, n=20, method="inclusive")[-1]
+def spread(values: np.ndarray | Sequence[float], per_ms: int = 1) -> tuple[float, float]:
+    """The median and p95 of reply times, in ms (NaN, NaN without any): exactly ``statistics``'
+    median and ``quantiles(n=20, method="inclusive")[-1]``. ``values`` in ms, or integers in
+    1/``per_ms`` of a ms (the store's microseconds: 1000; interpolated exactly, then divided)."""
+    v = np.sort(np.asarray(values))
+    n = len(v)
+    if n == 0:
+        return math.nan, math.nan
+    if n == 1:
+        return v[0].item() / per_ms, v[0].item() / per_ms
+    mid = n // 2
+    median = v[mid].item() if n % 2 else (v[mid - 1].item() + v[mid].item()) / 2
+    j, delta = divmod(19 * (n - 1), 20)
+    p95 = (v[j].item() * (20 - delta) + v[j + 1].item() * delta) / 20
+    return median / per_ms, p95 / per_ms
+
+
+@dataclass
+class Tally:
+    """Each entrant's counted figures, by entrant index: what :func:`standings` shows beside the
+    fit. Counted from the records' ``stats`` (:func:`tally`) or, for a big torneo, summed by its
+    store (:func:`arena.results.report.tally`)."""
+
+    seats: list[int]
+    """Partidos played."""
+    won: list[int]
+    place: list[float]
+    """The sum of its finishing places."""
+    counts: dict[str, list[int]]
+    """The sum of each count of :data:`arena.referee.stats.FIELDS`."""
+    ms: list[tuple[float, float]]
+    """Median and p95 of its reply times (wall clock), in ms."""
+    cpu_ms: list[tuple[float, float]]
+    """Median and p95 of its own CPU time per reply, in ms."""
+
+
+def tally(records: Sequence[dict[str, Any]], entrants: Sequence[str]) -> Tally:
+    """Each entrant's figures, counted from the records' ``stats`` in one pass."""
+    index = {name: i for i, name in enumerate(entrants)}
+    n = len(entrants)
+    out = Tally([0] * n, [0] * n, [0.0] * n, {f: [0] * n for f in FIELDS}, [], [])
+    ms: list[list[float]] = [[] for _i in range(n)]
+    cpu: list[list[float]] = [[] for _i in range(n)]
+    for rec in records:
+        places = finishing_places(rec["ranking"])
+        for seat, who in enumerate(rec["players"]):
+            i, stats = index[who], rec["stats"][seat]
+            out.seats[i] += 1
+            out.won[i] += bool(stats["won"])
+            out.place[i] += places.get(seat, len(rec["players"]))
+            for f in FIELDS:
+                out.counts[f][i] += stats[f]
+            ms[i] += stats["move_ms"]
+            cpu[i] += stats.get("move_cpu_ms", [])
+    out.ms = [spread(t) for t in ms]
+    out.cpu_ms = [spread(t) for t in cpu]
+    return out
 
 
 PENALIZABLE = ("renuncio", "false_canto")
@@ -61,7 +116,8 @@ def outcomes(
     index = {name: i for i, name in enumerate(entrants)}
     out = []
     for rec in records:
-        groups = tuple(tuple(index[rec["players"][s]] for s in g) for g in rec["ranking"])
+        players = rec["players"]
+        groups = tuple(tuple(index[players[s]] for s in g) for g in rec["ranking"])
         out.append(ranking.Outcome(groups, rec["partido"]))
     for f in forfeits:
         gone = [index[n] for n in f["withdrawn"]]
@@ -70,43 +126,50 @@ def outcomes(
     return out
 
 
+def _fault_counts(records: Sequence[dict[str, Any]], entrants: Sequence[str]) -> list[dict[str, int]]:
+    """By entrant: its disqualifications (``dq_<reason>``) and penalties (``pen_<reason>``)."""
+    index = {name: i for i, name in enumerate(entrants)}
+    keys = [f"dq_{r}" for r in FAULT_REASONS] + [f"pen_{r}" for r in PENALIZABLE]
+    out = [dict.fromkeys(keys, 0) for _e in entrants]
+    for rec in records:
+        for f in rec["faults"]:
+            key = f"{'pen' if f.get('penalized') else 'dq'}_{f['reason']}"
+            counts = out[index[rec["players"][f["seat"]]]]
+            if key in counts:
+                counts[key] += 1
+    return out
+
+
 def standings(
     records: Sequence[dict[str, Any]],
     entrants: Sequence[str],
     forfeits: Sequence[dict[str, Any]] = (),
     resamples: int = ranking.RESAMPLES,
+    counted: Tally | None = None,
 ) -> pd.DataFrame:
     """One row per entrant (every entrant, even with no partido yet), best first.
 
     ``forfeits``: partidos not played because entrants were withdrawn (``--max-faults``):
     dicts with ``partido``, ``players`` (names by seat) and ``withdrawn`` (names). Each counts
     as a last place of the withdrawn, in the order as in % ganados and the average place.
+    ``counted``: the entrants' figures when already counted (:class:`Tally`); else they are
+    counted from the records' ``stats``.
     """
-    rows = []
     fit = ranking.places(outcomes(records, forfeits, entrants), len(entrants), resamples)
-    seats: dict[str, list[tuple[dict[str, Any], int]]] = {name: [] for name in entrants}
-    for rec in records:  # one pass: a course of 10^5 partidos must not be read once per entrant
-        for seat, who in enumerate(rec["players"]):
-            seats[who].append((rec, seat))
+    counted = counted if counted is not None else tally(records, entrants)
+    faults = _fault_counts(records, entrants)
     forfeited: dict[str, list[dict[str, Any]]] = {name: [] for name in entrants}
     for f in forfeits:
         for who in f["withdrawn"]:
             forfeited[who].append(f)
+    rows = []
     for i, name in enumerate(entrants):
-        mine = seats[name]
         lost = forfeited[name]
-        stats = [rec["stats"][seat] for rec, seat in mine]
-        faults = [f for rec, seat in mine for f in rec["faults"] if f["seat"] == seat]
-        played = len(mine)
-        counted = played + len(lost)
-        won = sum(1 for s in stats if s["won"])
-        low, high = wilson(won, counted)
-        places = [finishing_places(rec["ranking"]).get(seat, len(rec["players"])) for rec, seat in mine]
-        places += [float(len(f["players"])) for f in lost]
-        manos = sum(s["manos"] for s in stats)
-        porotos = sum(s["porotos_perdidos"] for s in stats)
-        times = [t for s in stats for t in s["move_ms"]]
-        cpu = [t for s in stats for t in s.get("move_cpu_ms", [])]
+        played, won, counts = counted.seats[i], counted.won[i], counted.counts
+        total = played + len(lost)
+        low, high = wilson(won, total)
+        places = counted.place[i] + sum(float(len(f["players"])) for f in lost)
+        manos = counts["manos"][i]
         row: dict[str, Any] = {
             "entrant": name,
             "grupo": fit.group[i],
@@ -114,25 +177,20 @@ def standings(
             "partidos": played,
             "retiradas": len(lost),
             "ganados": won,
-            "pct_ganados": won / counted if counted else math.nan,
-            "ic_bajo": low if counted else math.nan,
-            "ic_alto": high if counted else math.nan,
-            "lugar_medio": statistics.fmean(places) if places else math.nan,
+            "pct_ganados": won / total if total else math.nan,
+            "ic_bajo": low if total else math.nan,
+            "ic_alto": high if total else math.nan,
+            "lugar_medio": places / total if total else math.nan,
             "manos": manos,
-            "manos_perdidas": sum(s["manos_perdidas"] for s in stats),
-            "porotos_100": 100 * porotos / manos if manos else math.nan,
-            "capotes": sum(s["capotes"] for s in stats),
-            "tutes": sum(s["tutes"] for s in stats),
-            "cantos": sum(s["cantos"] for s in stats),
+            "manos_perdidas": counts["manos_perdidas"][i],
+            "porotos_100": 100 * counts["porotos_perdidos"][i] / manos if manos else math.nan,
+            "capotes": counts["capotes"][i],
+            "tutes": counts["tutes"][i],
+            "cantos": counts["cantos"][i],
+            **faults[i],
         }
-        for reason in FAULT_REASONS:
-            row[f"dq_{reason}"] = sum(1 for f in faults if f["reason"] == reason and not f.get("penalized"))
-        for reason in PENALIZABLE:
-            row[f"pen_{reason}"] = sum(1 for f in faults if f["reason"] == reason and f.get("penalized"))
-        row["ms_mediana"] = statistics.median(times) if times else math.nan
-        row["ms_p95"] = _p95(times)
-        row["cpu_ms_mediana"] = statistics.median(cpu) if cpu else math.nan
-        row["cpu_ms_p95"] = _p95(cpu)
+        row["ms_mediana"], row["ms_p95"] = counted.ms[i]
+        row["cpu_ms_mediana"], row["cpu_ms_p95"] = counted.cpu_ms[i]
         row["fuerza"] = fit.theta[i]
         row["p_delante"] = fit.ahead[i]
         row["faltan"] = fit.needed[i] if fit.needed[i] is not None else math.nan
@@ -201,22 +259,49 @@ def separation_lines(df: pd.DataFrame) -> list[str]:
 
 def partidos_table(records: Sequence[dict[str, Any]]) -> pd.DataFrame:
     """One row per committed partido."""
-    rows = []
-    for rec in records:
-        names = rec["players"]
-        rows.append(
-            {
-                "partido": rec["partido"],
-                "semilla": rec["seed"],
-                "jugadores": ", ".join(names),
-                "posiciones": " | ".join(", ".join(names[s] for s in g) for g in rec["ranking"]),
-                "ganadores": ", ".join(names[s] for s in rec["winners"]),
-                "manos": rec["manos"],
-                "faltas": "; ".join(f"{names[f['seat']]}: {f['reason']}" for f in rec["faults"]),
-                "replay": rec["replay"],
-            }
-        )
-    return pd.DataFrame(rows, columns=[*PARTIDO_COLUMNS])
+    names = [rec["players"] for rec in records]
+    shown = _Shown()
+    columns: dict[str, list[Any]] = {
+        "partido": [rec["partido"] for rec in records],
+        "semilla": [rec["seed"] for rec in records],
+        "jugadores": [", ".join(p) for p in names],
+        "posiciones": [
+            shown.ranking(rec["ranking"]).format(*p) for p, rec in zip(names, records, strict=True)
+        ],
+        "ganadores": [
+            shown.winners(rec["winners"]).format(*p) for p, rec in zip(names, records, strict=True)
+        ],
+        "manos": [rec["manos"] for rec in records],
+        "faltas": [
+            "; ".join(f"{p[f['seat']]}: {f['reason']}" for f in rec["faults"]) if rec["faults"] else ""
+            for p, rec in zip(names, records, strict=True)
+        ],
+        "replay": [rec["replay"] for rec in records],
+    }
+    return pd.DataFrame(columns, columns=[*PARTIDO_COLUMNS])
+
+
+class _Shown:
+    """How a ranking (``ana, beto | caro``) and the winners (``ana, beto``) are shown, as templates
+    of the seats' names made once per distinct ranking (a few dozen in 10⁵ partidos)."""
+
+    def __init__(self) -> None:
+        self._rankings: dict[Any, str] = {}
+        self._winners: dict[Any, str] = {}
+
+    def ranking(self, groups: Sequence[Sequence[int]]) -> str:
+        key = groups if isinstance(groups, tuple) else tuple(map(tuple, groups))
+        template = self._rankings.get(key)
+        if template is None:
+            template = self._rankings[key] = " | ".join(", ".join(f"{{{s}}}" for s in g) for g in groups)
+        return template
+
+    def winners(self, seats: Sequence[int]) -> str:
+        key = seats if isinstance(seats, tuple) else tuple(seats)
+        template = self._winners.get(key)
+        if template is None:
+            template = self._winners[key] = ", ".join(f"{{{s}}}" for s in seats)
+        return template
 
 
 PARTIDO_COLUMNS = ("partido", "semilla", "jugadores", "posiciones", "ganadores", "manos", "faltas", "replay")
@@ -224,18 +309,28 @@ PARTIDO_COLUMNS = ("partido", "semilla", "jugadores", "posiciones", "ganadores",
 
 def head_to_head(records: Sequence[dict[str, Any]], entrants: Sequence[str]) -> pd.DataFrame:
     """Row A, column B: the share of the partidos A and B played together in which A finished ahead."""
-    ahead = {(a, b): 0 for a in entrants for b in entrants}
-    shared = dict(ahead)
+    n = len(entrants)
+    index = {name: i for i, name in enumerate(entrants)}
+    tables: dict[int, tuple[list[list[int]], list[list[int]]]] = {}  # by size: entrants, group by seat
     for rec in records:
-        place = {s: k for k, group in enumerate(rec["ranking"]) for s in group}
-        names = rec["players"]
-        for s, a in enumerate(names):
-            for t, b in enumerate(names):
-                if s != t:
-                    shared[a, b] += 1
-                    ahead[a, b] += place[s] < place[t]
-    data = {b: [ahead[a, b] / shared[a, b] if shared[a, b] else math.nan for a in entrants] for b in entrants}
-    return pd.DataFrame(data, index=pd.Index(list(entrants), name="entrant"))
+        group = [0] * len(rec["players"])
+        for k, seats in enumerate(rec["ranking"]):
+            for s in seats:
+                group[s] = k
+        who, place = tables.setdefault(len(group), ([], []))
+        who.append([index[p] for p in rec["players"]])
+        place.append(group)
+    ahead = np.zeros(n * n)
+    shared = np.zeros(n * n)
+    for seated, groups in tables.values():
+        e, g = np.array(seated, dtype=np.int64), np.array(groups)
+        for s, t in itertools.permutations(range(e.shape[1]), 2):
+            pair = e[:, s] * n + e[:, t]
+            shared += np.bincount(pair, minlength=n * n)
+            ahead += np.bincount(pair, weights=g[:, s] < g[:, t], minlength=n * n)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        share = np.where(shared > 0, ahead / shared, np.nan).reshape(n, n)
+    return pd.DataFrame(share, index=pd.Index(list(entrants), name="entrant"), columns=list(entrants))
 
 
 def faults_table(records: Sequence[dict[str, Any]]) -> pd.DataFrame:

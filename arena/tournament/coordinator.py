@@ -442,7 +442,7 @@ def _raise_on_sigterm() -> None:
 def _disqualifications(store: Store, n: int) -> list[list[int]]:
     """Per entrant, the sorted positions of the committed partidos it was disqualified in."""
     out: list[list[int]] = [[] for _i in range(n)]
-    for record in store.results():
+    for record in store.results(figures=False):  # faults only: a big torneo's times stay unread
         for e in record.disqualified_entrants:
             out[e].append(record.pos)
     for positions in out:

@@ -16,17 +16,20 @@ Guarantees (see ``docs/tournament.md``):
   K cyclic rotations of one order (K >= 4), so every entrant holds every seat's
   cards once (twice for K = 3) per deal;
 * ``partidos``: every entrant's number of partidos differs by at most one from
-  any other's; pairs are spread greedily (as evenly as the greedy manages).
+  any other's; pairs are spread greedily (as evenly as the greedy manages), or,
+  in big draws, by cyclic developments, faster and more evenly
+  (:func:`balanced_tables`).
 """
 
 from __future__ import annotations
 
 import hashlib
+import hmac
 import itertools
 import math
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from arena.i18n import _
@@ -36,6 +39,8 @@ from arena.seeds import Seed, check_seed, derive, is_key
 MIN_TABLE, MAX_TABLE = MIN_PLAYERS, MAX_PLAYERS  # a table seats what a partido takes
 MAX_PARTIDOS = 1_000_000
 """A larger schedule is refused: draw a subset with ``partidos`` instead."""
+CYCLIC_WORK = 250_000
+"""A balanced draw of more tables × entrants than this is built from cyclic developments."""
 
 
 @dataclass(frozen=True)
@@ -64,9 +69,22 @@ def deal_seed(seed: Seed, deal: int) -> Seed:
     predictable as the int itself.
     """
     if is_key(seed):
-        return derive(str(seed), f"tute-arena/torneo/deal/{deal}")  # not shown
+        return derive(str(seed), _deal_label(deal))
     digest = hashlib.sha256(f"tute-arena/torneo/{seed}/{deal}".encode()).digest()  # not shown
     return int.from_bytes(digest[:8], "big") >> 11
+
+
+def _deal_label(deal: int) -> str:
+    """What the torneo's key signs for the seed of deal number ``deal``."""
+    return f"tute-arena/torneo/deal/{deal}"  # not shown
+
+
+def _deal_seeds(seed: Seed, count: int) -> list[Seed]:
+    """``deal_seed(seed, d)`` for each deal ``d < count``; under a key, one HMAC call each (as ``derive``)."""
+    if not is_key(seed):
+        return [deal_seed(seed, d) for d in range(count)]
+    key = bytes.fromhex(str(seed))
+    return [hmac.digest(key, _deal_label(d).encode(), "sha256").hex() for d in range(count)]
 
 
 def schedule_rng(seed: Seed) -> random.Random:
@@ -124,12 +142,14 @@ def make_schedule(
         every = list(itertools.combinations(range(n), k))
         rng.shuffle(every)
         tables += [(r, s) for s in every]
-    tables += [(passes, s) for s in balanced_tables(n, k, extra, rng)]
-    orders = duplicate_orders(tables, k, rng) if duplicate else _seat(tables, n, k, passes, rng)
+    drawn, seated = _draw(n, k, extra, rng)
+    fixed = range(len(tables), len(tables) + seated)
+    tables += [(passes, s) for s in drawn]
+    orders = duplicate_orders(tables, k, rng) if duplicate else _seat(tables, n, k, passes, rng, fixed)
     width = max(4, len(str(total)))
     out: list[ScheduledPartido] = []
-    for deal, ((r, _members), group) in enumerate(zip(tables, orders, strict=True)):
-        s = deal_seed(seed, deal)
+    seeds = _deal_seeds(seed, len(tables))
+    for deal, ((r, _members), group, s) in enumerate(zip(tables, orders, seeds, strict=True)):
         for seats in group:
             pos = len(out)
             out.append(ScheduledPartido(pos, f"p{pos + 1:0{width}d}", s, seats, deal, r))
@@ -137,20 +157,40 @@ def make_schedule(
 
 
 def balanced_tables(n: int, k: int, count: int, rng: random.Random) -> list[tuple[int, ...]]:
-    """``count`` K-subsets with every entrant in ``count*k//n`` or one more; pairs spread greedily.
+    """``count`` K-subsets (sorted) with every entrant in ``count*k//n`` or one more; pairs spread.
 
-    Each table takes the entrants with the fewest partidos so far (which keeps the
-    counts within one of each other), completing it with those who met its
-    members least often and, where possible, avoiding a subset already drawn;
-    then :func:`_spread_pairs` evens out the pairs. Over half of all subsets, the
-    complement of a balanced draw is taken instead.
+    Up to :data:`CYCLIC_WORK` (``count × n``) by :func:`_greedy_tables`; above it by
+    :class:`_Cyclic` developments, whose pairs meet within one of each other
+    (rarely two), then a greedy rest of fewer than ``n`` tables. Over half of all
+    subsets, the complement of a balanced draw is taken instead.
+    """
+    return [tuple(sorted(t)) for t in _draw(n, k, count, rng)[0]]
+
+
+def _draw(n: int, k: int, count: int, rng: random.Random) -> tuple[list[tuple[int, ...]], int]:
+    """The tables of :func:`balanced_tables`, and how many of them (the first) are in a balanced seat order.
+
+    Those first tables seat every entrant exactly as often in each seat; the rest
+    are sorted subsets, to seat.
     """
     every = math.comb(n, k)
     if count > every // 2:  # the complement of a balanced draw is balanced too
         left_out = set(balanced_tables(n, k, every - count, rng))
         kept = [t for t in itertools.combinations(range(n), k) if t not in left_out]
         rng.shuffle(kept)
-        return kept
+        return kept, 0
+    if count * n > CYCLIC_WORK:
+        return _Cyclic(n, k).draw(count, rng)
+    return _greedy_tables(n, k, count, rng), 0
+
+
+def _greedy_tables(n: int, k: int, count: int, rng: random.Random) -> list[tuple[int, ...]]:
+    """``count`` K-subsets, greedily: each table takes the entrants with the fewest partidos so far.
+
+    That keeps the counts within one of each other; the table is completed with
+    those who met its members least often and, where possible, avoiding a subset
+    already drawn; then :func:`_spread_pairs` evens out the pairs.
+    """
     counts = [0] * n
     met = [[0] * n for _i in range(n)]
     used: set[tuple[int, ...]] = set()
@@ -183,19 +223,27 @@ def balanced_tables(n: int, k: int, count: int, rng: random.Random) -> list[tupl
     return _spread_pairs(out, n, rng)
 
 
-def _spread_pairs(tables: list[tuple[int, ...]], n: int, rng: random.Random) -> list[tuple[int, ...]]:
+def _spread_pairs(
+    tables: list[tuple[int, ...]],
+    n: int,
+    rng: random.Random,
+    before: list[list[int]] | None = None,
+    taken: Callable[[tuple[int, ...]], bool] | None = None,
+) -> list[tuple[int, ...]]:
     """Even out pair meetings by swapping entrants between tables (which keeps every count).
 
     A seeded simulated annealing on the sum of squared pair meetings that never
     adds a repeated subset (and removes the greedy's repeats where it can);
-    deterministic for a given ``rng`` state.
+    deterministic for a given ``rng`` state. ``before``: the meetings (n × n) of
+    tables drawn earlier, counted in (and changed in place); ``taken``: whether a
+    subset is one of those.
     """
     m = len(tables)
     if m < 2:
         return tables
     k = len(tables[0])
     rows = [list(t) for t in tables]
-    met = [[0] * n for _i in range(n)]
+    met = before if before is not None else [[0] * n for _i in range(n)]
     for t in rows:
         for a, b in itertools.combinations(t, 2):
             met[a][b] += 1
@@ -226,6 +274,8 @@ def _spread_pairs(tables: list[tuple[int, ...]], n: int, rng: random.Random) -> 
         temperature = hot * (cold / hot) ** (step / steps)
         if repeats == 0 and delta > 0 and rng.random() >= math.exp(-delta / temperature):
             continue
+        if taken is not None and (taken(new_a) or taken(new_b)):
+            continue
         used[old_a] -= 1
         used[old_b] -= 1
         used[new_a] += 1
@@ -244,6 +294,200 @@ def _spread_pairs(tables: list[tuple[int, ...]], n: int, rng: random.Random) -> 
                 met[c][x] += 1
         a_row[xi], b_row[yi] = y, x
     return [tuple(sorted(t)) for t in rows]
+
+
+_NEVER = 1 << 62
+"""The cost of a member already in the block (difference 0)."""
+EVEN_TRIES = 10
+"""Moves per block, at most, to bring the meetings of every difference within one."""
+
+
+class _Cyclic:
+    """A balanced draw from cyclic developments over the integers mod n (a difference family).
+
+    A base block B of K residues, developed, is the n tables ``x + B`` (x = 0..n-1):
+    each residue sits in K of them, once at each position of B, and a pair at
+    difference ±d meets as often as ±d is a difference of two members of B (twice
+    for d = n/2). Over all blocks, every pair of class d meets ``met[d]`` times: the
+    blocks are chosen greedily by those counts, then single members are moved
+    until they are within one of each other. Blocks of distinct orbits, none fixed
+    by a shift, never repeat a table.
+    """
+
+    def __init__(self, n: int, k: int) -> None:
+        self.n, self.k = n, k
+        self.cls = [min(x, n - x) for x in range(n)]
+        """The class d of a difference x (any -n < x < n)."""
+        self.step = [2 if 2 * d == n else 1 for d in range(n // 2 + 1)]
+        """Meetings of each pair of class d per difference d in a block."""
+        self.met = [0] * len(self.step)
+        self.cost = [_NEVER, *self.step[1:]]
+        """2 met + step: the rise of the sum of squared meetings, per n pairs, of one more d."""
+        self.orbits: set[tuple[int, ...]] = set()
+
+    def draw(self, count: int, rng: random.Random) -> tuple[list[tuple[int, ...]], int]:
+        """``count`` tables, ``count // n`` developments (seated) then a greedy rest; and how many seated."""
+        n = self.n
+        blocks = [self._block(rng) for _i in range(count // n)]
+        self._even_out(blocks, rng)
+        label = list(range(n))
+        rng.shuffle(label)
+        out: list[tuple[int, ...]] = []
+        for block in blocks:
+            rng.shuffle(block)  # position in the block = seat
+            tables = list(zip(*(label[b:] + label[:b] for b in block), strict=True))
+            rng.shuffle(tables)
+            out += tables
+        seated = len(out)
+        out += [tuple(label[e] for e in t) for t in self._rest(count - seated, rng)]
+        return out, seated
+
+    def _meet(self, others: Sequence[int], x: int, sign: int) -> None:
+        """Count (``sign`` 1) or take back (-1) the differences of ``x`` with each of ``others``."""
+        for b in others:
+            d = self.cls[x - b]
+            self.met[d] += sign * self.step[d]
+            self.cost[d] = 2 * self.met[d] + self.step[d]
+
+    def _costs(self, members: Sequence[int]) -> list[int]:
+        """For each residue x, the rise of the sum of squared meetings if x joins ``members``."""
+        row = [self.cost[d] for d in self.cls]
+        total = [0] * self.n
+        for b in members:
+            total = [t + r for t, r in zip(total, row[-b:] + row[:-b], strict=True)]
+        return total
+
+    def _forms(self, block: Sequence[int]) -> set[tuple[int, ...]]:
+        """The block shifted to start at each member: fewer than K when a shift fixes it; min = its orbit."""
+        n = self.n
+        return {tuple(sorted((x - b) % n for x in block)) for b in block}
+
+    def _free(self, block: Sequence[int]) -> bool:
+        """Whether ``block`` is fixed by no shift and of an orbit no block has."""
+        forms = self._forms(block)
+        return len(forms) == len(block) and min(forms) not in self.orbits
+
+    def _block(self, rng: random.Random) -> list[int]:
+        """A new base block: each member the cheapest residue (ties at random); the last one keeps it free."""
+        block = [0]
+        while len(block) < self.k - 1:
+            x = next(_by_cost(self._costs(block), rng))
+            self._meet(block, x, 1)
+            block.append(x)
+        last = next((x for x in _by_cost(self._costs(block), rng) if self._free([*block, x])), None)
+        if last is None:
+            for i in range(len(block) - 1, 0, -1):
+                self._meet(block[:i], block[i], -1)
+            block = self._any_block(rng)
+        else:
+            self._meet(block, last, 1)
+            block.append(last)
+        self.orbits.add(min(self._forms(block)))
+        return block
+
+    def _any_block(self, rng: random.Random) -> list[int]:
+        """A free block at random, counted (when no residue completes the greedy one)."""
+        while True:
+            block = [0, *rng.sample(range(1, self.n), self.k - 1)]
+            if self._free(block):
+                break
+        for i in range(1, self.k):
+            self._meet(block[:i], block[i], 1)
+        return block
+
+    def _even_out(self, blocks: list[list[int]], rng: random.Random) -> None:
+        """Move members of blocks, one at a time, till every class meets within one of every other."""
+        for _try in range(EVEN_TRIES * len(blocks)):
+            counts = self.met[1:]
+            high, low = max(counts), min(counts)
+            if high - low <= 1:
+                return
+            if rng.random() < 0.5:
+                block, i = self._holding(blocks, high, rng)
+            else:
+                block, i = rng.choice(blocks), rng.randrange(self.k)
+            self._move(block, i, rng)
+
+    def _holding(self, blocks: list[list[int]], met: int, rng: random.Random) -> tuple[list[int], int]:
+        """A block with a difference of a class met ``met`` times, and one of the two members at it."""
+        d = rng.choice([d for d in range(1, len(self.met)) if self.met[d] == met])
+        start = rng.randrange(len(blocks))
+        for block in blocks[start:] + blocks[:start]:
+            for i, j in itertools.permutations(range(self.k), 2):
+                if self.cls[block[i] - block[j]] == d:
+                    return block, rng.choice((i, j))
+        return blocks[start], 0  # not reached: a class met at all is in some block
+
+    def _move(self, block: list[int], i: int, rng: random.Random) -> None:
+        """Replace ``block[i]`` by a cheapest residue that keeps the block free (maybe itself)."""
+        others = block[:i] + block[i + 1 :]
+        self.orbits.discard(min(self._forms(block)))
+        self._meet(others, block[i], -1)
+        block[i] = next(x for x in _by_cost(self._costs(others), rng) if self._free([*others, x]))
+        self._meet(others, block[i], 1)
+        self.orbits.add(min(self._forms(block)))
+
+    def _rest(self, count: int, rng: random.Random) -> list[tuple[int, ...]]:
+        """``count`` (< n) more tables drawn as :func:`_greedy_tables` does, given the blocks' meetings.
+
+        Each table takes the residues with the fewest tables in the rest, then
+        :func:`_spread_pairs` evens out the pairs, avoiding the blocks' tables.
+        """
+        n, k = self.n, self.k
+        if not count:
+            return []
+        base = [self.met[d] for d in self.cls]  # a pair's meetings by its difference
+        extra = [[0] * n for _i in range(n)]
+        played = [0] * n
+        used: set[tuple[int, ...]] = set()
+        out: list[tuple[int, ...]] = []
+        for _i in range(count):
+            low = min(played)
+            lowest = [e for e in range(n) if played[e] == low]
+            if len(lowest) >= k:
+                chosen, pool = [], lowest
+            else:
+                chosen, pool = lowest, [e for e in range(n) if played[e] == low + 1]
+            rng.shuffle(pool)
+            met = [0] * n
+            for c in chosen:
+                met = [m + b + x for m, b, x in zip(met, base[-c:] + base[:-c], extra[c], strict=True)]
+            while len(chosen) < k:
+                cands = [e for e in pool if e not in chosen]
+                c = min(cands, key=met.__getitem__)
+                if len(chosen) == k - 1 and self._repeat([*chosen, c], used):
+                    cands.sort(key=met.__getitem__)
+                    c = next((e for e in cands if not self._repeat([*chosen, e], used)), c)
+                chosen.append(c)
+                met = [m + b + x for m, b, x in zip(met, base[-c:] + base[:-c], extra[c], strict=True)]
+            table = tuple(sorted(chosen))
+            used.add(table)
+            for a, b in itertools.combinations(table, 2):
+                extra[a][b] += 1
+                extra[b][a] += 1
+            for e in table:
+                played[e] += 1
+            out.append(table)
+        before = [base[-a:] + base[:-a] for a in range(n)]
+        return _spread_pairs(out, n, rng, before, self._taken)
+
+    def _repeat(self, table: Sequence[int], used: set[tuple[int, ...]]) -> bool:
+        """Whether ``table`` is in ``used`` or a shift of a block."""
+        return tuple(sorted(table)) in used or self._taken(table)
+
+    def _taken(self, table: Sequence[int]) -> bool:
+        """Whether ``table`` is a shift of a block."""
+        return min(self._forms(table)) in self.orbits
+
+
+def _by_cost(costs: list[int], rng: random.Random) -> Iterator[int]:
+    """The indexes of ``costs`` below :data:`_NEVER`, cheapest first, ties in random order."""
+    for level in sorted(set(costs)):
+        if level >= _NEVER:
+            return
+        ties = [x for x, c in enumerate(costs) if c == level]
+        rng.shuffle(ties)
+        yield from ties
 
 
 def duplicate_orders(
@@ -265,12 +509,18 @@ def duplicate_orders(
 
 
 def _seat(
-    tables: Sequence[tuple[int, tuple[int, ...]]], n: int, k: int, passes: int, rng: random.Random
+    tables: Sequence[tuple[int, tuple[int, ...]]],
+    n: int,
+    k: int,
+    passes: int,
+    rng: random.Random,
+    fixed: range = range(0),
 ) -> list[list[tuple[int, ...]]]:
     """Seat orders balanced per entrant: full cycles of rotations, then an edge colouring.
 
     The first ``K * (passes // K)`` passes seat each subset under its K cyclic
-    rotations in turn (exactly balanced); the remaining tables are seated by
+    rotations in turn (exactly balanced); the tables at ``fixed`` keep their order
+    (exactly balanced by construction); the remaining tables are seated by
     :func:`seat_balanced`, whose counts differ by at most one.
     """
     cycled = k * (passes // k)
@@ -279,7 +529,9 @@ def _seat(
     rest: list[tuple[int, ...]] = []
     rest_at: list[int] = []
     for i, (r, members) in enumerate(tables):
-        if r < cycled:
+        if i in fixed:
+            out.append([members])
+        elif r < cycled:
             if members not in base:
                 base[members] = rng.sample(members, k)
             b, j = base[members], r % k

@@ -6,6 +6,10 @@ their final names first, then inserts the rows in one transaction, so a crash at
 any moment leaves either a committed partido or nothing that counts. The schema
 is documented in ``docs/tournament.md``.
 
+Each seat's figures (schema 3) are a row of ``seats``, its reply times packed as
+microseconds (:func:`pack_times`), so that the standings of 10⁵ partidos are summed
+by SQLite and read as arrays, not parsed from JSON lists of floats.
+
 The folder is the referee's alone: ``DIR`` and ``DIR/replays`` are 0700, the store
 (with its journal files) 0600; it holds the torneo's deal key (``meta.deal_key``)
 and every partido's seed, secret until the torneo is complete.
@@ -13,27 +17,34 @@ and every partido's seed, secret until the torneo is complete.
 
 from __future__ import annotations
 
+import concurrent.futures as cf
 import contextlib
 import datetime as dt
 import json
 import os
 import shutil
 import sqlite3
+import sys
 import time
-from collections.abc import Sequence
+from array import array
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from arena.errors import ArenaError
 from arena.i18n import N_, _
+from arena.referee.stats import FIELDS
 from arena.seeds import Seed
 from arena.tournament.schedule import ScheduledPartido
 
 FORMAT = "tute-arena-torneo"
-SCHEMA_VERSION = 2
-"""2: seeds are JSON text (an int, or a key as a string). Stores of version 1 (int seeds) are read too."""
-READABLE_VERSIONS = (1, 2)
+SCHEMA_VERSION = 3
+"""2: seeds are JSON text (an int, or a key as a string). 3: each seat's figures in ``seats``, with
+its reply times packed (:func:`pack_times`) instead of ``partidos.move_ms`` and ``stats`` (JSON).
+Stores of versions 1 (int seeds) and 2 are read too, and a torneo begun under them goes on in its
+own version when resumed."""
+READABLE_VERSIONS = (1, 2, 3)
 DEAL_KEY = "deal_key"
 """The ``meta`` row of the torneo's secret key (absent under an explicit ``--seed``)."""
 DB_NAME = "torneo.sqlite"
@@ -111,9 +122,14 @@ CREATE TABLE schedule (
 CREATE TABLE partidos (
     id TEXT PRIMARY KEY REFERENCES schedule(id), pos INTEGER NOT NULL UNIQUE, seed TEXT NOT NULL,
     seats TEXT NOT NULL, players TEXT NOT NULL, winners TEXT NOT NULL, ranking TEXT NOT NULL,
-    manos INTEGER NOT NULL, porotos TEXT NOT NULL, move_ms TEXT NOT NULL, stats TEXT NOT NULL,
-    replay TEXT NOT NULL,
+    manos INTEGER NOT NULL, porotos TEXT NOT NULL, replay TEXT NOT NULL,
     logs TEXT, worker TEXT, started TEXT NOT NULL, finished TEXT NOT NULL, committed TEXT NOT NULL);
+CREATE TABLE seats (
+    partido TEXT NOT NULL REFERENCES partidos(id), seat INTEGER NOT NULL,
+    entrant INTEGER NOT NULL REFERENCES entrants(idx), won INTEGER NOT NULL, place REAL NOT NULL,
+    manos INTEGER NOT NULL, manos_perdidas INTEGER NOT NULL, porotos_perdidos INTEGER NOT NULL,
+    capotes INTEGER NOT NULL, tutes INTEGER NOT NULL, cantos INTEGER NOT NULL, faults TEXT NOT NULL,
+    move_ms BLOB NOT NULL, move_cpu_ms BLOB NOT NULL);
 CREATE TABLE faults (
     partido TEXT NOT NULL REFERENCES partidos(id), mano INTEGER NOT NULL, seat INTEGER NOT NULL,
     entrant INTEGER NOT NULL REFERENCES entrants(idx), reason TEXT NOT NULL, detail TEXT NOT NULL,
@@ -126,6 +142,126 @@ CREATE TABLE runs (
     run INTEGER PRIMARY KEY, started TEXT NOT NULL, ended TEXT, workers INTEGER NOT NULL,
     arena_version TEXT NOT NULL, status TEXT NOT NULL);
 """
+
+_PARTIDO_COLUMNS = (
+    "id, pos, seed, seats, players, winners, ranking, manos, porotos, replay, logs, worker, "  # not shown
+    "started, finished, committed"  # not shown
+)
+INSERT_PARTIDO = f"INSERT INTO partidos ({_PARTIDO_COLUMNS}) VALUES ({', '.join('?' * 15)})"
+"""A committed partido's ``partidos`` row (schema 3): see :func:`partido_rows`."""
+_SEAT_COLUMNS = ("won", "place", *FIELDS, "faults", "move_ms", "move_cpu_ms")
+INSERT_SEAT = (
+    f"INSERT INTO seats (partido, seat, entrant, {', '.join(_SEAT_COLUMNS)}) "
+    f"VALUES ({', '.join('?' * (3 + len(_SEAT_COLUMNS)))})"
+)
+"""One ``seats`` row of a committed partido (schema 3): see :func:`partido_rows`."""
+_INSERT_V2 = "INSERT INTO partidos VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+"""A committed partido in a torneo begun under schema 1 or 2 (reply times and figures as JSON)."""
+
+TIMES_DTYPE = "<u4"
+"""Each reply time as :func:`pack_times` stores it, as a NumPy dtype: little-endian unsigned 32 bits."""
+TIMES_PER_MS = 1000
+"""Stored units of a reply time per millisecond: microseconds."""
+_U32 = next(code for code in "IL" if array(code).itemsize == 4)
+_MAX_US = 2**32 - 1
+_US = float(TIMES_PER_MS)
+
+
+def pack_times(ms: Sequence[float]) -> bytes:
+    """Reply times (ms) as schema 3 stores them: little-endian unsigned 32-bit microseconds.
+
+    The referee measures to the microsecond, so nothing is lost; a time beyond 2³² − 1 µs
+    (71 minutes) is kept as that.
+    """
+    try:
+        packed = array(_U32, map(round, map(_US.__mul__, ms)))
+    except OverflowError:
+        packed = array(_U32, [min(_MAX_US, max(0, round(t * _US))) for t in ms])
+    if sys.byteorder == "big":
+        packed.byteswap()
+    return packed.tobytes()
+
+
+def unpack_times(blob: bytes) -> tuple[float, ...]:
+    """The reply times (ms) of :func:`pack_times`."""
+    packed = array(_U32)
+    packed.frombytes(blob)
+    if sys.byteorder == "big":
+        packed.byteswap()
+    return tuple(us / TIMES_PER_MS for us in packed)
+
+
+def partido_rows(
+    partido: ScheduledPartido,
+    result: dict[str, Any],
+    replay: str,
+    logs: str | None,
+    worker: str | None,
+    started: str,
+    finished: str,
+    committed: str,
+) -> tuple[tuple[Any, ...], list[tuple[Any, ...]]]:
+    """A finished partido as schema 3 stores it: its ``partidos`` row (:data:`INSERT_PARTIDO`) and
+    a ``seats`` row per seat (:data:`INSERT_SEAT`); ``result`` as a worker gives it (with ``stats``)."""
+    seats = list(partido.seats)
+    row = (
+        partido.id,
+        partido.pos,
+        _j(partido.seed),
+        _j(seats),
+        _j(result["players"]),
+        _j(result["winners"]),
+        _j(result["ranking"]),
+        result["manos"],
+        _j(result["porotos"]),
+        replay,
+        logs,
+        worker,
+        started,
+        finished,
+        committed,
+    )
+    figures = [
+        (
+            partido.id,
+            s,
+            seats[s],
+            int(bool(stats["won"])),
+            float(stats["place"]),
+            *(stats[f] for f in FIELDS),
+            _j(stats.get("faults", [])),
+            pack_times(result["move_ms"][s]),
+            pack_times(stats.get("move_cpu_ms", [])),
+        )
+        for s, stats in enumerate(result["stats"])
+    ]
+    return row, figures
+
+
+def _loads_all(texts: Sequence[str]) -> list[Any]:
+    """Many JSON texts parsed in one call (several times faster than one call each)."""
+    if not texts:
+        return []
+    values = json.loads("[" + ",".join(texts) + "]")
+    if len(values) != len(texts):  # a damaged value spanning several: parse them one by one
+        return [json.loads(t) for t in texts]
+    return values
+
+
+def _shared(texts: Iterable[str], make: Callable[[Any], Any]) -> list[Any]:
+    """``make(json.loads(t))`` for each text, made once per distinct text (rankings repeat a lot)."""
+    seen: dict[str, Any] = {}
+    out = []
+    for t in texts:
+        value = seen.get(t)
+        if value is None:
+            value = seen[t] = make(json.loads(t))
+        out.append(value)
+    return out
+
+
+def _groups(ranking: list[list[int]]) -> tuple[tuple[int, ...], ...]:
+    return tuple(tuple(g) for g in ranking)
 
 
 class StoreError(ArenaError):
@@ -260,10 +396,15 @@ def _fsync(path: Path) -> None:
 class Store:
     """A torneo's folder: configuration, schedule and committed results."""
 
-    def __init__(self, folder: Path, db: sqlite3.Connection, readonly: bool = False) -> None:
+    def __init__(
+        self, folder: Path, db: sqlite3.Connection, readonly: bool = False, version: int = SCHEMA_VERSION
+    ) -> None:
         self.dir = folder
         self.db = db
         self.readonly = readonly
+        self.version = version
+        """The store's schema version (a torneo begun by an older tute-arena keeps its own)."""
+        self._fsyncs: cf.ThreadPoolExecutor | None = None
         self._lock: int | None = None
         self._closed = False
 
@@ -357,7 +498,7 @@ class Store:
                 ) from None
             db.execute("PRAGMA synchronous=FULL")
         db.execute("PRAGMA foreign_keys=ON")
-        return cls(folder, db, readonly)
+        return cls(folder, db, readonly, version)
 
     def lock(self) -> None:
         """Hold ``DIR/torneo.lock`` while writing: StoreError if another process holds it.
@@ -398,6 +539,8 @@ class Store:
                 if lock is not None:
                     self._settle()
         finally:
+            if self._fsyncs is not None:
+                self._fsyncs.shutdown()
             self.db.close()
             if lock is not None:
                 with contextlib.suppress(OSError):
@@ -460,8 +603,25 @@ class Store:
             for p, i, seed, seats, d, r in rows
         ]
 
-    def results(self) -> list[PartidoRecord]:
-        """Committed partidos in schedule order, each with its faults."""
+    @contextlib.contextmanager
+    def snapshot(self) -> Iterator[None]:
+        """Read as one transaction: every read inside sees the same committed partidos, even while a
+        coordinator commits more (it runs in WAL mode, where a reader never holds it up)."""
+        if self.db.in_transaction:
+            yield
+            return
+        self.db.execute("BEGIN")
+        try:
+            yield
+        finally:
+            self.db.rollback()  # nothing was written: ends the read
+
+    def results(self, figures: bool = True) -> list[PartidoRecord]:
+        """Committed partidos in schedule order, each with its faults.
+
+        Without ``figures``, each record's ``stats`` and ``move_ms`` are empty (much faster: for
+        the standings of a big torneo, which sum them with :meth:`seat_totals` and :meth:`reply_times`).
+        """
         faults: dict[str, list[FaultRecord]] = {}
         for row in self.db.execute(
             "SELECT partido, mano, seat, entrant, reason, detail, penalized, incident FROM faults "
@@ -469,29 +629,85 @@ class Store:
         ):
             fault = FaultRecord(row[1], row[2], row[3], row[4], row[5], bool(row[6]), row[7])
             faults.setdefault(row[0], []).append(fault)
-        out = []
-        for row in self.db.execute(
-            "SELECT id, pos, seed, seats, players, winners, ranking, manos, porotos, move_ms, stats, "
-            "replay, logs, worker, started, finished, committed FROM partidos ORDER BY pos"
+        old = ", move_ms, stats" if figures and self.version < 3 else ""  # not shown: SQL columns
+        rows = self.db.execute(f"SELECT {_PARTIDO_COLUMNS}{old} FROM partidos ORDER BY pos").fetchall()
+        if not rows:
+            return []
+        columns = list(zip(*rows, strict=True))
+        pid, pos, seed, seats, players, winners, ranking, manos, porotos, *rest = columns[:15]
+        seeds = _loads_all(seed) if all(isinstance(x, str) for x in seed) else [_seed_in(x) for x in seed]
+        by_seat: dict[str, tuple[tuple[dict[str, Any], ...], tuple[tuple[float, ...], ...]]] = {}
+        if figures and self.version < 3:
+            by_seat = {
+                p: (tuple(json.loads(st)), tuple(tuple(m) for m in json.loads(ms)))
+                for p, ms, st in zip(pid, columns[15], columns[16], strict=True)
+            }
+        elif figures:
+            by_seat = self._seat_figures()
+        none: tuple[tuple[dict[str, Any], ...], tuple[tuple[float, ...], ...]] = ((), ())
+        records = []
+        for i, p, sd, st, pl, w, r, m, po, *more in zip(
+            pid,
+            pos,
+            seeds,
+            _loads_all(seats),
+            _loads_all(players),
+            _shared(winners, tuple),
+            _shared(ranking, _groups),
+            manos,
+            _loads_all(porotos),
+            *rest,
+            strict=True,
         ):
-            (pid, pos, seed, seats, players, winners, ranking, manos, porotos, move_ms, stats, *rest) = row
-            out.append(
-                PartidoRecord(
-                    pid,
-                    pos,
-                    _seed_in(seed),
-                    tuple(json.loads(seats)),
-                    tuple(json.loads(players)),
-                    tuple(json.loads(winners)),
-                    tuple(tuple(r) for r in json.loads(ranking)),
-                    manos,
-                    tuple(json.loads(porotos)),
-                    tuple(faults.get(pid, ())),
-                    tuple(tuple(m) for m in json.loads(move_ms)),
-                    tuple(json.loads(stats)),
-                    *rest,
-                )
+            stats, times = by_seat.get(i, none)
+            fs = tuple(faults.get(i, ()))
+            records.append(
+                PartidoRecord(i, p, sd, tuple(st), tuple(pl), w, r, m, tuple(po), fs, times, stats, *more)
             )
+        return records
+
+    def _seat_figures(self) -> dict[str, tuple[tuple[dict[str, Any], ...], tuple[tuple[float, ...], ...]]]:
+        """Schema 3: by partido, each seat's figures as :func:`arena.referee.stats.partido_stats`
+        gives them (without ``move_ms``) and each seat's reply times."""
+        seats: dict[str, dict[int, tuple[dict[str, Any], tuple[float, ...]]]] = {}
+        cur = self.db.execute(f"SELECT partido, seat, {', '.join(_SEAT_COLUMNS)} FROM seats")
+        for pid, seat, won, place, *counts, faults, wall, cpu in cur:
+            stats = {
+                **dict(zip(FIELDS, counts, strict=True)),
+                "faults": json.loads(faults),
+                "move_cpu_ms": list(unpack_times(cpu)),
+                "won": bool(won),
+                "place": place,
+            }
+            seats.setdefault(pid, {})[seat] = (stats, unpack_times(wall))
+        return {
+            pid: (tuple(by[s][0] for s in sorted(by)), tuple(by[s][1] for s in sorted(by)))
+            for pid, by in seats.items()
+        }
+
+    def seat_totals(self) -> dict[int, dict[str, float]] | None:
+        """Each entrant's seats summed by SQLite (schema 3): ``seats`` (partidos played), ``won``,
+        ``place`` (the sum of its places) and each count of :data:`arena.referee.stats.FIELDS`;
+        None for an older store (the figures are in each partido's JSON: see :meth:`results`)."""
+        if self.version < 3:
+            return None
+        keys = ("won", "place", *FIELDS)
+        sums = ", ".join(f"SUM({k})" for k in keys)
+        cur = self.db.execute(f"SELECT entrant, COUNT(*), {sums} FROM seats GROUP BY entrant")
+        return {row[0]: dict(zip(("seats", *keys), row[1:], strict=True)) for row in cur}
+
+    def reply_times(self) -> dict[int, tuple[list[bytes], list[bytes]]] | None:
+        """Each entrant's reply times (schema 3), one packed blob (:func:`pack_times`) per seat it
+        played: (wall clock, its own CPU time); None for an older store."""
+        if self.version < 3:
+            return None
+        out: dict[int, tuple[list[bytes], list[bytes]]] = {}
+        for entrant, wall, cpu in self.db.execute("SELECT entrant, move_ms, move_cpu_ms FROM seats"):
+            lists = out.get(entrant)
+            if lists is None:
+                lists = out[entrant] = ([], [])
+            lists[0].append(wall)
+            lists[1].append(cpu)
         return out
 
     def withdrawn(self) -> list[Withdrawal]:
@@ -561,12 +777,44 @@ class Store:
                     replay=temp, partido=partido.id
                 )
             )
+        final, incidents, logs = self._move_in(partido, outcome, temp)
+        insert, row, figures = self._rows(partido, result, outcome, (self._rel(final), logs))
+        with self.db:
+            self.db.execute(insert, row)
+            if figures:
+                self.db.executemany(INSERT_SEAT, figures)
+            self._insert_faults(partido, result, incidents)
+
+    def _rows(
+        self,
+        partido: ScheduledPartido,
+        result: dict[str, Any],
+        outcome: dict[str, Any],
+        files: tuple[str, str | None],
+    ) -> tuple[str, tuple[Any, ...], list[tuple[Any, ...]]]:
+        """A partido's ``partidos`` row (with its INSERT) and ``seats`` rows, in this store's version;
+        ``files``: its replay and logs, relative to DIR."""
+        if self.version >= 3 and not result.get("stats"):  # not from a worker of this version
+            result = {**result, "stats": _replay_stats(self.dir / files[0])}
+        row, figures = partido_rows(
+            partido, result, *files, outcome.get("worker"), outcome["started"], outcome["finished"], now()
+        )
+        if self.version >= 3:
+            return INSERT_PARTIDO, row, figures
+        # a torneo begun under schema 1 or 2: the figures and reply times are JSON in the partido's row
+        return _INSERT_V2, (*row[:9], _j(result["move_ms"]), _j(result["stats"]), *row[9:]), []
+
+    def _move_in(
+        self, partido: ScheduledPartido, outcome: dict[str, Any], temp: Path
+    ) -> tuple[Path, dict[int, str], str | None]:
+        """Move a partido's incident files, logs and replay to their final names, durably (before its
+        rows: until they commit, files there count for nothing and a resume removes them); returns
+        the replay, and the incident files by seat and the logs folder relative to DIR."""
         final = self.replays / f"{partido.id}.jsonl"
         incidents: dict[int, str] = {}
         for seat, path in sorted(outcome["incidents"].items()):
             path = Path(path)
             target = self.replays / (partido.id + path.name[len(temp.stem) :])
-            _fsync(path)
             os.replace(path, target)
             incidents[int(seat)] = self._rel(target)
         logs = None
@@ -574,50 +822,40 @@ class Store:
             target = Path(f"{final}.logs")
             os.replace(outcome["logs"], target)
             logs = self._rel(target)
-        _fsync(temp)
         os.replace(temp, final)
-        _fsync(self.replays)
-        seats = list(partido.seats)
-        stamp = now()
-        with self.db:
-            self.db.execute(
-                "INSERT INTO partidos VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        self._fsync_all([final, self.replays, *(self.dir / i for i in incidents.values())])
+        return final, incidents, logs
+
+    def _fsync_all(self, paths: Sequence[Path]) -> None:
+        """fsync ``paths`` (files moved into a folder, and the folder) all at once, from threads: the
+        filesystem makes them durable in one journal commit, where one after another takes one each
+        (three times faster on a busy disk)."""
+        if self._fsyncs is None:
+            self._fsyncs = cf.ThreadPoolExecutor(max_workers=2, thread_name_prefix="arena-fsync")
+        started = [self._fsyncs.submit(_fsync, p) for p in paths[1:]]
+        _fsync(paths[0])
+        for done in started:
+            done.result()
+
+    def _insert_faults(
+        self, partido: ScheduledPartido, result: dict[str, Any], incidents: dict[int, str]
+    ) -> None:
+        self.db.executemany(
+            "INSERT INTO faults VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            [
                 (
                     partido.id,
-                    partido.pos,
-                    _j(partido.seed),
-                    _j(seats),
-                    _j(result["players"]),
-                    _j(result["winners"]),
-                    _j(result["ranking"]),
-                    result["manos"],
-                    _j(result["porotos"]),
-                    _j(result["move_ms"]),
-                    _j(result["stats"]),
-                    self._rel(final),
-                    logs,
-                    outcome.get("worker"),
-                    outcome["started"],
-                    outcome["finished"],
-                    stamp,
-                ),
-            )
-            self.db.executemany(
-                "INSERT INTO faults VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                [
-                    (
-                        partido.id,
-                        f["mano"],
-                        f["seat"],
-                        seats[f["seat"]],
-                        f["reason"],
-                        f["detail"],
-                        int(f["penalized"]),
-                        incidents.get(f["seat"]),
-                    )
-                    for f in result["faults"]
-                ],
-            )
+                    f["mano"],
+                    f["seat"],
+                    partido.seats[f["seat"]],
+                    f["reason"],
+                    f["detail"],
+                    int(f["penalized"]),
+                    incidents.get(f["seat"]),
+                )
+                for f in result["faults"]
+            ],
+        )
 
     def extend(self, partidos: Sequence[ScheduledPartido]) -> None:
         """Append ``partidos`` to the schedule (``--until-separated``), all or none."""
@@ -685,6 +923,14 @@ class Store:
 
     def _rel(self, path: Path) -> str:
         return str(path.relative_to(self.dir))
+
+
+def _replay_stats(replay: Path) -> list[dict[str, Any]]:
+    """Each seat's figures, counted from a committed partido's replay."""
+    from arena.referee.replay import read_replay
+    from arena.referee.stats import partido_stats
+
+    return partido_stats(read_replay(replay))
 
 
 def _last_event(path: Path) -> dict[str, Any] | None:
