@@ -494,6 +494,8 @@ class SubprocessConnection:
     def incident(self) -> str:
         if self.process.exit_status() is not None:
             self.process.stderr.join(0.5)  # the process is gone: let its last words arrive
+        else:
+            self.process.stderr.catch_up(0.5)  # alive: what it wrote so far, kept
         return self.transcript.render(self.process.stderr.tail())
 
     def say_bye(self) -> None:

@@ -159,12 +159,21 @@ class StderrLog:
         self._file = (
             os.fdopen(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600), "ab") if path else None
         )
+        self._pipe = pipe
+        self._busy = False
+        """Whether the drain holds a chunk read but not yet kept."""
+        self._done = False
         self._thread = threading.Thread(target=self._drain, args=(pipe,), daemon=True)
         self._thread.start()
 
     def _drain(self, fd: int) -> None:
         try:
-            while chunk := os.read(fd, 65536):
+            while True:
+                self._busy = False
+                chunk = os.read(fd, 65536)
+                self._busy = True
+                if not chunk:
+                    break
                 self._tail.append(chunk)
                 while sum(map(len, self._tail)) > self._tail_size and len(self._tail) > 1:
                     self._tail.popleft()
@@ -177,6 +186,7 @@ class StderrLog:
         except OSError:
             pass
         finally:
+            self._done = True
             os.close(fd)
             if self._file:
                 if self.dropped:
@@ -194,6 +204,21 @@ class StderrLog:
 
     def join(self, timeout: float) -> None:
         self._thread.join(timeout)
+
+    def catch_up(self, timeout: float) -> None:
+        """Wait (up to ``timeout`` s) until what the player has written so far is kept: nothing left
+        in the pipe, no chunk in hand. The drain is a thread; on a loaded machine it can lag behind
+        a player that wrote its last words just before the reply that got it disqualified."""
+        deadline = time.monotonic() + timeout
+        poll = select.poll()
+        poll.register(self._pipe, select.POLLIN)
+        idle = 0  # looks in a row that found nothing pending (two: a chunk just read is seen busy)
+        while not self._done and time.monotonic() < deadline:
+            pending = any(events & select.POLLIN for _fd, events in poll.poll(0))
+            idle = 0 if pending or self._busy else idle + 1
+            if idle >= 2:
+                return
+            time.sleep(0.002)
 
 
 def _holds(pid: int, pipe: str) -> bool | None:
