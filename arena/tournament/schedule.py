@@ -212,15 +212,25 @@ def _greedy_tables(n: int, k: int, count: int, rng: random.Random) -> list[tuple
                 if e not in chosen
             ]
             chosen.append(min(costs)[3])
-        table = tuple(sorted(chosen))
-        used.add(table)
-        for a, b in itertools.combinations(table, 2):
-            met[a][b] += 1
-            met[b][a] += 1
-        for e in table:
-            counts[e] += 1
-        out.append(table)
+        _take(tuple(sorted(chosen)), used, met, counts, out)
     return _spread_pairs(out, n, rng)
+
+
+def _take(
+    table: tuple[int, ...],
+    used: set[tuple[int, ...]],
+    met: list[list[int]],
+    counts: list[int],
+    out: list[tuple[int, ...]],
+) -> None:
+    """Add ``table`` to a draw: its subset used, its pairs met once more, its entrants' counts up."""
+    used.add(table)
+    for a, b in itertools.combinations(table, 2):
+        met[a][b] += 1
+        met[b][a] += 1
+    for e in table:
+        counts[e] += 1
+    out.append(table)
 
 
 def _spread_pairs(
@@ -460,14 +470,7 @@ class _Cyclic:
                     c = next((e for e in cands if not self._repeat([*chosen, e], used)), c)
                 chosen.append(c)
                 met = [m + b + x for m, b, x in zip(met, base[-c:] + base[:-c], extra[c], strict=True)]
-            table = tuple(sorted(chosen))
-            used.add(table)
-            for a, b in itertools.combinations(table, 2):
-                extra[a][b] += 1
-                extra[b][a] += 1
-            for e in table:
-                played[e] += 1
-            out.append(table)
+            _take(tuple(sorted(chosen)), used, extra, played, out)
         before = [base[-a:] + base[:-a] for a in range(n)]
         return _spread_pairs(out, n, rng, before, self._taken)
 
