@@ -67,6 +67,12 @@ def language() -> str:
     return _current
 
 
+def follow_env() -> None:
+    """Speak the language the environment names (a process forked with another environment)."""
+    global _current
+    _current = _from_env()
+
+
 def use(lang: str) -> None:
     """Speak ``lang`` from now on, in this process and in the processes it starts."""
     global _current

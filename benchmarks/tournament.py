@@ -15,10 +15,19 @@ tournament`` runs them.
    goes in the best W = 1 run: starting and greeting the players, playing,
    stopping them (in the worker), committing it (in the coordinator).
 
-Prints, as its last two lines, ``speedup W=2/W=1: <x>`` and
-``round robin 12 entrants K=4 (495 partidos): <seconds> s``.
+4. The same W = 1 schedule with ``--cold-start`` (every player process started from
+   scratch: sandbox, interpreter, imports) against the default warm starts
+   (:mod:`arena.referee.warm`), and the split of each.
+
+Prints, as its last lines, ``round robin 12 entrants K=4 (495 partidos): <seconds> s``,
+``partidos/s warm W=1: <x>, cold W=1: <y>, ratio: <z>`` and ``speedup W=2/W=1: <s>`` (warm).
+
+``--profile N`` instead plays N partidos of 4 players in this process with warm starts under
+cProfile and prints where the referee's time goes (the players' own time is theirs, in their
+processes).
 
     python benchmarks/tournament.py --partidos 60
+    python benchmarks/tournament.py --profile 40
 """
 
 from __future__ import annotations
@@ -53,14 +62,16 @@ def entrants(folder: Path, n: int) -> list[Path]:
     return out
 
 
-def tournament(out: Path, folders: list[Path], workers: int, **options: object) -> tuple[t.RunStats, float]:
+def tournament(
+    out: Path, folders: list[Path], workers: int, warm: bool = True, **options: object
+) -> tuple[t.RunStats, float]:
     """Run one torneo; returns its stats (``seconds``: the partidos only) and the wall time."""
     specs = collect_entrants(folders)
     config = t.Config(
         table_size=4, init_ms=10_000, move_ms=2_000, sandbox=resolve("auto"), key=new_key(), **options
     )
     start = time.monotonic()
-    stats = t.execute(out, specs, config, workers, None, t.plan(config, len(specs)))
+    stats = t.execute(out, specs, config, workers, None, t.plan(config, len(specs)), warm=warm)
     return stats, time.monotonic() - start
 
 
@@ -74,7 +85,7 @@ def partido_ms(folder: Path) -> float:
     return 1000 * statistics.mean(times)
 
 
-def startup_ms(folders: list[Path], repeats: int = 10) -> float:
+def startup_ms(folders: list[Path], repeats: int = 10, warm: bool = True) -> float:
     """Median time to start and greet one table's players, then stop them, as the referee does
     (every process started, then every one greeted; every bye, then every stop): a partido's
     process cost, without playing."""
@@ -84,7 +95,9 @@ def startup_ms(folders: list[Path], repeats: int = 10) -> float:
     for _i in range(repeats):
         start = time.monotonic()
         limits = Limits(10_000, 2_000)
-        conns = [SubprocessConnection(s, limits, mechanism=mechanism, greet=False) for s in specs]
+        conns = [
+            SubprocessConnection(s, limits, mechanism=mechanism, greet=False, warm_start=warm) for s in specs
+        ]
         for c in conns:
             c.greet()
         for c in conns:
@@ -95,11 +108,36 @@ def startup_ms(folders: list[Path], repeats: int = 10) -> float:
     return 1000 * statistics.median(times)
 
 
-def split_line(stats: t.RunStats) -> str:
+def split_line(stats: t.RunStats, label: str = "") -> str:
     """Where a partido's time goes, per partido: in the worker and in the coordinator."""
     per = {part: 1000 * seconds / max(1, stats.committed) for part, seconds in stats.split.items()}
-    parts = ", ".join(f"{part} {per.get(part, 0.0):.0f} ms" for part in ("start", "play", "stop", "commit"))
-    return f"time per partido (W=1): {parts}"
+    parts = ", ".join(f"{part} {per.get(part, 0.0):.1f} ms" for part in ("start", "play", "stop", "commit"))
+    return f"time per partido ({label}W=1): {parts}"
+
+
+def profile(folders: list[Path], partidos: int) -> None:
+    """Play ``partidos`` partidos of these 4 players here, warm, under cProfile; print the top."""
+    import cProfile
+    import pstats
+
+    from arena.referee.table import play_folders
+    from arena.seeds import Seed
+
+    specs = collect_entrants(folders)
+    limits = Limits(10_000, 2_000)
+    play_folders(specs, Seed(new_key(), 0), limits=limits)  # the warm-start server, started once
+    profiler = cProfile.Profile()
+    timings: dict[str, float] = {}
+    start = time.monotonic()
+    profiler.enable()
+    for i in range(partidos):
+        play_folders(specs, Seed(new_key(), i), limits=limits, timings=timings)
+    profiler.disable()
+    wall = time.monotonic() - start
+    per = ", ".join(f"{k} {1000 * v / partidos:.1f} ms" for k, v in timings.items())
+    print(f"{partidos} warm partidos in this process: {1000 * wall / partidos:.1f} ms each ({per})")
+    stats = pstats.Stats(profiler)
+    stats.sort_stats("tottime").print_stats(18)
 
 
 def main() -> None:
@@ -107,35 +145,45 @@ def main() -> None:
     parser.add_argument("--partidos", type=int, default=60, help="Partidos of the W=1 / W=2 runs.")
     parser.add_argument("--round-robin", type=int, default=12, help="Entrants of the full round robin.")
     parser.add_argument("--repeat", type=int, default=2, help="Runs of each W (the best counts).")
+    parser.add_argument("--profile", type=int, metavar="N", help="Profile N warm partidos instead.")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="bench-torneo-") as tmp:
         tmp_path = Path(tmp)
         players = entrants(tmp_path / "players", max(4, args.round_robin))
         four = players[:4]
-        rates: dict[int, float] = {}
-        best_w1: t.RunStats | None = None
-        for attempt in range(args.repeat):  # alternate W=1 and W=2; keep each one's best run
-            for w in (1, 2):
-                stats, _ = tournament(tmp_path / f"w{w}-{attempt}", four, w, rounds=args.partidos)
+        if args.profile:
+            profile(four, args.profile)
+            return
+        rates: dict[str, float] = {}
+        best: dict[str, t.RunStats] = {}
+        runs = (("warm", 1, True), ("warm", 2, True), ("cold", 1, False))
+        for attempt in range(args.repeat):  # alternate the runs; keep each one's best
+            for start_kind, w, warm in runs:
+                label = f"{start_kind} W={w}"
+                out = tmp_path / f"{start_kind}-w{w}-{attempt}"
+                stats, _ = tournament(out, four, w, warm=warm, rounds=args.partidos)
                 rate = stats.committed / stats.seconds
-                if w == 1 and rate > rates.get(1, 0.0):
-                    best_w1 = stats
-                rates[w] = max(rates.get(w, 0.0), rate)
-                print(f"W={w}: {stats.committed} partidos (4 players) in {stats.seconds:.2f} s: {rate:.2f}/s")
-        assert best_w1 is not None
-        print(split_line(best_w1))
-        mean = partido_ms(tmp_path / "w1-0")
-        start = startup_ms(four)
-        share = f"{start:.0f} ms of {mean:.0f} ms per partido ({100 * start / mean:.0f}%)"
-        print(
-            f"process start-up: starting, greeting and stopping 4 players takes {share}"
-            + (" — process start-up dominates" if start > mean / 2 else "")
-        )
-        print(f"partidos/s at 4 players (best): W=1 {rates[1]:.2f}, W=2 {rates[2]:.2f}")
+                if rate > rates.get(label, 0.0):
+                    best[label] = stats
+                rates[label] = max(rates.get(label, 0.0), rate)
+                print(
+                    f"{label}: {stats.committed} partidos (4 players) in {stats.seconds:.2f} s: {rate:.2f}/s"
+                )
+        for kind in ("warm", "cold"):
+            print(split_line(best[f"{kind} W=1"], f"{kind} "))
+            mean = partido_ms(tmp_path / f"{kind}-w1-0")
+            start = startup_ms(four, warm=kind == "warm")
+            share = f"{start:.0f} ms of {mean:.0f} ms per partido ({100 * start / mean:.0f}%)"
+            print(
+                f"process start-up ({kind}): starting, greeting and stopping 4 players takes {share}"
+                + (" — process start-up dominates" if start > mean / 2 else "")
+            )
         n = args.round_robin
         stats, wall = tournament(tmp_path / "rr", players[:n], 2)
-        print(f"speedup W=2/W=1: {rates[2] / rates[1]:.2f}")
         print(f"round robin {n} entrants K=4 ({stats.committed} partidos): {wall:.1f} s")
+        warm1, cold1 = rates["warm W=1"], rates["cold W=1"]
+        print(f"partidos/s warm W=1: {warm1:.2f}, cold W=1: {cold1:.2f}, ratio: {warm1 / cold1:.2f}")
+        print(f"speedup W=2/W=1: {rates['warm W=2'] / warm1:.2f}")
 
 
 if __name__ == "__main__":

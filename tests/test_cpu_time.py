@@ -128,21 +128,32 @@ def test_hello_tells_the_player_its_cpu_and_wall_limits() -> None:
 
 
 def _broken_sandbox_for(monkeypatch: pytest.MonkeyPatch, victim: str) -> None:
-    """bwrap cannot set up the sandbox of ``victim`` (a bind of a path that does not exist)."""
+    """The sandbox of ``victim`` cannot be set up: bwrap binds a path that does not exist (a fresh
+    start); the warm-start server mounts a staged folder that does not exist (a warm start)."""
     real = sandbox._bwrap_mounts
 
-    def mounts(folder: Path, *args: Any) -> list[str]:
-        box = real(folder, *args)
-        if folder.name == victim:
+    def mounts(folder: Path | None, *args: Any, **kw: Any) -> list[str]:
+        box = real(folder, *args, **kw)
+        if folder is not None and folder.name == victim:
             box[1:1] = ["--ro-bind", "/nonexistent-tute-arena", "/x"]
         return box
 
+    real_warm = sandbox.warm_box
+
+    def warm_box(folder: Path, *args: Any) -> sandbox.Box:
+        box = real_warm(folder, *args)
+        if folder.name == victim:
+            box.cwd = "p-nonexistent/" + victim
+        return box
+
     monkeypatch.setattr(sandbox, "_bwrap_mounts", mounts)
+    monkeypatch.setattr(sandbox, "warm_box", warm_box)
 
 
 @BWRAP
+@pytest.mark.parametrize("warm", [True, False], ids=["warm", "cold"])
 def test_a_sandbox_that_cannot_start_a_player_is_no_verdict(
-    stage: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+    stage: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path, warm: bool
 ) -> None:
     stage_good(stage)
     _broken_sandbox_for(monkeypatch, "a_mas")
@@ -150,7 +161,7 @@ def test_a_sandbox_that_cannot_start_a_player_is_no_verdict(
     replay = tmp_path / "p.jsonl"
 
     with pytest.raises(SandboxFailure, match="el sandbox no pudo arrancar al jugador") as err:
-        play_folders(specs, 7, ruleset=None, limits=Limits(), replay=replay, mechanism="bwrap")
+        play_folders(specs, 7, ruleset=None, limits=Limits(), replay=replay, mechanism="bwrap", warm=warm)
 
     assert "a_mas" in str(err.value) and "\n" not in str(err.value)
     assert not replay.exists() or "disqualified" not in replay.read_text()

@@ -21,10 +21,52 @@ from arena.cli import main
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_players"
 OPTIONS = ["--table-size", "3", "--rounds", "1", "--seed", "3", "--workers", "1", "--move-ms", "3000"]
-ENGLISH = {"the", "and", "with", "of", "player", "players", "failed", "folder", "cannot", "not", "is", "run",
-           "scheduled", "committed", "seed", "won", "rank", "played", "lost", "import", "left", "out"}
-SPANISH = {"el", "la", "los", "las", "del", "que", "con", "jugador", "jugadores", "carpeta", "falló",
-           "sin", "ganados", "perdidas", "semilla", "jugados", "puesto", "fuera", "queda", "importación"}
+ENGLISH = {
+    "the",
+    "and",
+    "with",
+    "of",
+    "player",
+    "players",
+    "failed",
+    "folder",
+    "cannot",
+    "not",
+    "is",
+    "run",
+    "scheduled",
+    "committed",
+    "seed",
+    "won",
+    "rank",
+    "played",
+    "lost",
+    "import",
+    "left",
+    "out",
+}
+SPANISH = {
+    "el",
+    "la",
+    "los",
+    "las",
+    "del",
+    "que",
+    "con",
+    "jugador",
+    "jugadores",
+    "carpeta",
+    "falló",
+    "sin",
+    "ganados",
+    "perdidas",
+    "semilla",
+    "jugados",
+    "puesto",
+    "fuera",
+    "queda",
+    "importación",
+}
 OTHER = {"es": ENGLISH, "en": SPANISH}
 
 

@@ -37,6 +37,17 @@ def sandbox_option(f: F) -> F:
     )(f)
 
 
+def cold_start_option(f: F) -> F:
+    return click.option(
+        "--cold-start",
+        is_flag=True,
+        help=N_(
+            "Start every player process from scratch (sandbox, interpreter, imports) instead of "
+            "forking it from a prepared one; slower, same results. See docs/security.md."
+        ),
+    )(f)
+
+
 def containment(mode: str) -> str:
     """Resolve --sandbox to a mechanism, saying in one line what is not enforced."""
     from arena.referee.sandbox import SandboxError, preflight, resolve, warning

@@ -13,6 +13,7 @@ import click
 from arena.cli.options import (
     DEFAULT_SAMPLES,
     _ruleset,
+    cold_start_option,
     containment,
     deals_from,
     lang_option,
@@ -38,6 +39,7 @@ from arena.rules import MAX_PLAYERS, MIN_PLAYERS
 @click.option("--quiet", is_flag=True, help=N_("Only the summary."))
 @click.option("--in-process", is_flag=True, help=N_("Run Python players in this process (for debugging)."))
 @sandbox_option
+@cold_start_option
 @lang_option
 def play(
     players: tuple[Path, ...],
@@ -53,6 +55,7 @@ def play(
     quiet: bool,
     in_process: bool,
     sandbox: str,
+    cold_start: bool,
 ) -> None:
     """``arena play`` (its help: the command's ``help``)."""
     from arena.inert import printable
@@ -94,6 +97,7 @@ def play(
                 replay=replay,
                 sinks=[sink],
                 mechanism=mechanism,
+                warm=not cold_start,
             )
             for seat, path in sorted(incidents.items()):
                 click.echo(

@@ -8,7 +8,14 @@ from typing import TYPE_CHECKING
 import click
 from click.core import ParameterSource
 
-from arena.cli.options import containment, lang_option, limits_options, rules_options, sandbox_option
+from arena.cli.options import (
+    cold_start_option,
+    containment,
+    lang_option,
+    limits_options,
+    rules_options,
+    sandbox_option,
+)
 from arena.i18n import N_, _, n_
 from arena.rules import MAX_PLAYERS, MIN_PLAYERS
 
@@ -113,6 +120,7 @@ RESULT_OPTIONS = (
 )
 @click.option("--resume", is_flag=True, help=N_("Finish the torneo in DIR (--resume DIR, or --out DIR)."))
 @sandbox_option
+@cold_start_option
 @lang_option
 def tournament(
     paths: tuple[Path, ...],
@@ -138,6 +146,7 @@ def tournament(
     with_samples: bool,
     resume: bool,
     sandbox: str,
+    cold_start: bool,
 ) -> None:
     """``arena tournament`` (its help: the command's ``help``)."""
     from arena.inert import printable
@@ -225,7 +234,8 @@ def tournament(
             )
             schedule = t.plan(config, len(specs))
             click.echo(_announce(len(specs), table_size, len(schedule), duplicate, seed))
-        _play(folder, config, specs, workers, None if resume else schedule, scheduler, left_out)
+        planned = None if resume else schedule
+        _play(folder, config, specs, workers, planned, scheduler, left_out, warm=not cold_start)
     except (t.TournamentError, PlayerLoadError) as exc:
         raise click.ClickException(printable(str(exc), multiline=True)) from None
 
@@ -330,6 +340,7 @@ def _play(
     schedule: list[ScheduledPartido] | None,
     scheduler: str | None = None,
     left_out: list[tuple[str, str, str]] | None = None,
+    warm: bool = True,
 ) -> None:
     """Run the torneo (new when ``schedule`` is given) and print the outcome."""
     from arena.cli.progress import progress_for
@@ -373,6 +384,7 @@ def _play(
             more=more,
             left_out=left_out or [],
             excluded=excluded,
+            warm=warm,
         )
     except t.Interrupted as exc:
         click.echo()

@@ -286,6 +286,11 @@ class PlayerCgroup:
         joins = " && ".join(f"echo $$ > '{f}/cgroup.procs'" for f in self.folders.values())  # not shown
         return ["/bin/sh", "-c", f'{joins} && exec "$@"', "arena-player"]
 
+    def admit(self, pid: int) -> None:
+        """Move process ``pid`` into this cgroup (OSError when it cannot be moved)."""
+        for folder in self.folders.values():
+            (folder / "cgroup.procs").write_text(str(pid))
+
     def pids(self) -> list[int]:
         """Every process in the cgroup now."""
         key = "unified" if self.hierarchy.version == 2 else "pids"

@@ -33,7 +33,7 @@ from arena.referee import sandbox
 from arena.referee.connection import Limits, PlayerFault, SubprocessConnection
 from arena.referee.narrate import reason_name
 from arena.referee.players import PlayerSpec, find_player, unique_names
-from arena.referee.process import LineClosed, LineTimeout, LineTooLong, PlayerProcess, descendants
+from arena.referee.process import LineClosed, LineTimeout, LineTooLong, PlayerProcess
 from arena.referee.replay import read_replay
 from arena.referee.table import play_folders
 from arena.rules import RuleSet
@@ -378,7 +378,7 @@ class _Watched(SubprocessConnection):
 
     def _runner_pid(self) -> int | None:
         """The pid of ``python -m arena.runner`` (inside any sandbox's wrappers), if still there."""
-        for pid in [self.process.pid, *descendants(self.process.pid)]:
+        for pid in self.process.processes():
             try:
                 with open(f"/proc/{pid}/cmdline", "rb") as f:  # not shown
                     argv = f.read().split(b"\0")

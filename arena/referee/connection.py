@@ -21,9 +21,16 @@ from arena.i18n import N_, _
 from arena.inert import EXCERPT, printable
 from arena.loader import PlayerLoadError
 from arena.protocol import Message, ProtocolError
-from arena.referee import sandbox
+from arena.referee import sandbox, warm
 from arena.referee.players import PlayerSpec
-from arena.referee.process import LineClosed, LineTimeout, LineTooLong, PlayerProcess, process_tree_cpu_ns
+from arena.referee.process import (
+    LineClosed,
+    LineTimeout,
+    LineTooLong,
+    PipedProcess,
+    PlayerProcess,
+    process_tree_cpu_ns,
+)
 from arena.rules import FaultError
 from arena.runner import LOAD_ERROR
 from arena.sdk import Player
@@ -229,6 +236,7 @@ class SubprocessConnection:
         mechanism: str | None = None,
         rlimits: sandbox.Resources | None = None,
         greet: bool = True,
+        warm_start: bool = True,
     ) -> None:
         self.spec = spec
         self.mechanism = mechanism = mechanism or sandbox.resolve("auto")
@@ -243,20 +251,36 @@ class SubprocessConnection:
         self._next_id = 0
         self._answered: set[int] = set()
         self._said_bye = False
+        self.box: sandbox.Box
+        self.process: PipedProcess
+        passed = {k: os.environ[k] for k in os.environ.get(PASS_ENV, "").split(",") if k in os.environ}
+        log = None
+        if log_dir is not None:
+            log_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
+            log = log_dir / f"{spec.name}.stderr.log"  # not shown
+        server = warm.server() if warm_start and spec.kind == "python" and mechanism == "bwrap" else None
+        if server is not None:
+            self._start_warm(server, rlimits, passed, log)
+        else:
+            self._start_cold(rlimits, passed, log)
+        self.closed = False
+        if greet:
+            self.greet()
+
+    def _start_cold(
+        self, rlimits: sandbox.Resources | None, passed: dict[str, str], log: Path | None
+    ) -> None:
+        """A fresh process: sandbox, interpreter and runtime started for this partido."""
+        spec, mechanism = self.spec, self.mechanism
         if spec.kind == "python":
             argv = [sys.executable, "-m", "arena.runner", str(spec.folder)]
         else:
             argv = list(spec.command)
             _check_command(spec.folder, argv[0])
-        passed = {k: os.environ[k] for k in os.environ.get(PASS_ENV, "").split(",") if k in os.environ}
         try:
             self.box = sandbox.contain(argv, spec.folder, mechanism, rlimits, spec.kind == "python", passed)
         except sandbox.SandboxError as exc:
             raise PlayerLoadError(str(exc)) from None
-        log = None
-        if log_dir is not None:
-            log_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
-            log = log_dir / f"{spec.name}.stderr.log"  # not shown
         try:
             wrapper = "bwrap" if mechanism == "bwrap" else None
             self.process = PlayerProcess(
@@ -270,9 +294,28 @@ class SubprocessConnection:
                     folder=spec.folder, program=repr(argv[0]), error=exc.strerror
                 )
             ) from None
-        self.closed = False
-        if greet:
-            self.greet()
+
+    def _start_warm(
+        self,
+        server: warm.Server,
+        rlimits: sandbox.Resources | None,
+        passed: dict[str, str],
+        log: Path | None,
+    ) -> None:
+        """A process forked by the warm-start server, contained as a fresh one would be."""
+        try:
+            self.box = sandbox.warm_box(self.spec.folder, rlimits, passed)
+        except sandbox.SandboxError as exc:
+            raise PlayerLoadError(str(exc)) from None
+        try:
+            self.process = server.start(self.box, log, rlimits)
+        except (OSError, warm.WarmStartError) as exc:
+            self.box.release()
+            raise sandbox.SandboxFailure(
+                _("{folder}: the sandbox could not start the player: {why}").format(
+                    folder=self.spec.folder, why=exc
+                )
+            ) from None
 
     def greet(self) -> None:
         """The hello handshake (done by the constructor unless ``greet=False``): a fault is kept

@@ -117,6 +117,16 @@ _live: set[int] = set()
 """Pids of player processes this process started and has not yet reaped."""
 
 
+def track(pid: int) -> None:
+    """Count ``pid`` (a child this process started) as no orphan while it runs: :func:`reap_orphans`
+    leaves it alone until :func:`untrack`."""
+    _live.add(pid)
+
+
+def untrack(pid: int) -> None:
+    _live.discard(pid)
+
+
 def _is_player_orphan(pid: int, my_session: int) -> bool:
     """Whether an untracked child of ours comes from a player (adopted as an orphan).
 
@@ -244,63 +254,34 @@ def _holds(pid: int, pipe: str) -> bool | None:
         return None
 
 
-class PlayerProcess:
-    """One player program: stdin/stdout pipes, stderr to a capped log, its own session."""
+class PipedProcess:
+    """A player process spoken to through pipes: stdin written without blocking, stdout read by
+    lines with a deadline, stderr drained into a capped log. How it was started, how its exit is
+    known and how it is killed belong to the subclasses."""
 
-    def __init__(
-        self,
-        argv: Sequence[str],
-        cwd: str | Path,
-        env: Mapping[str, str] | None = None,
-        stderr_log: Path | None = None,
-        line_cap: int = MAX_LINE_BYTES,
-        wrapper: str | None = None,
-        pass_fds: Sequence[int] = (),
+    wrapper: str | None = None
+    """The name of a wrapper program (``bwrap``) that holds the player's pipes open: a
+    player that closes its stdout is then found by looking at who still holds it."""
+    pid: int
+    killed: bool
+
+    def _open_pipes(
+        self, stdin: int, stdout: int, stderr: int, stderr_log: Path | None, line_cap: int, exit_fd: int
     ) -> None:
-        self.argv = list(argv)
-        self.wrapper = wrapper
-        """The name of a wrapper program (``bwrap``) that holds the player's pipes open: a
-        player that closes its stdout is then found by looking at who still holds it."""
+        """Take the referee's ends of the pipes; ``exit_fd`` (or -1) is readable once the player may
+        have exited (:meth:`_exited` says)."""
         self.line_cap = line_cap
-        become_subreaper()
-        child_env = dict(env if env is not None else os.environ)
-        child_env["ARENA_PLAYER"] = "1"
-        err_r, err_w = os.pipe()
-        try:
-            self.popen = subprocess.Popen(
-                self.argv,
-                cwd=cwd,
-                env=child_env,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=err_w,
-                start_new_session=True,
-                bufsize=0,
-                pass_fds=tuple(pass_fds),
-            )
-        except BaseException:
-            os.close(err_r)
-            raise
-        finally:
-            os.close(err_w)
-        _live.add(self.popen.pid)
-        self.pid = self.popen.pid
-        self.stderr = StderrLog(err_r, stderr_log)
-        assert self.popen.stdin is not None and self.popen.stdout is not None
-        self._in = self.popen.stdin
-        self._in_fd = self._in.fileno()
+        self.stderr = StderrLog(stderr, stderr_log)
+        self._in_fd = stdin
         os.set_blocking(self._in_fd, False)
         self._outgoing = b""
-        self._out_fd = self.popen.stdout.fileno()
+        self._out_fd = stdout
         os.set_blocking(self._out_fd, False)
         self._poll_out = select.poll()
         self._poll_out.register(self._out_fd, select.POLLIN | select.POLLHUP | select.POLLERR)
-        self._pidfd = -1
-        self._poll_exit = select.poll()
-        with contextlib.suppress(OSError, AttributeError):  # Linux 5.3+: readable at exit
-            self._pidfd = os.pidfd_open(self.pid)
-            self._poll_out.register(self._pidfd, select.POLLIN)
-            self._poll_exit.register(self._pidfd, select.POLLIN)
+        self._exit_fd = exit_fd
+        if exit_fd >= 0:
+            self._poll_out.register(exit_fd, select.POLLIN)
         self._poll_in = select.poll()
         self._poll_in.register(self._in_fd, select.POLLOUT)
         self._buf = b""
@@ -369,6 +350,104 @@ class PlayerProcess:
                     continue
             self._fill(min(left, WRITER_CHECK_S) if self.wrapper is not None else left)
 
+    def _fill(self, timeout: float) -> None:
+        if self._eof:
+            return
+        ready = self._poll_out.poll(max(0, int(timeout * 1000 + 0.999)))
+        if not ready:
+            return
+        exited = self._exit_fd >= 0 and any(fd == self._exit_fd for fd, _events in ready) and self._exited()
+        try:
+            chunk = os.read(self._out_fd, 65536)
+        except BlockingIOError:
+            chunk = None
+        except OSError:
+            chunk = b""
+        if chunk is None:
+            if exited:  # the player is gone; whatever holds its stdout is not the player
+                self._eof = True
+            return
+        if chunk:
+            self._buf += chunk
+        else:
+            self._eof = True
+
+    def _exited(self) -> bool:
+        """Whether the player has exited (called when :attr:`_exit_fd` is readable)."""
+        return True
+
+    def _player_writers(self) -> list[int] | None:
+        """Processes other than the wrapper still holding our stdout (None: cannot tell)."""
+        return None
+
+    def exit_status(self, wait: float = 0.0) -> int | None:
+        """The exit status (negative: killed by that signal), or None while running."""
+        raise NotImplementedError
+
+    def processes(self) -> list[int]:
+        """The pids (as this process sees them) of the player's processes now."""
+        return [self.pid, *descendants(self.pid)]
+
+    def kill_tree(self, grace: float = 0.0, also: Callable[[], None] | None = None) -> int | None:
+        """Wait up to ``grace`` seconds for an exit, then kill the player and all it started."""
+        raise NotImplementedError
+
+    def _close_pipes(self) -> None:
+        for fd in (self._in_fd, self._out_fd):
+            with contextlib.suppress(OSError):
+                os.close(fd)
+        self._in_fd = self._out_fd = -1
+
+
+class PlayerProcess(PipedProcess):
+    """One player program: stdin/stdout pipes, stderr to a capped log, its own session."""
+
+    def __init__(
+        self,
+        argv: Sequence[str],
+        cwd: str | Path,
+        env: Mapping[str, str] | None = None,
+        stderr_log: Path | None = None,
+        line_cap: int = MAX_LINE_BYTES,
+        wrapper: str | None = None,
+        pass_fds: Sequence[int] = (),
+    ) -> None:
+        self.argv = list(argv)
+        self.wrapper = wrapper
+        become_subreaper()
+        child_env = dict(env if env is not None else os.environ)
+        child_env["ARENA_PLAYER"] = "1"
+        err_r, err_w = os.pipe()
+        try:
+            self.popen = subprocess.Popen(
+                self.argv,
+                cwd=cwd,
+                env=child_env,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=err_w,
+                start_new_session=True,
+                bufsize=0,
+                pass_fds=tuple(pass_fds),
+            )
+        except BaseException:
+            os.close(err_r)
+            raise
+        finally:
+            os.close(err_w)
+        _live.add(self.popen.pid)
+        self.pid = self.popen.pid
+        assert self.popen.stdin is not None and self.popen.stdout is not None
+        self._in = self.popen.stdin
+        self._pidfd = -1
+        self._poll_exit = select.poll()
+        with contextlib.suppress(OSError, AttributeError):  # Linux 5.3+: readable at exit
+            self._pidfd = os.pidfd_open(self.pid)
+            self._poll_exit.register(self._pidfd, select.POLLIN)
+        self._open_pipes(
+            self._in.fileno(), self.popen.stdout.fileno(), err_r, stderr_log, line_cap, self._pidfd
+        )
+
     def _player_writers(self) -> list[int] | None:
         """Descendants other than the wrapper (e.g. bwrap) that still hold our stdout pipe.
 
@@ -395,28 +474,6 @@ class PlayerProcess:
             if holds:
                 holders.append(pid)
         return holders if players else None
-
-    def _fill(self, timeout: float) -> None:
-        if self._eof:
-            return
-        ready = self._poll_out.poll(max(0, int(timeout * 1000 + 0.999)))
-        if not ready:
-            return
-        exited = any(fd == self._pidfd for fd, _events in ready)
-        try:
-            chunk = os.read(self._out_fd, 65536)
-        except BlockingIOError:
-            chunk = None
-        except OSError:
-            chunk = b""
-        if chunk is None:
-            if exited:  # the player is gone; whatever holds its stdout is not the player
-                self._eof = True
-            return
-        if chunk:
-            self._buf += chunk
-        else:
-            self._eof = True
 
     def exit_status(self, wait: float = 0.0) -> int | None:
         """The exit status (negative: killed by that signal), or None while running."""

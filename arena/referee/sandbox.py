@@ -39,6 +39,7 @@ import functools
 import hashlib
 import multiprocessing.util
 import os
+import resource
 import shutil
 import stat
 import subprocess
@@ -49,7 +50,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from arena import i18n
+from arena import i18n, zygote
 from arena.errors import ArenaError
 from arena.i18n import N_, _
 from arena.inert import EXCERPT
@@ -103,13 +104,18 @@ class Resources:
     """The most CPU the player's whole tree may take at once, in cores (cgroup)."""
 
     def prlimit(self) -> list[str]:
+        """``prlimit`` argv that sets :meth:`rlimits` and runs the rest of its arguments."""
+        names = {resource.RLIMIT_AS: "as", resource.RLIMIT_CPU: "cpu"}
+        names |= {resource.RLIMIT_NPROC: "nproc", resource.RLIMIT_FSIZE: "fsize"}
+        return ["prlimit", *(f"--{names[r]}={soft}:{hard}" for r, soft, hard in self.rlimits()), "--"]
+
+    def rlimits(self) -> list[tuple[int, int, int]]:
+        """The per-process limits: (resource, soft, hard)."""
         return [
-            "prlimit",
-            f"--as={self.memory_mb << 20}",
-            f"--cpu={self.cpu_s}:{self.cpu_s + 1}",  # soft < hard: SIGXCPU names the limit
-            f"--nproc={self.processes}",
-            f"--fsize={self.file_mb << 20}",
-            "--",
+            (resource.RLIMIT_AS, self.memory_mb << 20, self.memory_mb << 20),
+            (resource.RLIMIT_CPU, self.cpu_s, self.cpu_s + 1),  # soft < hard: SIGXCPU names the limit
+            (resource.RLIMIT_NPROC, self.processes, self.processes),
+            (resource.RLIMIT_FSIZE, self.file_mb << 20, self.file_mb << 20),
         ]
 
     def cgroup(self) -> cgroups.CgroupLimits:
@@ -135,6 +141,8 @@ class Box:
     status: tuple[int, int] | None = field(default=None, repr=False)
     """bwrap's JSON status pipe (read end, write end): it says whether the sandbox ever ran the player."""
     status_text: bytes = field(default=b"", repr=False)
+    ran: Callable[[], bool | None] | None = field(default=None, repr=False)
+    """For a process started otherwise (warm): whether the sandbox ran the player (None: not known yet)."""
 
     @property
     def pass_fds(self) -> tuple[int, ...]:
@@ -170,6 +178,8 @@ class Box:
         bwrap writes ``exit-code`` on its status pipe only when the command it set up
         has run; a player cannot write there, so it cannot fake a setup failure.
         """
+        if self.ran is not None:
+            return self.ran() is False
         if not self.status:
             return False
         data = b""
@@ -366,13 +376,13 @@ _stages: dict[int, Path] = {}
 _staged: dict[tuple[int, str, str], Path] = {}
 
 
-def _at_exit(fn: Callable[[], None]) -> None:
+def at_exit(fn: Callable[[], None]) -> None:
     """Run ``fn`` when this process ends, also as a multiprocessing worker (which skips atexit)."""
     atexit.register(fn)
     multiprocessing.util.Finalize(None, fn, exitpriority=10)
 
 
-def _stage_root() -> Path:
+def stage_root() -> Path:
     """This process's root-owned staging folder (0711: enterable, not listable); removed at exit.
 
     Folders left by a process killed hard are swept when the next one is made.
@@ -389,7 +399,7 @@ def _stage_root() -> Path:
         root = Path(tempfile.mkdtemp(prefix=f"tute-arena-stage-{pid}-"))  # not shown
         root.chmod(0o711)
         _stages[pid] = root
-        _at_exit(lambda: _remove_stage(pid))
+        at_exit(lambda: _remove_stage(pid))
     return _stages[pid]
 
 
@@ -426,7 +436,7 @@ def stage(folder: Path) -> Path:
     key = (os.getpid(), str(folder), _fingerprint(folder))
     if key in _staged and _staged[key].is_dir():
         return _staged[key]
-    dest = Path(tempfile.mkdtemp(dir=_stage_root(), prefix="p-")) / folder.name
+    dest = Path(tempfile.mkdtemp(dir=stage_root(), prefix="p-")) / folder.name
     total = 0
     for root, dirs, files in os.walk(folder):
         rel = Path(root).relative_to(folder)
@@ -459,8 +469,14 @@ def stage(folder: Path) -> Path:
 # ------------------------------------------------------------------ planning a start
 
 
-def _bwrap_mounts(folder: Path, limits: Resources, env: dict[str, str], as_root: bool) -> list[str]:
-    """bwrap's arguments: what of the machine the player sees, and how."""
+def _bwrap_mounts(
+    folder: Path | None, limits: Resources, env: dict[str, str], as_root: bool, chdir: str = PLAYER_DIR
+) -> list[str]:
+    """bwrap's arguments: what of the machine the player sees, and how.
+
+    Without a ``folder``: the warm-start server's sandbox (:func:`zygote_box`), with every staged
+    folder at :data:`arena.zygote.STAGES` instead, and empty folders to mount the players' on.
+    """
     unshare = UNSHARE_AS_ROOT if as_root else ["--unshare-all"]
     box = ["bwrap", *unshare, "--die-with-parent", "--new-session"]
     made: set[str] = {"/"}
@@ -494,7 +510,11 @@ def _bwrap_mounts(folder: Path, limits: Resources, env: dict[str, str], as_root:
     for root in _python_roots():
         box += bind(root, root)
     box += bind(str(ARENA_PACKAGE), f"{SDK_DIR}/arena")
-    box += bind(str(folder), PLAYER_DIR)
+    if folder is not None:
+        box += bind(str(folder), PLAYER_DIR)
+    else:
+        box += bind(str(stage_root()), zygote.STAGES)
+        box += ["--perms", "0755", "--dir", PLAYER_DIR, "--perms", "0755", "--dir", zygote.SPARE_TMP]
     box += ["--proc", "/proc", "--dev", "/dev"]
     if not as_root:
         box += ["--uid", str(NOBODY), "--gid", str(NOBODY)]
@@ -506,7 +526,7 @@ def _bwrap_mounts(folder: Path, limits: Resources, env: dict[str, str], as_root:
         "--remount-ro",
         "/proc",
         "--chdir",
-        PLAYER_DIR,
+        chdir,
         "--clearenv",
     ]
     for key, value in env.items():
@@ -634,6 +654,73 @@ def contain(
         inner = _bwrap_mounts(seen, limits, box.env, as_root)
         inner[1:1] = ["--json-status-fd", str(box.status[1])]
         box.argv = [*launch, *limits.prlimit(), *inner, "--", *drop, *argv]
+        return box
+    except BaseException:
+        box.release()
+        raise
+
+
+ZYGOTE_CAPS = ("CAP_SYS_ADMIN", "CAP_NET_ADMIN", "CAP_SETUID", "CAP_SETGID", "CAP_SETPCAP")
+"""All the warm-start server keeps (bwrap drops the rest): to make a partido's namespaces and mounts,
+bring its loopback up, and drop to a uid; every one of them is dropped before a player's code runs."""
+ZYGOTE_BOOT = "import sys; sys.path.insert(0, {sdk!r}); import arena.zygote as z; z.main()"  # not shown
+
+
+def warm_ready() -> bool:
+    """Whether warm starts can contain players here as fresh starts do: a root referee with working
+    bubblewrap and cgroups of its own (each partido's processes are born in their own cgroup)."""
+    return is_root() and bwrap_works() and cgroups.detect() is not None
+
+
+def zygote_box(channel: int, preload: Sequence[str], limits: Resources | None = None) -> Box:
+    """How to start the warm-start server (:mod:`arena.zygote`), talking on descriptor ``channel``.
+
+    The sandbox is a player's (:func:`contain`), with every staged folder seen instead of one and
+    the server left as root with :data:`ZYGOTE_CAPS` (it never runs a player's code); each
+    player it forks gets its own namespaces, /tmp, /proc, folder, limits and uid.
+    """
+    limits = limits or Resources()
+    box = Box([], "/", _base_env({}), "bwrap")
+    try:
+        box.cgroup = _cgroup(f"z{os.getpid()}-{next(_names)}", limits)
+        if box.cgroup is None:
+            raise SandboxError(_("warm starts need a cgroup of their own for every player"))
+        box.status = os.pipe()
+        os.set_inheritable(box.status[1], True)
+        inner = _bwrap_mounts(None, limits, box.env, as_root=True, chdir="/")
+        inner[1:1] = ["--json-status-fd", str(box.status[1])]
+        for cap in ZYGOTE_CAPS:
+            inner[1:1] = ["--cap-add", cap]
+        inner[1:1] = ["--cap-drop", "ALL"]
+        import json
+
+        tmp_roots = [r for r in _python_roots() if r == "/tmp" or r.startswith("/tmp/")]
+        config = json.dumps({"tmp_roots": tmp_roots, "preload": list(preload)})
+        boot = ZYGOTE_BOOT.format(sdk=SDK_DIR)
+        python = [sys.executable, "-I", "-c", boot, str(channel), config]
+        box.argv = [*box.cgroup.launcher(), *inner, "--", *python]
+        return box
+    except BaseException:
+        box.release()
+        raise
+
+
+def warm_box(folder: Path, limits: Resources | None = None, extra_env: dict[str, str] | None = None) -> Box:
+    """What a warm-started Python player holds (its uid, its cgroup) and the environment it gets,
+    as :func:`contain` would give it; the warm-start server starts the process itself.
+
+    ``box.cwd`` is the player's staged folder relative to :func:`stage_root`.
+    """
+    limits = limits or Resources()
+    seen = stage(folder.resolve())
+    box = Box([], str(seen.relative_to(stage_root())), {}, "bwrap")
+    try:
+        box.lease = uids.UidLease()
+        box.uid = box.lease.uid
+        box.cgroup = _cgroup(f"p{os.getpid()}-{next(_names)}", limits)
+        if box.cgroup is None:
+            raise SandboxError(_("warm starts need a cgroup of their own for every player"))
+        box.env = _base_env({"PYTHONPATH": SDK_DIR, **(extra_env or {})})
         return box
     except BaseException:
         box.release()

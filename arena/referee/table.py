@@ -316,6 +316,7 @@ def play_folders(
     rlimits: sandbox.Resources | None = None,
     connect: Connect | None = None,
     timings: dict[str, float] | None = None,
+    warm: bool = True,
 ) -> tuple[PartidoResult, dict[int, Path]]:
     """Play one partido between player folders, each in its own process.
 
@@ -328,7 +329,8 @@ def play_folders(
     Standard error logs go beside the replay (``<replay>.logs/``). ``mechanism`` is the
     containment (see :func:`arena.referee.sandbox.resolve`; default: the best that works here).
     ``timings``, when given, receives the seconds spent starting and greeting the players
-    (``start``), playing (``play``) and stopping them (``stop``).
+    (``start``), playing (``play``) and stopping them (``stop``). ``warm``: Python players' processes
+    start warm where the machine allows (:mod:`arena.referee.warm`); False: fresh (``--cold-start``).
     """
     clock = [time.monotonic()]
     mechanism = mechanism or sandbox.resolve("auto")
@@ -345,7 +347,9 @@ def play_folders(
     try:
         for seat, spec in enumerate(specs):
             if connect is None:  # every process started first, greeted after: the start-ups overlap
-                conn = SubprocessConnection(spec, limits, log_dir, mechanism, rlimits, greet=False)
+                conn = SubprocessConnection(
+                    spec, limits, log_dir, mechanism, rlimits, greet=False, warm_start=warm
+                )
                 connections.append(conn)
             else:
                 connections.append(connect(seat, spec, limits, log_dir, mechanism, rlimits))

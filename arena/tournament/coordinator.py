@@ -247,9 +247,16 @@ class RunStats:
 
 
 def run(
-    store: Store, backend: Backend, specs: Sequence[PlayerSpec], progress: Progress | None = None
+    store: Store,
+    backend: Backend,
+    specs: Sequence[PlayerSpec],
+    progress: Progress | None = None,
+    warm: bool = True,
 ) -> RunStats:
     """Play every partido of ``store`` not yet settled; Interrupted on Ctrl-C / SIGTERM.
+
+    ``warm``: players' processes start warm where the machine allows (:mod:`arena.referee.warm`);
+    False: every process starts fresh (``--cold-start``). The results are the same.
 
     ``specs`` are the entrants (index order). A player folder that cannot load,
     or a backend that cannot run tasks, raises TournamentError after the committed
@@ -287,7 +294,7 @@ def run(
     try:
         while todo:
             before = len(todo)
-            _dispatch(store, backend, specs, config, todo, in_flight, dq, stats, progress, failed)
+            _dispatch(store, backend, specs, config, todo, in_flight, dq, stats, progress, failed, warm)
             if not in_flight:
                 if len(todo) == before:
                     break  # what is left failed, or waits on a failed partido (--max-faults)
@@ -367,6 +374,7 @@ def play_more(
     more: MoreFn,
     progress: Progress | None,
     stats: RunStats,
+    warm: bool = True,
 ) -> RunStats:
     """Ask ``more`` for batches of extra partidos and play each, until it has none.
 
@@ -382,7 +390,7 @@ def play_more(
             )
         )
         progress.phase(label)
-        played = run(store, backend, specs, progress)
+        played = run(store, backend, specs, progress, warm)
         stats = RunStats(
             played.total,
             stats.settled_before,
@@ -461,6 +469,7 @@ def _dispatch(
     stats: RunStats,
     progress: Progress,
     failed: Collection[int] = (),
+    warm: bool = True,
 ) -> None:
     """Submit the next decidable partidos (up to twice the slots in flight), record withdrawals.
 
@@ -508,6 +517,7 @@ def _dispatch(
                 config.limits,
                 str(store.replays),
                 config.sandbox,
+                warm,
             )
             in_flight[backend.submit(play_task, task)] = p
         pending.update(p.seats)
@@ -529,6 +539,7 @@ def execute(
     more: MoreFn | None = None,
     left_out: Sequence[tuple[str, str, str]] = (),
     excluded: Callable[[list[tuple[PlayerSpec, str]], int], None] | None = None,
+    warm: bool = True,
 ) -> RunStats:
     """Run a torneo: new (with its ``schedule``) or resumed (``schedule`` None).
 
@@ -593,9 +604,9 @@ def execute(
         sink.start(folder / LOG_NAME)
         if started:
             started()
-        stats = run(store, backend, specs, progress)
+        stats = run(store, backend, specs, progress, warm)
         if more is not None:
-            stats = play_more(store, backend, specs, more, progress, stats)
+            stats = play_more(store, backend, specs, more, progress, stats, warm)
         backend.close()
         finished = True
         return stats

@@ -58,6 +58,8 @@ class PartidoTask:
     """The folder of the temporary replay (``DIR/replays``)."""
     mechanism: str | None = None
     """The containment of the players (:mod:`arena.referee.sandbox`); None: the best that works here."""
+    warm: bool = True
+    """Start the players' processes warm where the machine allows (:mod:`arena.referee.warm`)."""
 
 
 SANDBOX_ATTEMPTS = 3
@@ -204,6 +206,7 @@ def play(task: PartidoTask) -> dict[str, Any]:
                     partido_id=task.id,
                     mechanism=task.mechanism,
                     timings=timing,
+                    warm=task.warm,
                 )
                 break
             except SandboxFailure as exc:  # the machine's failure, never the player's: play it again

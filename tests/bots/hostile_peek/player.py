@@ -41,7 +41,7 @@ def others() -> list[int]:
         if not entry.isdigit() or int(entry) == me:
             continue
         cmdline = read(f"/proc/{entry}/cmdline") or b""
-        if b"arena.runner" not in cmdline or b"hostile_peek" in cmdline:
+        if b"\0-m\0arena.runner\0" not in cmdline or b"hostile_peek" in cmdline:
             continue
         env = read(f"/proc/{entry}/environ") or b""
         ours = "tute-arena-stage-" in stage and stage.encode() in cmdline
