@@ -9,23 +9,24 @@ starts from the same state, as a fresh process would, only without paying for
 the interpreter, the imports and the sandbox each time.
 
 For each request of the referee (one message on a ``SOCK_SEQPACKET`` socket,
-with the player's three pipe ends attached) it forks three processes, as bwrap
+with the player's three pipe ends attached) it forks two processes, as bwrap
 and the runner would be for a fresh start:
 
-1. *outer*: new mount, IPC, network (loopback only), pid and cgroup namespaces; waits for *init*;
-2. *init* (pid 1 of the new pid namespace): a fresh sized ``/tmp``, a fresh
+1. *init*, pid 1 of a new pid namespace: into the partido's cgroup, new mount, IPC,
+   network (loopback only) and cgroup namespaces, a fresh sized ``/tmp``, a fresh
    ``/proc``, the player's staged folder at ``/player`` (every other folder
    unmounted); reaps orphans and exits with the player's status (128 + signal
    when it was killed), which ends every process of the namespace;
-3. *player* (pid 2): its own session, the resource limits, a clean environment,
+2. *player* (pid 2): its own session, the resource limits, a clean environment,
    no descriptor but its three pipes, its leased uid with no groups, no
    capabilities and ``no_new_privs``; then it writes the *ran* mark (which a
    player cannot fake) and runs :func:`arena.runner.main`.
 
-Replies: ``{"id", "forked": true}`` (or ``"error"``) once *outer* exists, and
-``{"id", "exit": status, "ran": bool}`` when it is gone. The referee moves this
-process into the partido's cgroup for the fork and out again, so every process
-of the partido is born in that cgroup; it kills by cgroup and by uid.
+Replies: ``{"id", "forked": true}`` (or ``"error"``) once *init* exists, and
+``{"id", "exit": status, "ran": bool}`` when it is gone. The request carries the
+partido cgroup's ``cgroup.procs`` files, open: *init* moves itself there before it
+forks anything, so every process of the player is born in that cgroup; the
+referee kills by cgroup.
 
 Knows nothing of the rules or the protocol. Started as
 ``python -I -c "<bootstrap>" FD CONFIG`` (see :func:`main`).
@@ -88,6 +89,7 @@ SPARE_TMP = "/newtmp"
 PLAYER_DIR = "/player"
 SETUP_FAILED = 125
 MAX_REQUEST = 1 << 16
+MAX_FDS = 16
 
 _libc = ctypes.CDLL(None, use_errno=True)
 
@@ -125,34 +127,13 @@ class Request:
         self.tmp_bytes = int(data["tmp_bytes"])  # type: ignore[call-overload]
         self.rlimits = [tuple(map(int, r)) for r in data["rlimits"]]  # type: ignore[attr-defined]
         self.env = {str(k): str(v) for k, v in data["env"].items()}  # type: ignore[attr-defined]
-        self.fds = fds
+        self.fds = fds[:3]
+        self.all_fds = fds
+        self.cgroups = fds[3:]
+        """``cgroup.procs`` of the partido's cgroup, in each hierarchy, open for writing."""
         rel = os.path.normpath(self.folder)
-        if rel.startswith(("/", "..")) or len(fds) != 3 or self.uid <= 0:
+        if rel.startswith(("/", "..")) or len(fds) < 4 or self.uid <= 0:
             raise ValueError("bad request")  # not shown: the referee's own message, never a player's
-
-
-def _outer(req: Request, tmp_roots: list[str], ran_w: int) -> None:
-    """Runs in the first fork: the namespaces, then *init*; exits with the player's status."""
-    _prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
-    signal.set_wakeup_fd(-1)  # the server's signal plumbing is not the player's
-    signal.signal(signal.SIGCHLD, signal.SIG_DFL)
-    for channel in _channels:
-        channel.detach()  # its descriptor is closed below; the object must never close another
-    os.dup2(req.fds[0], 0)
-    os.dup2(req.fds[1], 1)
-    os.dup2(req.fds[2], 2)
-    os.closerange(3, ran_w)
-    os.closerange(ran_w + 1, 1 << 16)
-    _check(
-        _libc.unshare(CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWPID | CLONE_NEWCGROUP | CLONE_NEWNET), "unshare"
-    )
-    _loopback_up()
-    init = os.fork()
-    if init == 0:
-        _init(req, tmp_roots, ran_w)
-    os.close(ran_w)
-    _to_null()
-    os._exit(_status(os.waitpid(init, 0)[1]))
 
 
 def _loopback_up() -> None:
@@ -198,13 +179,23 @@ def _fresh_mounts(req: Request, tmp_roots: list[str]) -> None:
 
 
 def _init(req: Request, tmp_roots: list[str], ran_w: int) -> None:
-    """pid 1 of the partido's pid namespace: the mounts, the player, then its exit status."""
-    try:
-        _prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
-        _fresh_mounts(req, tmp_roots)
-    except OSError as exc:
-        os.write(2, f"arena-sandbox: {exc}\n".encode())  # not shown: the referee reports it
-        os._exit(SETUP_FAILED)
+    """pid 1 of the player's new pid namespace: its cgroup, namespaces and mounts, then the player;
+    reaps orphans and exits with the player's status."""
+    _prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    os.dup2(req.fds[0], 0)
+    os.dup2(req.fds[1], 1)
+    os.dup2(req.fds[2], 2)  # from here on, what goes wrong is said in the player's log
+    for procs in req.cgroups:
+        os.write(procs, b"0")  # into the partido's cgroup, before anything is forked
+    signal.set_wakeup_fd(-1)  # the server's signal plumbing is not the player's
+    signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+    for channel in _channels:
+        channel.detach()  # its descriptor is closed below; the object must never close another
+    os.closerange(3, ran_w)
+    os.closerange(ran_w + 1, 1 << 16)
+    _check(_libc.unshare(CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWCGROUP | CLONE_NEWNET), "unshare")
+    _loopback_up()
+    _fresh_mounts(req, tmp_roots)
     player = os.fork()
     if player == 0:
         _player(req, ran_w)
@@ -306,41 +297,68 @@ def _player(req: Request, ran_w: int) -> None:
     sys.argv = [runner.__file__, PLAYER_DIR]
     sdk = os.path.dirname(os.path.dirname(runner.__file__))
     sys.path[:] = [PLAYER_DIR, sdk, *(p for p in sys.path if p != sdk)]  # as ``python -m`` has it
-    # Whatever the runner ends with (a status, an exception, KeyboardInterrupt) goes up to the
-    # interpreter, which ends this process as it ends ``python -m arena.runner``: the traceback,
-    # atexit handlers, the player's non-daemon threads joined, the exit status.
-    sys.exit(runner.main([PLAYER_DIR]))
+    # An exception the runner lets through (KeyboardInterrupt) goes up to the interpreter, which
+    # ends this process as it ends ``python -m arena.runner`` (the traceback, the status). After a
+    # normal end: what an interpreter does before it exits — the player's non-daemon threads joined,
+    # its atexit handlers, the streams flushed — without tearing down every module (a copy of the
+    # server's: that would only cost the machine's time).
+    code = runner.main([PLAYER_DIR])
+    import atexit
+    import threading
+
+    threading._shutdown()  # type: ignore[attr-defined]  # as the interpreter does at exit
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            code = code or 120  # as the interpreter does when it cannot flush
+    os._exit(code)
 
 
 def _forget_server() -> None:
     """Drop what the server knew (its children, its requests) from the player's copy of it."""
     _children.clear()
     sys.modules.pop(__name__, None)
-    import gc
-
-    gc.collect()
 
 
+_own_pid_ns: list[int] = []
+"""The server's own pid namespace, open (each player's *init* is forked into a new one)."""
 _channels: list[socket.socket] = []
 """The server's socket to the referee (detached in every fork)."""
 _is_player = False
 """True in a player's process: from there everything goes up to the interpreter (see :func:`_player`)."""
 _children: dict[int, tuple[str, int]] = {}
-"""pid of an *outer* process -> (request id, read end of its *ran* mark)."""
+"""pid of an *init* process -> (request id, read end of its *ran* mark)."""
+
+
+def _back_to_own_pid_ns() -> None:
+    """Later forks of the server go to its own pid namespace again (or the server ends: it could
+    not make another player's)."""
+    if _libc.setns(_own_pid_ns[0], CLONE_NEWPID) != 0:
+        os._exit(1)
 
 
 def _fork(req: Request, tmp_roots: list[str]) -> int:
+    """Fork the player's *init* into a new pid namespace (the server stays in its own)."""
     ran_r, ran_w = os.pipe()
     try:
-        pid = os.fork()
+        _check(_libc.unshare(CLONE_NEWPID), "unshare")
+        try:
+            pid = os.fork()
+        except OSError:
+            _back_to_own_pid_ns()
+            raise
     except OSError:
         os.close(ran_r)
         os.close(ran_w)
         raise
-    if pid == 0:
+    if pid != 0:
+        _back_to_own_pid_ns()
+    else:
         try:
             os.close(ran_r)
-            _outer(req, tmp_roots, ran_w)
+            _init(req, tmp_roots, ran_w)
         except BaseException as exc:  # nothing but the player's own end may return into the server's loop
             if _is_player:
                 raise
@@ -354,7 +372,7 @@ def _fork(req: Request, tmp_roots: list[str]) -> int:
 
 
 def _reap(channel: socket.socket) -> None:
-    """Report every *outer* process that has ended."""
+    """Report every *init* process that has ended."""
     while _children:
         try:
             pid, status = os.waitpid(-1, os.WNOHANG)
@@ -404,7 +422,7 @@ def _serve(channel: socket.socket, tmp_roots: list[str]) -> None:
             _reap(channel)
         if channel.fileno() not in events:
             continue
-        data, fds, _flags, _addr = socket.recv_fds(channel, MAX_REQUEST, 3)
+        data, fds, _flags, _addr = socket.recv_fds(channel, MAX_REQUEST, MAX_FDS)
         if not data:
             return  # the referee is gone
         try:
@@ -419,10 +437,10 @@ def _serve(channel: socket.socket, tmp_roots: list[str]) -> None:
         try:
             _fork(req, tmp_roots)
         except OSError as exc:
-            _close(req.fds)
+            _close(req.all_fds)
             _send(channel, {"id": req.id, "error": str(exc)})
             continue
-        _close(req.fds)
+        _close(req.all_fds)
         _send(channel, {"id": req.id, "forked": True})
         _reap(channel)
 
@@ -446,6 +464,7 @@ def main() -> None:
     fd, config = int(sys.argv[1]), json.loads(sys.argv[2])
     channel = socket.socket(fileno=fd)
     _channels.append(channel)
+    _own_pid_ns.append(os.open("/proc/self/ns/pid", os.O_RDONLY | os.O_CLOEXEC))
     for module in config.get("preload", []):
         __import__(module)
     problem = _trial()

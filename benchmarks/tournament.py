@@ -121,17 +121,16 @@ def profile(folders: list[Path], partidos: int) -> None:
     import pstats
 
     from arena.referee.table import play_folders
-    from arena.seeds import Seed
 
     specs = collect_entrants(folders)
     limits = Limits(10_000, 2_000)
-    play_folders(specs, Seed(new_key(), 0), limits=limits)  # the warm-start server, started once
+    play_folders(specs, new_key(), limits=limits)  # the warm-start server, started once
     profiler = cProfile.Profile()
     timings: dict[str, float] = {}
     start = time.monotonic()
     profiler.enable()
     for i in range(partidos):
-        play_folders(specs, Seed(new_key(), i), limits=limits, timings=timings)
+        play_folders(specs, new_key(), limits=limits, timings=timings)
     profiler.disable()
     wall = time.monotonic() - start
     per = ", ".join(f"{k} {1000 * v / partidos:.1f} ms" for k, v in timings.items())

@@ -145,8 +145,10 @@ def _procs(folder: Path) -> list[int]:
         return []
 
 
-def _kill_folder(folder: Path, wait: float = 2.0) -> None:
-    """SIGKILL everything in ``folder`` (and its children) until it is empty, then remove it."""
+def _kill_folder(folder: Path, wait: float = 2.0) -> bool:
+    """SIGKILL everything in ``folder`` (and its children) until it is empty, then remove it.
+
+    Whether it is gone (False: something in it outlived ``wait`` seconds)."""
     for child in [p for p in folder.iterdir() if p.is_dir()] if folder.is_dir() else []:
         _kill_folder(child, wait)
     if (folder / "cgroup.kill").exists():
@@ -160,12 +162,12 @@ def _kill_folder(folder: Path, wait: float = 2.0) -> None:
                 os.kill(pid, signal.SIGKILL)
         try:
             folder.rmdir()
-            return
+            return True
         except FileNotFoundError:
-            return
+            return True
         except OSError:
             if time.monotonic() > deadline:
-                return
+                return False
             time.sleep(0.005 if not pids else 0.02)
 
 
@@ -241,6 +243,8 @@ class PlayerCgroup:
         self.folders = folders
         self.cpus = cpus
         """The CPU cap in cores (None: not capped)."""
+        self._cpu_fd = -1
+        """The CPU usage file, open: read twice per request, it is read again in place (``pread``)."""
 
     @classmethod
     def create(cls, name: str, limits: CgroupLimits, hierarchy: Hierarchy | None = None) -> PlayerCgroup:
@@ -286,11 +290,6 @@ class PlayerCgroup:
         joins = " && ".join(f"echo $$ > '{f}/cgroup.procs'" for f in self.folders.values())  # not shown
         return ["/bin/sh", "-c", f'{joins} && exec "$@"', "arena-player"]
 
-    def admit(self, pid: int) -> None:
-        """Move process ``pid`` into this cgroup (OSError when it cannot be moved)."""
-        for folder in self.folders.values():
-            (folder / "cgroup.procs").write_text(str(pid))
-
     def pids(self) -> list[int]:
         """Every process in the cgroup now."""
         key = "unified" if self.hierarchy.version == 2 else "pids"
@@ -298,14 +297,21 @@ class PlayerCgroup:
 
     def cpu_ns(self) -> int | None:
         """CPU time used by every process that ever ran in the cgroup, in nanoseconds."""
+        v2 = self.hierarchy.version == 2
         try:
-            if self.hierarchy.version == 2:
-                for line in (self.folders["unified"] / "cpu.stat").read_text().splitlines():
-                    key, _sep, value = line.partition(" ")
-                    if key == "usage_usec":
-                        return int(value) * 1000
-                return None
-            return int((self.folders["cpuacct"] / "cpuacct.usage").read_text())
+            if self._cpu_fd < 0:
+                path = (
+                    self.folders["unified"] / "cpu.stat" if v2 else self.folders["cpuacct"] / "cpuacct.usage"
+                )
+                self._cpu_fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+            text = os.pread(self._cpu_fd, 4096, 0)
+            if not v2:
+                return int(text)
+            for line in text.splitlines():
+                key, _sep, value = line.partition(b" ")
+                if key == b"usage_usec":
+                    return int(value) * 1000
+            return None
         except (OSError, ValueError):
             return None
 
@@ -341,11 +347,16 @@ class PlayerCgroup:
                 with contextlib.suppress(ProcessLookupError, PermissionError):
                     os.kill(pid, signal.SIGKILL)
 
-    def remove(self) -> None:
-        """Kill what is left and remove the cgroup's folders."""
+    def remove(self) -> bool:
+        """Kill what is left and remove the cgroup's folders; whether every process is gone."""
+        if self._cpu_fd >= 0:
+            os.close(self._cpu_fd)
+            self._cpu_fd = -1
+        gone = True
         for folder in self.folders.values():
             if folder.exists():
-                _kill_folder(folder)
+                gone = _kill_folder(folder) and gone
+        return gone
 
 
 def _counters(path: Path) -> dict[str, int]:

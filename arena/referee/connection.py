@@ -324,6 +324,15 @@ class SubprocessConnection:
         Starting every seat's process first and greeting them after lets their start-ups
         overlap (each one's CPU time is its own: the limits are unaffected)."""
         try:
+            self.process.ready()
+        except (OSError, warm.WarmStartError) as exc:
+            self.close()
+            raise sandbox.SandboxFailure(
+                _("{folder}: the sandbox could not start the player: {why}").format(
+                    folder=self.spec.folder, why=exc
+                )
+            ) from None
+        try:
             self._hello()
         except PlayerFault as fault:
             self.failed = fault

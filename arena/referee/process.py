@@ -376,6 +376,9 @@ class PipedProcess:
         """Whether the player has exited (called when :attr:`_exit_fd` is readable)."""
         return True
 
+    def ready(self) -> None:
+        """Wait until the process exists (it may be started asynchronously); OSError if it cannot."""
+
     def _player_writers(self) -> list[int] | None:
         """Processes other than the wrapper still holding our stdout (None: cannot tell)."""
         return None

@@ -141,6 +141,11 @@ class Box:
     status: tuple[int, int] | None = field(default=None, repr=False)
     """bwrap's JSON status pipe (read end, write end): it says whether the sandbox ever ran the player."""
     status_text: bytes = field(default=b"", repr=False)
+    pool: uids.UidPool | None = field(default=None, repr=False)
+    """Where the lease goes back when every process of the player is known to be gone."""
+    contained: bool = False
+    """Every process of the player is in its cgroup for good (born there, with no cgroup file
+    system in its sandbox): killing the cgroup kills them all, with no search by uid."""
     ran: Callable[[], bool | None] | None = field(default=None, repr=False)
     """For a process started otherwise (warm): whether the sandbox ran the player (None: not known yet)."""
 
@@ -207,7 +212,7 @@ class Box:
         """Kill every process of the player, wherever it went (cgroup, uid)."""
         if self.cgroup:
             self.cgroup.kill()
-        if self.uid is not None:
+        if self.uid is not None and not (self.contained and self.cgroup):
             uids.kill_all(self.uid)
 
     def release(self) -> None:
@@ -216,11 +221,15 @@ class Box:
             with contextlib.suppress(OSError):
                 os.close(self.status[0])
             self.status = None
+        emptied = False
         if self.cgroup:
-            self.cgroup.remove()
+            emptied = self.cgroup.remove()
             self.cgroup = None
         if self.lease:
-            self.lease.release(clean_shared=self.mechanism == "rlimits")
+            if self.pool is not None and self.contained and emptied:
+                self.pool.give_back(self.lease)  # no process of it is left: used again as it is
+            else:
+                self.lease.release(clean_shared=self.mechanism == "rlimits")
             self.lease = None
 
     def __enter__(self) -> Box:
@@ -688,6 +697,7 @@ def zygote_box(channel: int, preload: Sequence[str], limits: Resources | None = 
         box.status = os.pipe()
         os.set_inheritable(box.status[1], True)
         inner = _bwrap_mounts(None, limits, box.env, as_root=True, chdir="/")
+        inner.remove("--unshare-cgroup-try")  # its forks move into their partido's cgroup by themselves
         inner[1:1] = ["--json-status-fd", str(box.status[1])]
         for cap in ZYGOTE_CAPS:
             inner[1:1] = ["--cap-add", cap]
@@ -705,6 +715,18 @@ def zygote_box(channel: int, preload: Sequence[str], limits: Resources | None = 
         raise
 
 
+_pools: dict[int, uids.UidPool] = {}
+
+
+def _uid_pool() -> uids.UidPool:
+    """This process's pool of player uids (warm starts only; freed at exit)."""
+    pid = os.getpid()
+    if pid not in _pools:
+        _pools[pid] = uids.UidPool()
+        at_exit(lambda: _pools.pop(pid).close() if os.getpid() == pid and pid in _pools else None)
+    return _pools[pid]
+
+
 def warm_box(folder: Path, limits: Resources | None = None, extra_env: dict[str, str] | None = None) -> Box:
     """What a warm-started Python player holds (its uid, its cgroup) and the environment it gets,
     as :func:`contain` would give it; the warm-start server starts the process itself.
@@ -713,9 +735,10 @@ def warm_box(folder: Path, limits: Resources | None = None, extra_env: dict[str,
     """
     limits = limits or Resources()
     seen = stage(folder.resolve())
-    box = Box([], str(seen.relative_to(stage_root())), {}, "bwrap")
+    box = Box([], str(seen.relative_to(stage_root())), {}, "bwrap", contained=True)
     try:
-        box.lease = uids.UidLease()
+        box.pool = _uid_pool()
+        box.lease = box.pool.take()
         box.uid = box.lease.uid
         box.cgroup = _cgroup(f"p{os.getpid()}-{next(_names)}", limits)
         if box.cgroup is None:

@@ -52,6 +52,10 @@ class Fault:
     penalized: bool = False
 
 
+PUSHED_AT = frozenset({"mano_start", "trick_end", "mano_end", "partido_end", "disqualified", "penalized"})
+"""Events after which every player's queued events are written at once (see :meth:`Referee._flush`)."""
+
+
 @dataclass
 class PartidoResult:
     """What a partido decided, recorded with its rules."""
@@ -238,16 +242,24 @@ class Referee:
             self._fault(seat, f.reason, f.detail, f.evidence)
 
     def _flush(self) -> None:
-        """Record new engine events and deliver each player's view of them."""
+        """Record new engine events and queue each player's view of them.
+
+        The queued events go out with a player's next request, or to every player at once when
+        a trick, mano or partido starts or ends: one write per player per trick rather than per
+        card, so that players are not woken for every card while keeping up with the game.
+        """
         events = self.partido.events
         while self._sent < len(events):  # a fault found on the way adds events: loop until none
+            push = False
             while self._sent < len(events):
                 event = events[self._sent]
                 self._sent += 1
                 self._record(event)
+                push = push or event["type"] in PUSHED_AT
                 for seat in range(len(self.connections)):
                     self._send(seat, protocol.view(event, seat))
-            # One write per player per flush: players digest events while others think.
+            if not push:
+                continue
             for seat, conn in enumerate(self.connections):
                 if self.alive[seat]:
                     try:

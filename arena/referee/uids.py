@@ -145,3 +145,25 @@ class UidLease:
             remove_files_of(self.uid)
         os.close(self._fd)
         self._fd = -1
+
+
+class UidPool:
+    """Leases kept by one referee process and used again: a uid whose processes are all known to
+    be gone (its player's cgroup emptied) goes back here instead of being searched for and freed.
+
+    Every uid is still used by one player process at a time, and only by this referee.
+    """
+
+    def __init__(self) -> None:
+        self._free: list[UidLease] = []
+        self.pid = os.getpid()
+
+    def take(self) -> UidLease:
+        return self._free.pop() if self._free else UidLease()
+
+    def give_back(self, lease: UidLease) -> None:
+        self._free.append(lease)
+
+    def close(self) -> None:
+        while self._free:
+            self._free.pop().release()

@@ -74,6 +74,8 @@ class Server:
         self.channel, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         self.channel.setsockopt(socket.SOL_SOCKET, socket.SO_PASSCRED, 1)
         self.exits: dict[str, tuple[int, bool]] = {}
+        self.forks: dict[str, dict[str, object]] = {}
+        """Replies to fork requests not yet awaited (:meth:`forked`)."""
         self.pending: set[str] = set()
         self.dead = False
         self._errors = tempfile.TemporaryFile()  # noqa: SIM115 - kept open while the server runs
@@ -140,14 +142,14 @@ class Server:
         in_r, in_w = os.pipe()
         out_r, out_w = os.pipe()
         err_r, err_w = os.pipe()
-        theirs = (in_r, out_w, err_w)
+        theirs = [in_r, out_w, err_w]
         try:
-            box.cgroup.admit(self.pid)  # the fork is born in the partido's cgroup
-            try:
-                socket.send_fds(self.channel, [json.dumps(request).encode()], list(theirs))
-                reply = self._wait_for(rid)
-            finally:
-                self.box.cgroup.admit(self.pid)
+            # The fork moves itself into the partido's cgroup (through these) before it does anything
+            # else: every process of the player is born there.
+            theirs += [
+                os.open(f / "cgroup.procs", os.O_WRONLY | os.O_CLOEXEC) for f in box.cgroup.folders.values()
+            ]
+            socket.send_fds(self.channel, [json.dumps(request).encode()], theirs)
         except BaseException as exc:
             for fd in (in_w, out_r, err_r):
                 os.close(fd)
@@ -157,26 +159,28 @@ class Server:
         finally:
             for fd in theirs:
                 os.close(fd)
-        if "error" in reply:
-            for fd in (in_w, out_r, err_r):
-                os.close(fd)
-            raise WarmStartError(
-                _("the warm-start server could not fork: {error}").format(error=reply["error"])
-            )
         self.pending.add(rid)
-        player = ForkedPlayer(self, rid, in_w, out_r, err_r, stderr_log, box.cgroup)
         box.ran = lambda: self.ran(rid)
-        return player
+        return ForkedPlayer(self, rid, in_w, out_r, err_r, stderr_log, box.cgroup)
 
-    def _wait_for(self, rid: str) -> dict[str, object]:
+    def forked(self, rid: str) -> None:
+        """Wait until the server has forked the process of ``rid``; WarmStartError if it could not.
+
+        Requests are answered in order, so a table's starts overlap: every request is sent,
+        then each reply awaited.
+        """
         deadline = time.monotonic() + FORK_S
-        while True:
-            for message in self._receive(max(0.0, deadline - time.monotonic())):
-                if message.get("id") == rid and "exit" not in message:
-                    return message
+        while rid not in self.forks:
             if self.dead or time.monotonic() >= deadline:
                 self.close()
                 raise WarmStartError(_("the warm-start server did not answer"))
+            self._receive(max(0.0, deadline - time.monotonic()))
+        reply = self.forks.pop(rid)
+        if "error" in reply:
+            self.pending.discard(rid)
+            raise WarmStartError(
+                _("the warm-start server could not fork: {error}").format(error=reply["error"])
+            )
 
     def _receive(self, timeout: float) -> list[dict[str, object]]:
         """Messages now waiting (waiting up to ``timeout`` s for the first); exits are recorded."""
@@ -195,10 +199,12 @@ class Server:
                 self._gone()
                 break
             message = json.loads(data)
+            rid = str(message.get("id"))
             if "exit" in message:
-                rid = str(message["id"])
                 self.exits[rid] = (int(message["exit"]), bool(message["ran"]))
                 self.pending.discard(rid)
+            else:
+                self.forks[rid] = message
             out.append(message)
         return out
 
@@ -268,10 +274,24 @@ class ForkedPlayer(PipedProcess):
         self.server = server
         self.rid = rid
         self.cgroup = cgroup
-        self.pid = _outer_pid(cgroup, server.pid)
+        self._pid: int | None = None
+        self._ready = False
+        self._open_pipes(stdin, stdout, stderr, stderr_log, line_cap, server.channel.fileno())
+
+    def ready(self) -> None:
+        """Wait until the server has forked the player (WarmStartError if it could not)."""
+        if not self._ready:
+            self.server.forked(self.rid)
+            self._ready = True
+
+    @property
+    def pid(self) -> int:  # type: ignore[override]  # known once the server has forked
         """The sandbox's outermost process (as bwrap's for a fresh start; -1 once gone): the player's
         processes are its descendants. Never signalled by pid: the player is killed by cgroup and uid."""
-        self._open_pipes(stdin, stdout, stderr, stderr_log, line_cap, server.channel.fileno())
+        if self._pid is None:
+            self.ready()
+            self._pid = _outer_pid(self.cgroup, self.server.pid)
+        return self._pid
 
     def processes(self) -> list[int]:
         """Every process in the player's cgroup (the sandbox's own and the player's)."""
