@@ -90,9 +90,12 @@ def hello(request_id: int, name: str, limits: dict[str, int]) -> Message:
     }
 
 
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+
+
 def encode(message: Message) -> bytes:
     """One JSON line, UTF-8."""
-    return (json.dumps(message, ensure_ascii=False, separators=(",", ":")) + "\n").encode()
+    return (_ENCODER.encode(message) + "\n").encode()
 
 
 def decode(line: bytes) -> Message:

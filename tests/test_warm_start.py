@@ -78,6 +78,9 @@ def test_nothing_passes_from_one_partido_to_the_next(tmp_path: Path) -> None:
         assert seen["socket"] is False, seen  # the listener left behind was killed with its partido
         assert seen["pid"] == 2, seen  # a fresh pid namespace: no counter moved by earlier forks
     assert len({tuple(s["fds"]) for s in found}) == 1, found  # the same descriptors every time
+    for replay in tmp_path.glob("warm-*.jsonl"):  # each reply's CPU time measured, per player
+        played = [e for e in map(json.loads, replay.read_text().splitlines()) if e["type"] == "played"]
+        assert played and all(isinstance(e["cpu_ms"], float | int) for e in played), replay
 
 
 def test_a_warm_player_finds_what_a_fresh_one_finds(tmp_path: Path) -> None:

@@ -306,7 +306,23 @@ def report(mode: str = "auto") -> list[str]:
             lines.append(
                 _("✗ {protection} — needs {requirement}").format(protection=_(label), requirement=_(how))
             )
+    lines.append(_warm_line(mechanism))
     warning = sandbox.warning(mechanism)
     if warning:
         lines.append(warning)
     return lines
+
+
+def _warm_line(mechanism: str) -> str:
+    """Whether Python players start warm here (:mod:`arena.referee.warm`), tried for real."""
+    from arena.referee import warm
+
+    if mechanism != "bwrap" or not sandbox.warm_ready():
+        return _("Warm starts: off (they need bubblewrap, a root referee and cgroups); fresh starts")
+    start = time.monotonic()
+    server = warm.server()
+    if server is None:
+        return _("✗ warm starts: the warm-start server does not start here (see the log); fresh starts")
+    return _("✓ warm starts: server ready in {ms} ms (--cold-start to turn them off)").format(
+        ms=round((time.monotonic() - start) * 1000)
+    )
