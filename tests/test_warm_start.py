@@ -211,3 +211,37 @@ def test_the_server_never_holds_a_players_code(tmp_path: Path) -> None:
     assert "/player" not in maps and "hostile_carryover" not in maps
     fds = [os.readlink(f"/proc/{server.pid}/fd/{fd}") for fd in os.listdir(f"/proc/{server.pid}/fd")]
     assert not [f for f in fds if "/player" in f or "stage" in f], fds
+
+
+def test_a_cgroup_used_again_forgets_the_limits_hit_before(tmp_path: Path) -> None:
+    """Warm starts keep emptied cgroups for the next players: a memory limit a player hit is not
+    blamed on whoever gets its cgroup next."""
+    limits = Limits(init_ms=10_000, move_ms=5_000)
+    resources = sandbox.Resources(memory_mb=256)
+    hog = tmp_path / "tree_hog"
+    hog.mkdir()
+    (hog / "player.py").write_text(  # five processes of 100 MiB each: the cgroup's OOM killer acts
+        "import os, sys\n"
+        "from arena.sdk import Player\n"
+        "class TreeHog(Player):\n"
+        "    def play(self, request):\n"
+        "        for _ in range(5):\n"
+        "            if os.fork() == 0:\n"
+        "                block = bytearray(100 << 20)\n"
+        "                block[::4096] = b'x' * len(range(0, 100 << 20, 4096))\n"
+        "                os._exit(0)\n"
+        "        while True:\n"
+        "            try:\n"
+        "                os.wait()\n"
+        "            except ChildProcessError:\n"
+        "                sys.exit(3)\n"
+    )
+    first = [find_player(hog), *(find_player(SAMPLES / n) for n in ("a_mas", "a_menos"))]
+    result, _ = play_folders(first, 1, limits=limits, rlimits=resources, connect=_connect([], True))
+    assert any(f.seat == 0 and "memoria" in f.detail for f in result.faults), result.faults
+    crash = find_player(BOTS / "hello_exit")  # all three crash at hello: each cgroup is tried
+    result, _ = play_folders(
+        [crash, crash, crash], 2, limits=limits, rlimits=resources, connect=_connect([], True)
+    )
+    crashes = [f for f in result.faults if f.reason == "crash"]
+    assert len(crashes) == 3 and not any("memoria" in f.detail for f in crashes), result.faults

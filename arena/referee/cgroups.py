@@ -245,6 +245,8 @@ class PlayerCgroup:
         """The CPU cap in cores (None: not capped)."""
         self._cpu_fd = -1
         """The CPU usage file, open: read twice per request, it is read again in place (``pread``)."""
+        self._base = (0, 0)
+        """The limits' counters when the current use began (:meth:`reuse`)."""
 
     @classmethod
     def create(cls, name: str, limits: CgroupLimits, hierarchy: Hierarchy | None = None) -> PlayerCgroup:
@@ -327,18 +329,43 @@ class PlayerCgroup:
         except (OSError, ValueError):
             return None
 
-    def limit_hit(self) -> str | None:
-        """Which limit of this cgroup the kernel enforced, if any: memory or processes."""
+    def _limit_counters(self) -> tuple[int, int]:
+        """How many times the kernel has enforced the memory and the process limit here."""
         v2 = self.hierarchy.version == 2
         events = _counters(
             self.folders["unified" if v2 else "memory"] / ("memory.events" if v2 else "memory.oom_control")
         )
-        if events.get("oom_kill", 0) > 0:
-            return _("memory limit")
         pids = _counters(self.folders["unified" if v2 else "pids"] / "pids.events")
-        if pids.get("max", 0) > 0:
+        return events.get("oom_kill", 0), pids.get("max", 0)
+
+    def limit_hit(self) -> str | None:
+        """Which limit of this cgroup the kernel enforced since its current use began, if any:
+        memory or processes."""
+        memory, processes = self._limit_counters()
+        if memory > self._base[0]:
+            return _("memory limit")
+        if processes > self._base[1]:
             return _("process limit")
         return None
+
+    def vacate(self, wait: float = 2.0) -> bool:
+        """Kill everything in the cgroup and wait until it is empty, keeping it for another use
+        (:meth:`reuse`); whether it is empty."""
+        deadline = time.monotonic() + wait
+        while True:
+            pids = [pid for folder in self.folders.values() for pid in _procs(folder)]
+            if not pids:
+                return True
+            for pid in pids:
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.kill(pid, signal.SIGKILL)
+            if time.monotonic() > deadline:
+                return False
+            time.sleep(0.002)
+
+    def reuse(self) -> None:
+        """Begin another use of an empty cgroup: its limits' counters start again from here."""
+        self._base = self._limit_counters()
 
     def kill(self) -> None:
         """Kill every process in the cgroup (whatever session or namespace it moved to)."""

@@ -143,6 +143,8 @@ class Box:
     status_text: bytes = field(default=b"", repr=False)
     pool: uids.UidPool | None = field(default=None, repr=False)
     """Where the lease goes back when every process of the player is known to be gone."""
+    cgroups_free: list[cgroups.PlayerCgroup] | None = field(default=None, repr=False)
+    """Where the cgroup goes back, emptied, for another player (warm starts)."""
     contained: bool = False
     """Every process of the player is in its cgroup for good (born there, with no cgroup file
     system in its sandbox): killing the cgroup kills them all, with no search by uid."""
@@ -222,9 +224,12 @@ class Box:
                 os.close(self.status[0])
             self.status = None
         emptied = False
-        if self.cgroup:
+        if self.cgroup and self.cgroups_free is not None and self.contained and self.cgroup.vacate():
+            self.cgroups_free.append(self.cgroup)  # empty: used again as it is, limits and all
+            emptied = True
+        elif self.cgroup:
             emptied = self.cgroup.remove()
-            self.cgroup = None
+        self.cgroup = None
         if self.lease:
             if self.pool is not None and self.contained and emptied:
                 self.pool.give_back(self.lease)  # no process of it is left: used again as it is
@@ -716,6 +721,8 @@ def zygote_box(channel: int, preload: Sequence[str], limits: Resources | None = 
 
 
 _pools: dict[int, uids.UidPool] = {}
+_free_cgroups: dict[tuple[int, Resources], list[cgroups.PlayerCgroup]] = {}
+"""(referee pid, limits) -> emptied player cgroups with those limits, kept for warm starts."""
 
 
 def _uid_pool() -> uids.UidPool:
@@ -740,7 +747,12 @@ def warm_box(folder: Path, limits: Resources | None = None, extra_env: dict[str,
         box.pool = _uid_pool()
         box.lease = box.pool.take()
         box.uid = box.lease.uid
-        box.cgroup = _cgroup(f"p{os.getpid()}-{next(_names)}", limits)
+        box.cgroups_free = _free_cgroups.setdefault((os.getpid(), limits), [])
+        if box.cgroups_free:
+            box.cgroup = box.cgroups_free.pop()
+            box.cgroup.reuse()
+        else:
+            box.cgroup = _cgroup(f"p{os.getpid()}-{next(_names)}", limits)
         if box.cgroup is None:
             raise SandboxError(_("warm starts need a cgroup of their own for every player"))
         box.env = _base_env({"PYTHONPATH": SDK_DIR, **(extra_env or {})})
