@@ -69,6 +69,8 @@ def play_carryover(
 def test_nothing_passes_from_one_partido_to_the_next(tmp_path: Path) -> None:
     found, kinds = play_carryover(tmp_path, warm_start=True)
     assert set(kinds) == {"ForkedPlayer"}, kinds
+    server = warm.server()
+    assert server is not None and not server.exits and not server.forks  # nothing kept of them
     assert len(found) == 6, found  # two seats, three partidos
     for seen in found:
         assert seen["count"] == 1, seen  # the module is new: no memory of an earlier hello

@@ -160,8 +160,9 @@ class Server:
             for fd in theirs:
                 os.close(fd)
         self.pending.add(rid)
-        box.ran = lambda: self.ran(rid)
-        return ForkedPlayer(self, rid, in_w, out_r, err_r, stderr_log, box.cgroup)
+        player = ForkedPlayer(self, rid, in_w, out_r, err_r, stderr_log, box.cgroup)
+        box.ran = player.ran
+        return player
 
     def forked(self, rid: str) -> None:
         """Wait until the server has forked the process of ``rid``; WarmStartError if it could not.
@@ -233,6 +234,7 @@ class Server:
 
     def forget(self, rid: str) -> None:
         self.exits.pop(rid, None)
+        self.forks.pop(rid, None)
 
     def close(self) -> None:
         """Stop the server (its sandbox and cgroup with it)."""
@@ -276,6 +278,8 @@ class ForkedPlayer(PipedProcess):
         self.cgroup = cgroup
         self._pid: int | None = None
         self._ready = False
+        self._final: tuple[int, bool] | None = None
+        """(exit status, ran) once the player is gone and the server has forgotten it."""
         self._open_pipes(stdin, stdout, stderr, stderr_log, line_cap, server.channel.fileno())
 
     def ready(self) -> None:
@@ -303,8 +307,14 @@ class ForkedPlayer(PipedProcess):
 
     def exit_status(self, wait: float = 0.0) -> int | None:
         """The exit status (128 + signal when the player was killed), or None while running."""
+        if self._final is not None:
+            return self._final[0]
         self._wait_exit(wait)
         return self.server.exit_of(self.rid)
+
+    def ran(self) -> bool | None:
+        """Whether the sandbox ran the player's own process (None: not known yet)."""
+        return self._final[1] if self._final is not None else self.server.ran(self.rid)
 
     def _wait_exit(self, timeout: float) -> bool:
         deadline = time.monotonic() + timeout
@@ -326,6 +336,8 @@ class ForkedPlayer(PipedProcess):
         status = self.exit_status(EXIT_WAIT_S)
         if status is not None:
             self.killed = True
+            self._final = self.server.exits[self.rid]
+        self.server.forget(self.rid)  # the server keeps nothing of a finished player
         self._close_pipes()
         self.stderr.join(1.0)
         return status
