@@ -84,7 +84,13 @@ def _tute_cabrero(n: int, seed: Seed, rules: Any = None, *, deal: bool = True) -
     return Partido(n, seed, rules, deal=deal)
 
 
-GAMES: dict[str, GameFactory] = {"tute-cabrero": _tute_cabrero}
+def _tute_parejas(n: int, seed: Seed, rules: Any = None, *, deal: bool = True) -> Game:
+    from arena.parejas.engine import ParejasPartido
+
+    return ParejasPartido(n, seed, rules, deal=deal)
+
+
+GAMES: dict[str, GameFactory] = {"tute-cabrero": _tute_cabrero, "tute-parejas": _tute_parejas}
 """Every game the referee can judge, by name."""
 
 DEFAULT_GAME = "tute-cabrero"
