@@ -378,3 +378,23 @@ def test_doctor_run_by_an_ordinary_user_is_truthful(tmp_path: Path) -> None:
     ).stdout
     assert "Referee: not root: players share your uid (kept apart by namespaces)" in lines
     assert "✗ a uid of its own, shared with nothing else — needs a root referee" in lines
+
+
+def test_a_cgroup_folder_removed_by_another_referee_meanwhile_is_gone_not_an_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two referees may sweep the same dead referee's folders: the one that lists a folder the other
+    has just removed finds it gone (found under load: a torneo failed to start on this race)."""
+    from arena.referee.cgroups import _kill_folder
+
+    folder = tmp_path / "tute-arena-0"
+    folder.mkdir()
+    real = Path.iterdir
+
+    def vanished(self: Path):  # type: ignore[no-untyped-def]
+        if self == folder:
+            folder.rmdir()  # the other referee was faster
+        return real(self)
+
+    monkeypatch.setattr(Path, "iterdir", vanished)
+    assert _kill_folder(folder) is True

@@ -148,8 +148,15 @@ def _procs(folder: Path) -> list[int]:
 def _kill_folder(folder: Path, wait: float = 2.0) -> bool:
     """SIGKILL everything in ``folder`` (and its children) until it is empty, then remove it.
 
-    Whether it is gone (False: something in it outlived ``wait`` seconds)."""
-    for child in [p for p in folder.iterdir() if p.is_dir()] if folder.is_dir() else []:
+    Whether it is gone (False: something in it outlived ``wait`` seconds). Another referee may be
+    removing the same folder (two sweeping a dead referee's): what is gone already is fine."""
+    try:
+        children = [p for p in folder.iterdir() if p.is_dir()]
+    except FileNotFoundError:
+        return True
+    except NotADirectoryError:
+        children = []
+    for child in children:
         _kill_folder(child, wait)
     if (folder / "cgroup.kill").exists():
         with contextlib.suppress(OSError):

@@ -336,7 +336,9 @@ class ForkedPlayer(PipedProcess):
         status = self.exit_status(EXIT_WAIT_S)
         if status is not None:
             self.killed = True
-            self._final = self.server.exits[self.rid]
+            found = self.server.exits.get(self.rid)
+            if self._final is None and found is not None:  # (stopped once already: known)
+                self._final = found
         self.server.forget(self.rid)  # the server keeps nothing of a finished player
         self._close_pipes()
         self.stderr.join(1.0)
