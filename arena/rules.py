@@ -43,7 +43,30 @@ class FaultError(Exception):
         self.evidence = evidence
 
 
-class RuleSet:
+class FrozenRules:
+    """An immutable rule set, equal to another of its kind with the same :meth:`_key`: shared, never
+    copied (a deep copy of a partido keeps the same rule set)."""
+
+    def _key(self) -> tuple[object, ...]:
+        raise NotImplementedError
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"{type(self).__name__} is immutable")  # not shown
+
+    def __copy__(self) -> FrozenRules:
+        return self  # immutable: a copy is the same rule set
+
+    def __deepcopy__(self, memo: dict[int, object]) -> FrozenRules:
+        return self
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, type(self)) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+
+class RuleSet(FrozenRules):
     """Everything that names how a partido is played; recorded with every result.
 
     Immutable and hashable. (A hand-written class rather than a dataclass keeps
@@ -83,23 +106,8 @@ class RuleSet:
         object.__setattr__(self, "variants", frozenset(variants))
         object.__setattr__(self, "renuncio", renuncio)
 
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError("RuleSet is immutable")  # not shown
-
-    def __copy__(self) -> RuleSet:
-        return self  # immutable: a copy is the same rule set
-
-    def __deepcopy__(self, memo: dict[int, object]) -> RuleSet:
-        return self
-
     def _key(self) -> tuple[str, frozenset[str], str]:
         return (self.ruleset, self.variants, self.renuncio)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, RuleSet) and self._key() == other._key()
-
-    def __hash__(self) -> int:
-        return hash(self._key())
 
     def __repr__(self) -> str:
         return f"RuleSet({self.ruleset!r}, {sorted(self.variants)!r}, {self.renuncio!r})"

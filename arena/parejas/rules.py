@@ -26,6 +26,7 @@ from arena.rules import (
     RENUNCIO_POLICIES,
     TUTE,
     VEINTE_POINTS,
+    FrozenRules,
     RulesError,
     has_tute,
 )
@@ -56,7 +57,7 @@ TUTE_WINS_PARTIDO_BELOW = 5
 """``ludoteka``: with N below this, a tute wins the partido at once (P21, A24)."""
 
 
-class ParejasRules:
+class ParejasRules(FrozenRules):
     """The rule set of a partido of Tute por parejas; recorded with every result.
 
     ``ruleset`` is ``ludoteka`` or ``espanol``; ``juegos`` is N, the juegos that
@@ -93,23 +94,8 @@ class ParejasRules:
         object.__setattr__(self, "juegos", juegos)
         object.__setattr__(self, "renuncio", renuncio)
 
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError("ParejasRules is immutable")  # not shown
-
-    def __copy__(self) -> ParejasRules:
-        return self
-
-    def __deepcopy__(self, memo: dict[int, object]) -> ParejasRules:
-        return self
-
     def _key(self) -> tuple[str, int, str]:
         return (self.ruleset, self.juegos, self.renuncio)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, ParejasRules) and self._key() == other._key()
-
-    def __hash__(self) -> int:
-        return hash(self._key())
 
     def __repr__(self) -> str:
         return f"ParejasRules({self.ruleset!r}, {self.juegos!r}, {self.renuncio!r})"
