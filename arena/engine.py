@@ -24,7 +24,7 @@ import struct
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, cast
 
-from arena import rules
+from arena import protocol, rules
 from arena.cards import NAMES, POINTS, SUITS, card, names_of, parse
 from arena.i18n import _, n_
 from arena.protocol import PROCESS_FAULTS
@@ -478,6 +478,10 @@ class Partido:
             "table": [{"seat": s, "card": NAMES[c]} for s, c in m.table],
             "may_sing": m.may_sing,
         }
+
+    def view(self, event: Event, seat: int) -> Event:
+        """``event`` as the player at ``seat`` receives it (:func:`arena.protocol.view`)."""
+        return protocol.view(event, seat)
 
     def ranking(self) -> list[list[int]]:
         """Winners first; then the eliminated, later elimination higher (ties per mano);

@@ -9,10 +9,11 @@ replay, the store and the results side stay as they are.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any, Protocol
 
 from arena.i18n import _
+from arena.protocol import DEFAULT_GAME
 from arena.seeds import Seed
 
 Event = dict[str, Any]
@@ -63,6 +64,10 @@ class Game(Protocol):
         """What the seat to move may see: the protocol's play request."""
         ...
 
+    def view(self, event: Event, seat: int) -> Event:
+        """``event`` (one of :attr:`events`) as the player at ``seat`` may see it."""
+        ...
+
     def play(self, card: str | int | None, sing: str | None = None) -> None:
         """The seat to move sings (optionally) and plays; IllegalMove if the rules forbid it."""
 
@@ -93,17 +98,102 @@ def _tute_parejas(n: int, seed: Seed, rules: Any = None, *, deal: bool = True) -
 GAMES: dict[str, GameFactory] = {"tute-cabrero": _tute_cabrero, "tute-parejas": _tute_parejas}
 """Every game the referee can judge, by name."""
 
-DEFAULT_GAME = "tute-cabrero"
+TEAMS: dict[str, tuple[tuple[int, ...], ...]] = {"tute-parejas": ((0, 2), (1, 3))}
+"""The seats of each team, by game; a game not named here is every player for himself."""
+
+SHORT_NAMES = {"cabrero": "tute-cabrero", "parejas": "tute-parejas"}
+"""What ``--game`` accepts besides the full names."""
+
+
+def game_name(name: str) -> str:
+    """The full name of ``name`` (``parejas`` -> ``tute-parejas``); ValueError when no game has it."""
+    full = SHORT_NAMES.get(name, name)
+    if full not in GAMES:
+        raise ValueError(
+            _("unknown game {name}; known: {known}").format(
+                name=repr(name), known=", ".join([*SHORT_NAMES, *GAMES])
+            )
+        )
+    return full
+
+
+def teams(game: str) -> tuple[tuple[int, ...], ...] | None:
+    """The seats of each team of ``game``, or None when it has no teams."""
+    return TEAMS.get(game)
+
+
+def seat_sides(sides: tuple[tuple[int, ...], ...]) -> list[int]:
+    """The team of each seat, in seat order (``((0, 2), (1, 3))`` -> ``[0, 1, 0, 1]``)."""
+    out = [0] * sum(len(t) for t in sides)
+    for index, seats in enumerate(sides):
+        for seat in seats:
+            out[seat] = index
+    return out
+
+
+def rules_of(game: str, rules: Any) -> Any:
+    """``rules`` (a rule set, its dict or None) as ``game``'s rule-set object, checked."""
+    if game_name(game) == "tute-parejas":
+        from arena.parejas.rules import ParejasRules
+
+        return rules if isinstance(rules, ParejasRules) else ParejasRules.from_dict(rules or {})
+    from arena.rules import RuleSet
+
+    return rules if isinstance(rules, RuleSet) else RuleSet.from_dict(rules or {})
+
+
+def rulesets(game: str) -> tuple[str, ...]:
+    """The rulesets of ``game``, its default first."""
+    if game_name(game) == "tute-parejas":
+        from arena.parejas.rules import RULESETS as PAREJAS
+
+        return PAREJAS
+    from arena.rules import RULESETS
+
+    return RULESETS
+
+
+def make_rules(
+    game: str,
+    ruleset: str | None = None,
+    variants: Iterable[str] = (),
+    renuncio: str = "disqualify",
+    juegos: int | None = None,
+) -> Any:
+    """``game``'s rule set from the command line's values; RulesError (one line) for a wrong one.
+
+    ``ruleset`` None is the game's default. ``variants`` are Tute Cabrero's; ``juegos``
+    (the juegos that win a partido) is Tute por parejas'.
+    """
+    from arena.rules import RulesError
+
+    full = game_name(game)
+    if ruleset is not None and ruleset not in rulesets(full):
+        raise RulesError(
+            _("{game} has no ruleset {name}; its rulesets: {known}").format(
+                game=full, name=repr(ruleset), known=", ".join(rulesets(full))
+            )
+        )
+    if full == "tute-parejas":
+        from arena.parejas.rules import DEFAULT_RULESET, ParejasRules
+
+        if tuple(variants):
+            raise RulesError(_("Tute por parejas has no variants (--variant is Tute Cabrero's)"))
+        return ParejasRules(ruleset or DEFAULT_RULESET, juegos, renuncio)
+    from arena.rules import DEFAULT_RULESET as CABRERO
+    from arena.rules import RuleSet
+
+    if juegos is not None:
+        raise RulesError(_("--juegos is Tute por parejas' (with --game parejas)"))
+    return RuleSet(ruleset or CABRERO, frozenset(variants), renuncio)
+
+
+TABLE_SIZES = {"tute-parejas": 4}
+"""The only table size of a game that has one; the others seat 3 to 6."""
 
 
 def new_partido(
     n: int, seed: Seed, rules: Any = None, *, game: str = DEFAULT_GAME, deal: bool = True
 ) -> Game:
     """A new partido of ``game`` for ``n`` seats, dealt from ``seed``, under ``rules``."""
-    try:
-        factory = GAMES[game]
-    except KeyError:
-        raise ValueError(
-            _("unknown game {name}; known: {known}").format(name=repr(game), known=", ".join(GAMES))
-        ) from None
-    return factory(n, seed, rules, deal=deal)
+    return GAMES[game_name(game)](n, seed, rules, deal=deal)

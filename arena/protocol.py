@@ -79,15 +79,25 @@ def view(event: Message, seat: int) -> Message:
     return event
 
 
-def hello(request_id: int, name: str, limits: dict[str, int]) -> Message:
-    """The ``hello`` request; ``limits`` as :meth:`arena.referee.connection.Limits.to_dict` gives them."""
-    return {
+DEFAULT_GAME = "tute-cabrero"
+"""The game a message is about when it names none (every message of protocol v1.1 before Tute por parejas)."""
+
+
+def hello(request_id: int, name: str, limits: dict[str, int], game: str = DEFAULT_GAME) -> Message:
+    """The ``hello`` request; ``limits`` as :meth:`arena.referee.connection.Limits.to_dict` gives them.
+
+    ``game`` is named only when it is not Tute Cabrero (whose players see the hello they always saw).
+    """
+    message = {
         "type": "hello",
         "id": request_id,
         "protocol": PROTOCOL_VERSION,
         "name": name,
         "limits": dict(limits),
     }
+    if game != DEFAULT_GAME:
+        message["game"] = game
+    return message
 
 
 _ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
@@ -155,7 +165,7 @@ def check_reply(obj: object, request: Message) -> None:
     if request["type"] == "hello":
         check_ready(obj, request["id"])
     elif request["type"] == "play":
-        check_play(obj, request["id"], request["may_sing"] is True)
+        play_of(obj, request)
     else:
         raise ValueError(f"no reply is defined for a {request['type']!r} request")  # not shown
 
@@ -312,10 +322,28 @@ def check_ready(obj: object, request_id: int) -> str:
     return _check_text(obj["name"], "'name'", '"Ana"')[:64]
 
 
-def check_play(obj: object, request_id: int, may_sing: bool) -> tuple[str | None, str | None]:
+def play_of(obj: object, request: Message) -> tuple[str | None, str | None]:
+    """Validate the reply ``obj`` to the ``play`` ``request`` of either game; returns (card, sing).
+
+    A Tute Cabrero request (``may_sing`` a bool) awaits a card, with a canto when
+    ``may_sing``. A Tute por parejas request (it has ``may_concede``) awaits a card
+    when ``legal`` is not empty; otherwise a canto from ``may_sing``, ``"tirar"``
+    when ``may_concede``, or neither (a pass), and no card.
+    """
+    if "may_concede" in request:
+        may_sing = bool(request["may_sing"]) or request["may_concede"] is True
+        return check_play(obj, request["id"], may_sing, card_expected=bool(request["legal"]))
+    return check_play(obj, request["id"], request["may_sing"] is True)
+
+
+def check_play(
+    obj: object, request_id: int, may_sing: bool, card_expected: bool = True
+) -> tuple[str | None, str | None]:
     """Validate a ``play`` reply's shape (any value); returns (card, sing).
 
-    Whether the card is held and legal, and the canto valid, is the engine's to judge.
+    ``card_expected`` false (Tute por parejas, asked only to sing, pass or give up):
+    a card is refused and neither field is a pass. Whether the card is held and
+    legal, and the canto valid, is the engine's to judge.
     """
     obj = _check_head(obj, "play", request_id)
     _check_fields(obj, "play", {"type", "id", "card", "sing"})
@@ -324,10 +352,14 @@ def check_play(obj: object, request_id: int, may_sing: bool) -> tuple[str | None
         if not may_sing:
             raise ProtocolError(_("'sing' when may_sing is false"))
         sing = _check_text(obj["sing"], "'sing'", '"cuarenta"')
-        if sing == "tute":
+        if sing == "tute" and card_expected:
             if "card" in obj:
                 raise ProtocolError(_("a card beside 'sing': 'tute' (tute is sung without a card)"))
             return None, sing
+    if not card_expected:
+        if "card" in obj:
+            raise ProtocolError(_("a card when only a canto, a pass or tirar is asked (legal is empty)"))
+        return None, sing
     if "card" not in obj:
         raise ProtocolError(_("play needs a field 'card'"))
     return _check_text(obj["card"], "'card'", '"12-basto"'), sing

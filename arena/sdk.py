@@ -351,6 +351,22 @@ class PlayRequest(NamedTuple):
         )
 
 
+class WrongGame(RuntimeError):
+    """Raised at ``hello`` by a player asked to play a game it was not written for."""
+
+    def __init__(self, game: str, mine: str) -> None:
+        from arena.i18n import _
+
+        if game == "tute-parejas":
+            text = _("this player plays {mine}, not {game}: subclass ParejasPlayer from arena.parejas.sdk")
+        elif game == "tute-cabrero":
+            text = _("this player plays {mine}, not {game}: subclass Player from arena.sdk")
+        else:
+            text = _("this player plays {mine}, not {game}")
+        super().__init__(text.format(mine=mine, game=game))
+        self.game, self.mine = game, mine
+
+
 class Player:
     """Base class of every player. Override :meth:`play`; the rest is optional.
 
@@ -360,6 +376,9 @@ class Player:
 
     name: str = ""
     """Display name sent in the ``ready`` reply (default: the folder's name)."""
+
+    game: str = "tute-cabrero"
+    """The game this class plays; a ``hello`` naming another raises :class:`WrongGame`."""
 
     def __init__(self) -> None:
         self.view = TableView()
@@ -376,6 +395,9 @@ class Player:
     # ---- used by the runners; players need not call these
 
     def handle_hello(self, msg: Message) -> str:
+        game = msg.get("game", "tute-cabrero")  # Tute Cabrero's hello names no game
+        if game != self.game:
+            raise WrongGame(str(game), self.game)
         self.setup(msg["name"], dict(msg["limits"]))
         return self.name or msg["name"]
 

@@ -22,5 +22,8 @@ def test_the_same_seed_deals_the_same_through_the_factory_and_the_engine() -> No
 
 
 def test_an_unknown_game_is_named_with_the_known_ones() -> None:
-    with pytest.raises(ValueError, match="juego desconocido 'mus'; los que hay: tute-cabrero"):
+    with pytest.raises(
+        ValueError,
+        match=r"juego desconocido .mus.; los que hay: cabrero, parejas, tute-cabrero, tute-parejas",
+    ):
         new_partido(4, 1, game="mus")

@@ -15,7 +15,8 @@ from typing import Any
 
 import pytest
 
-from arena.parejas import ParejasPartido, ParejasRules
+from arena.parejas.engine import ParejasPartido
+from arena.parejas.rules import ParejasRules
 
 GOLDEN: dict[str, tuple[int, str]] = {
     "ludoteka": (11, "3290400e9ec41a88be20eb20c1dadc419b1f7c7414a0da2dd4c1253a15f2e2bc"),

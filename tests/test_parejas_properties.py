@@ -17,7 +17,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from arena.engine import FAULT_REASONS, IllegalMove
-from arena.parejas import ParejasPartido, ParejasRules
+from arena.parejas.engine import ParejasPartido
+from arena.parejas.rules import ParejasRules
 
 # ----------------------------------------------------------------- oracles from the page
 

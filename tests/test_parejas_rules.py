@@ -22,8 +22,9 @@ from arena import cards
 from arena.cards import SUITS, parse, parse_mask, points_of
 from arena.engine import IllegalMove, Partido, deal_key, deal_order
 from arena.game import GAMES, new_partido
-from arena.parejas import ParejasPartido, ParejasRules, stack_hands
 from arena.parejas import rules as pr
+from arena.parejas.engine import ParejasPartido, stack_hands
+from arena.parejas.rules import ParejasRules
 from arena.rules import RulesError
 from tests.helpers import fill_hands
 

@@ -32,9 +32,17 @@ def _connect(kinds: list[str], warm_start: bool) -> Any:
     """A ``connect`` for play_folders that starts warm or cold and records which it got."""
 
     def connect(
-        seat: int, spec: PlayerSpec, limits: Limits, log_dir: Path | None, mechanism: str | None, rlimits: Any
+        seat: int,
+        spec: PlayerSpec,
+        limits: Limits,
+        log_dir: Path | None,
+        mechanism: str | None,
+        rlimits: Any,
+        game: str = "tute-cabrero",
     ) -> SubprocessConnection:
-        conn = SubprocessConnection(spec, limits, log_dir, mechanism, rlimits, warm_start=warm_start)
+        conn = SubprocessConnection(
+            spec, limits, log_dir, mechanism, rlimits, warm_start=warm_start, game=game
+        )
         kinds.append(type(conn.process).__name__)
         return conn
 

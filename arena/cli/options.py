@@ -8,8 +8,9 @@ from typing import Any, TypeVar
 import click
 
 from arena import i18n
+from arena.game import SHORT_NAMES, make_rules, rulesets
 from arena.i18n import N_
-from arena.rules import DEFAULT_RULESET, RENUNCIO_POLICIES, RULESETS, VARIANTS, RulesError, RuleSet
+from arena.rules import RENUNCIO_POLICIES, VARIANTS, RulesError
 
 DEFAULT_SAMPLES = ("random_legal", "a_mas", "a_menos")
 
@@ -17,9 +18,13 @@ F = TypeVar("F", bound=Callable[..., Any])
 """A click command function, as an option decorator takes and returns it."""
 
 
-def _ruleset(ruleset: str, variants: tuple[str, ...], renuncio: str) -> RuleSet:
+def game_rules(
+    game: str, ruleset: str | None, variants: tuple[str, ...], renuncio: str, juegos: int | None
+) -> tuple[str, Any]:
+    """The game's full name and its rule set from ``rules_options``' values; UsageError when wrong."""
+    full = SHORT_NAMES.get(game, game)
     try:
-        return RuleSet(ruleset, frozenset(variants), renuncio)
+        return full, make_rules(full, ruleset, variants, renuncio, juegos)
     except RulesError as exc:
         raise click.UsageError(str(exc)) from None
 
@@ -170,6 +175,14 @@ def speak_click() -> None:
 
 
 def rules_options(f: F) -> F:
+    """``--game``, ``--ruleset``, ``--variant``, ``--renuncio`` and ``--juegos`` (see :func:`game_rules`)."""
+    f = click.option(
+        "--juegos",
+        metavar="N",
+        type=click.IntRange(1),
+        default=None,
+        help=N_("Tute por parejas: the juegos that win a partido [default: 4 ludoteka, 8 espanol]."),
+    )(f)
     f = click.option(
         "--renuncio",
         type=click.Choice(RENUNCIO_POLICIES),
@@ -184,7 +197,20 @@ def rules_options(f: F) -> F:
         type=click.Choice(VARIANTS),
         help=N_("A named variant (repeatable)."),
     )(f)
-    f = click.option("--ruleset", type=click.Choice(RULESETS), default=DEFAULT_RULESET, show_default=True)(f)
+    every = [*rulesets("tute-cabrero"), *rulesets("tute-parejas")]
+    f = click.option(
+        "--ruleset",
+        type=click.Choice(every),
+        default=None,
+        help=N_("The game's ruleset [default: cabrero-2002; with --game parejas: ludoteka]."),
+    )(f)
+    f = click.option(
+        "--game",
+        type=click.Choice([*SHORT_NAMES, *SHORT_NAMES.values()]),
+        default="cabrero",
+        show_default=True,
+        help=N_("The game: Tute Cabrero, or Tute por parejas (each entrant plays as a pair of its own)."),
+    )(f)
     return f
 
 

@@ -12,21 +12,28 @@ import click
 
 from arena.cli.options import (
     DEFAULT_SAMPLES,
-    _ruleset,
     cold_start_option,
     containment,
     deals_from,
+    game_rules,
     lang_option,
     limits_options,
     rules_options,
     sandbox_option,
     seed_option,
 )
+from arena.game import seat_sides, teams
 from arena.i18n import N_, _
 from arena.rules import MAX_PLAYERS, MIN_PLAYERS
 
 
-@click.command(help=N_("Play one partido of 3-6 PLAYERS (folders), each in its own process."))
+@click.command(
+    help=N_(
+        "Play one partido of 3-6 PLAYERS (folders), each in its own process.\n\n"
+        "With --game parejas: four PLAYERS in seat order (seats 0 and 2 are partners), or two, "
+        "each playing as a pair of two processes of its own folder."
+    )
+)
 @click.argument("players", nargs=-1, type=click.Path(file_okay=False, path_type=Path))
 @seed_option
 @rules_options
@@ -44,9 +51,11 @@ from arena.rules import MAX_PLAYERS, MIN_PLAYERS
 def play(
     players: tuple[Path, ...],
     seed: int | None,
-    ruleset: str,
+    game: str,
+    ruleset: str | None,
     variants: tuple[str, ...],
     renuncio: str,
+    juegos: int | None,
     move_ms: int,
     init_ms: int,
     move_wall_ms: int | None,
@@ -66,8 +75,18 @@ def play(
     from arena.referee.table import play_folders, play_partido
     from arena.seeds import short
 
-    rules = _ruleset(ruleset, variants, renuncio)
-    if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+    game, rules = game_rules(game, ruleset, variants, renuncio, juegos)
+    sides = teams(game)
+    if sides is not None and len(players) == len(sides):
+        players = tuple(players[side] for side in seat_sides(sides))
+    elif sides is not None and len(players) != len(seat_sides(sides)):
+        raise click.UsageError(
+            _(
+                "{game} is played by {seats} players in seat order, "
+                "or {pairs} folders playing as pairs; got {n}"
+            ).format(game=game, seats=len(seat_sides(sides)), pairs=len(sides), n=len(players))
+        )
+    elif sides is None and not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
         raise click.UsageError(
             _("a partido needs {min} to {max} players, got {n}").format(
                 min=MIN_PLAYERS, max=MAX_PLAYERS, n=len(players)
@@ -86,7 +105,9 @@ def play(
             if any(s.kind != "python" for s in specs):
                 raise click.UsageError(_("--in-process runs Python players (player.py) only"))
             objects = [load_player_class(s.folder)() for s in specs]
-            play_partido(objects, deals, ruleset=rules, names=names, replay=str(replay), sinks=[sink])
+            play_partido(
+                objects, deals, ruleset=rules, names=names, replay=str(replay), sinks=[sink], game=game
+            )
         else:
             mechanism = containment(sandbox)
             _result, incidents = play_folders(
@@ -98,6 +119,7 @@ def play(
                 sinks=[sink],
                 mechanism=mechanism,
                 warm=not cold_start,
+                game=game,
             )
             for seat, path in sorted(incidents.items()):
                 click.echo(

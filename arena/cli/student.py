@@ -8,9 +8,9 @@ from pathlib import Path
 import click
 
 from arena.cli.options import (
-    _ruleset,
     containment,
     deals_from,
+    game_rules,
     lang_option,
     limits_options,
     rules_options,
@@ -22,7 +22,8 @@ from arena.i18n import N_, _
 
 @click.command(
     help=N_(
-        "Check a PLAYER folder against the sample players.\n\n"
+        "Check a PLAYER folder against the sample players (with --game parejas: as a pair of its own, "
+        "against the sample pairs).\n\n"
         "Exit status: 0 when clean, 1 with faults, 2 when it cannot check (the folder "
         "cannot be used, or the sample players are not found)."
     )
@@ -58,9 +59,11 @@ def check(
     player: Path,
     partidos: int,
     seed: int | None,
-    ruleset: str,
+    game: str,
+    ruleset: str | None,
     variants: tuple[str, ...],
     renuncio: str,
+    juegos: int | None,
     move_ms: int,
     init_ms: int,
     move_wall_ms: int | None,
@@ -76,7 +79,7 @@ def check(
     from arena.referee.players import PlayerLoadError
     from arena.referee.sandbox import SandboxFailure
 
-    rules = _ruleset(ruleset, variants, renuncio)
+    game, rules = game_rules(game, ruleset, variants, renuncio, juegos)
     if seed is not None:
         deals_from(seed)  # the warning: each partido deals from seed + i
     try:
@@ -92,6 +95,7 @@ def check(
             samples=samples,
             mechanism=mechanism,
             seed=seed,
+            game=game,
         )
     except SamplesNotFound as exc:  # the machine's setup, not the player: no verdict
         click.echo(_("Error: {message}").format(message=printable(str(exc))), err=True)

@@ -11,6 +11,7 @@ from click.core import ParameterSource
 from arena.cli.options import (
     cold_start_option,
     containment,
+    game_rules,
     lang_option,
     limits_options,
     rules_options,
@@ -25,6 +26,8 @@ if TYPE_CHECKING:
     from arena.tournament.schedule import ScheduledPartido
 
 RESULT_OPTIONS = (
+    "game",
+    "juegos",
     "table_size",
     "rounds",
     "seed",
@@ -52,7 +55,10 @@ RESULT_OPTIONS = (
         "A PATH that is a player folder is one player; any other folder gives every player folder "
         "in it (default: players/, or sample_players/). Results, replays and the log go to DIR "
         "(default: a new folder under results/). With --scheduler the partidos run on a Dask "
-        "cluster's workers; this process alone writes DIR."
+        "cluster's workers; this process alone writes DIR.\n\n"
+        "With --game parejas each entrant plays Tute por parejas as a pair of two processes of its "
+        "own folder, and every two entrants meet --rounds times (default folders: pairs/, or "
+        "sample_pairs/)."
     )
 )
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path), metavar="[PATH]...")
@@ -65,7 +71,7 @@ RESULT_OPTIONS = (
     type=click.IntRange(MIN_PLAYERS, MAX_PLAYERS),
     default=4,
     show_default=True,
-    help=N_("Players per partido (3-6)."),
+    help=N_("Players per partido (3-6); Tute por parejas is always two pairs."),
 )
 @click.option(
     "--rounds",
@@ -132,9 +138,11 @@ def tournament(
     scheduler: str | None,
     duplicate: bool,
     partidos: int | None,
-    ruleset: str,
+    game: str,
+    ruleset: str | None,
     variants: tuple[str, ...],
     renuncio: str,
+    juegos: int | None,
     move_ms: int,
     init_ms: int,
     move_wall_ms: int | None,
@@ -149,13 +157,13 @@ def tournament(
     cold_start: bool,
 ) -> None:
     """``arena tournament`` (its help: the command's ``help``)."""
+    from arena.game import teams
     from arena.inert import printable
     from arena.referee.connection import wall_backstop
     from arena.referee.players import PlayerLoadError
-    from arena.rules import RulesError, RuleSet
     from arena.seeds import new_key, predictable_warning
     from arena.tournament import coordinator as t
-    from arena.tournament.entrants import collect_intake
+    from arena.tournament.entrants import SAMPLE_PAIRS, SAMPLE_PLAYERS, collect_intake, default_folders
     from arena.tournament.entrants import with_samples as fill_with_samples
     from arena.tournament.store import NOT_A_PLAYER
 
@@ -187,17 +195,19 @@ def tournament(
                 )
             )
         else:
-            try:
-                rules = RuleSet(ruleset, frozenset(variants), renuncio)
-            except RulesError as exc:
-                raise click.UsageError(str(exc)) from None
+            game, rules = game_rules(game, ruleset, variants, renuncio, juegos)
+            sides = teams(game)
+            if sides is not None:
+                if ctx.get_parameter_source("table_size") is ParameterSource.COMMANDLINE:
+                    raise click.UsageError(_("Tute por parejas is played by two pairs: drop --table-size"))
+                table_size = len(sides)
             if budget is not None and not until_separated:
                 raise click.UsageError(_("--budget goes with --until-separated"))
             if partidos is not None and ctx.get_parameter_source("rounds") is ParameterSource.COMMANDLINE:
                 raise click.UsageError(_("give either --rounds or --partidos, not both"))
             folder = out or t.default_out()
             t.check_empty(folder)
-            specs, skipped = collect_intake(paths)
+            specs, skipped = collect_intake(paths, default_folders(sides is not None))
             for s in skipped:
                 click.echo(
                     _("Not a player: {folder} — {reason}").format(
@@ -207,7 +217,8 @@ def tournament(
             left_out = [(str(s.folder), NOT_A_PLAYER, s.reason) for s in skipped]
             if with_samples and len(specs) < table_size:
                 before = {s.folder for s in specs}
-                specs = fill_with_samples(specs, table_size)
+                kind = SAMPLE_PAIRS if sides is not None else SAMPLE_PLAYERS
+                specs = fill_with_samples(specs, table_size, kind=kind)
                 added = [s.name for s in specs if s.folder not in before]
                 if added:
                     click.echo(_("Filled with sample players: {players}.").format(players=", ".join(added)))
@@ -231,8 +242,15 @@ def tournament(
                 paths=tuple(str(p) for p in paths),
                 sandbox=_mechanism(sandbox, scheduler),
                 key=None if seed is not None else new_key(),
+                game=game,
             )
             schedule = t.plan(config, len(specs))
+            if sides is not None:
+                click.echo(
+                    _(
+                        "Tute por parejas ({ruleset}, {juegos} juegos to win): each entrant plays as a pair."
+                    ).format(ruleset=rules.ruleset, juegos=rules.juegos)
+                )
             click.echo(_announce(len(specs), table_size, len(schedule), duplicate, seed))
         planned = None if resume else schedule
         _play(folder, config, specs, workers, planned, scheduler, left_out, warm=not cold_start)

@@ -1,12 +1,9 @@
 """Tute por parejas: four players in two pairs, judged behind the referee's :class:`arena.game.Game`.
 
 :mod:`arena.parejas.rules` holds the rules as pure functions (``docs/rules-parejas.md``)
-and :class:`ParejasRules`; :mod:`arena.parejas.engine` the partido, :class:`ParejasPartido`.
+and :class:`ParejasRules`; :mod:`arena.parejas.engine` the partido, :class:`ParejasPartido`;
+:mod:`arena.parejas.sdk` the student's side, :class:`ParejasPlayer`.
+
+The package imports neither on its own: a player importing :mod:`arena.parejas.sdk`
+starts without the engine.
 """
-
-from __future__ import annotations
-
-from arena.parejas.engine import ParejasPartido, stack_hands
-from arena.parejas.rules import ParejasRules
-
-__all__ = ["ParejasPartido", "ParejasRules", "stack_hands"]

@@ -25,7 +25,7 @@ from pathlib import Path
 
 from arena import protocol
 from arena.errors import ArenaError
-from arena.game import new_partido
+from arena.game import DEFAULT_GAME, new_partido, seat_sides, teams
 from arena.i18n import N_, _, n_
 from arena.inert import printable
 from arena.protocol import Message
@@ -47,7 +47,11 @@ SAMPLE_DIRS = (
     Path("sample_players"),  # the current folder (e.g. a copy of the project's samples)
 )
 """Where the sample opponents are looked for, in order, when ``--samples`` is not given."""
+PAIR_SAMPLE_DIRS = tuple(folder.parent / "sample_pairs" for folder in SAMPLE_DIRS)
+"""Where the sample pairs are looked for (Tute por parejas), in order, when ``--samples`` is not given."""
 OPPONENTS = ("a_mas", "a_menos", "random_legal", "a_mas", "a_menos")
+PAIR_OPPONENTS = ("random_legal", "heuristica")
+"""The sample pairs a pair is checked against, in turn (in :data:`PAIR_SAMPLE_DIRS`)."""
 TABLES = (3, 4, 5)
 """Table sizes of the check's partidos, in turn."""
 STACK_WAIT_S = 1.0
@@ -114,16 +118,20 @@ class CheckReport:
         return not self.faults
 
 
-def _opponents(samples: Path | None) -> list[PlayerSpec]:
-    """The sample opponents; :class:`SamplesNotFound` (one line naming what is missing) if absent."""
-    roots = [samples] if samples else list(SAMPLE_DIRS)
+def _opponents(
+    samples: Path | None, wanted: tuple[str, ...] = OPPONENTS, dirs: tuple[Path, ...] | None = None
+) -> list[PlayerSpec]:
+    """The sample opponents, looked for in ``samples``, else ``dirs`` (default :data:`SAMPLE_DIRS`);
+    :class:`SamplesNotFound` (one line naming what is missing) if absent."""
+    dirs = SAMPLE_DIRS if dirs is None else dirs
+    roots = [samples] if samples else list(dirs)
     for root in roots:
-        if all((root / name / "player.py").is_file() for name in OPPONENTS):
-            return [find_player(root / name) for name in OPPONENTS]
-    needed = ", ".join(dict.fromkeys(OPPONENTS))
+        if all((root / name / "player.py").is_file() for name in wanted):
+            return [find_player(root / name) for name in wanted]
+    needed = ", ".join(dict.fromkeys(wanted))
     seen = []
     for root in dict.fromkeys(roots):
-        missing = [n for n in dict.fromkeys(OPPONENTS) if not (root / n / "player.py").is_file()]
+        missing = [n for n in dict.fromkeys(wanted) if not (root / n / "player.py").is_file()]
         if not root.is_dir():
             seen.append(_("{folder}: does not exist").format(folder=root.absolute()))
         else:
@@ -135,8 +143,8 @@ def _opponents(samples: Path | None) -> list[PlayerSpec]:
     raise SamplesNotFound(
         _(
             "cannot find the sample players ({needed}) — {seen}; give their folder with --samples FOLDER "
-            "(the project's sample_players folder)"
-        ).format(needed=needed, seen="; ".join(seen))
+            "(the project's {folder} folder)"
+        ).format(needed=needed, seen="; ".join(seen), folder=dirs[-1].name)
     )
 
 
@@ -151,12 +159,16 @@ def check_player(
     samples: Path | None = None,
     mechanism: str | None = None,
     seed: int | None = None,
+    game: str = DEFAULT_GAME,
 ) -> CheckReport:
     """Check the player in ``folder``; ``say`` receives the report's lines.
 
     Partido ``i`` deals from ``seed + i`` when ``seed`` is given (predictable, to
     reproduce), else from a new secret key. The sample opponents come from
-    ``samples``, else from :data:`SAMPLE_DIRS`.
+    ``samples``, else from :data:`SAMPLE_DIRS`. A game of teams (Tute por parejas)
+    seats the player as a pair of two processes of its folder, against the sample
+    pairs of :data:`PAIR_OPPONENTS` in turn (from ``samples``, else :data:`PAIR_SAMPLE_DIRS`),
+    in the first team's seats in odd partidos and the second's in even ones.
 
     Raises :class:`arena.referee.players.PlayerLoadError` when the folder cannot run at all,
     :class:`SamplesNotFound` (before anything runs) when the sample players cannot be found.
@@ -164,7 +176,10 @@ def check_player(
     limits = limits or Limits()
     say = _shown(say)
     spec = find_player(folder)
-    opponents = _opponents(samples)
+    sides = teams(game)
+    opponents = (
+        _opponents(samples) if sides is None else _opponents(samples, PAIR_OPPONENTS, PAIR_SAMPLE_DIRS)
+    )
     mechanism = mechanism or sandbox.resolve("auto")
     report = CheckReport(spec.name)
     out = out or Path("results") / "check" / f"{spec.name}-{time.strftime('%Y%m%d-%H%M%S')}"
@@ -181,7 +196,7 @@ def check_player(
     )
 
     start = time.monotonic()
-    conn = _Watched(spec, limits, out / "startup.logs", mechanism)  # PlayerLoadError stops here
+    conn = _Watched(spec, limits, out / "startup.logs", mechanism, game)  # PlayerLoadError stops here
     report.startup_ms = (time.monotonic() - start) * 1000
     conn.close()
     if conn.failed is not None:
@@ -208,14 +223,20 @@ def check_player(
 
     names: set[str] = {spec.name}
     for i in range(partidos):
-        n = TABLES[i % len(TABLES)]
         deals = new_key() if seed is None else seed + i
-        seat = i % n
-        table = [*opponents[: n - 1]]
-        table.insert(seat, spec)
-        names.add(unique_names(table)[seat].name)
+        if sides is None:
+            n = TABLES[i % len(TABLES)]
+            seat = i % n
+            table = [*opponents[: n - 1]]
+            table.insert(seat, spec)
+            seats = [seat]
+        else:
+            side, other = i % len(sides), opponents[i % len(opponents)]
+            table = [spec if t == side else other for t in seat_sides(sides)]
+            n, seat, seats = len(table), sides[side][0], list(sides[side])
+        names.update(unique_names(table)[s].name for s in seats)
         replay = out / f"partido-{i + 1}.jsonl"  # not shown
-        watch = _Watch(seat)
+        watch = _Watch(seats)
         result, incidents = play_folders(
             table,
             deals,
@@ -225,17 +246,22 @@ def check_player(
             partido_id=f"check-{i + 1}",
             mechanism=mechanism,
             connect=watch,
+            game=game,
         )
-        assert watch.watched is not None
-        watched = watch.watched
         report.partidos += 1
-        report.move_ms += result.move_ms[seat]
-        report.move_cpu_ms += [c for c in result.move_cpu_ms[seat] if c is not None]
-        report.stuck += watched.stuck
-        mine = [f for f in result.faults if f.seat == seat]
+        for s in seats:
+            report.move_ms += result.move_ms[s]
+            report.move_cpu_ms += [c for c in result.move_cpu_ms[s] if c is not None]
+        for watched in watch.watched.values():
+            report.stuck += watched.stuck
+        mine = [f for f in result.faults if f.seat in seats]
         place = 1 + sum(len(g) for g in result.ranking[: _group(result.ranking, seat)])
         if seat in result.winners:
             outcome = _("won")
+        elif sides is not None:
+            outcome = _("lost, as a pair with itself against {pair}").format(
+                pair=opponents[i % len(opponents)].name
+            )
         else:
             outcome = _("finished in place {place} of {n}").format(place=place, n=n)
         faults = n_("{n} fault", "{n} faults", len(mine)).format(n=len(mine)) if mine else _("no faults")
@@ -271,7 +297,7 @@ def check_player(
             else:
                 line = _("{when}: disqualified for {reason} — {detail}")
             say("  ✗ " + line.format(when=when, reason=what, detail=detail))
-            _say_hints(_hints(f.reason, f.detail, watched), say)
+            _say_hints(_hints(f.reason, f.detail, watch.watched[f.seat]), say)
         for path in incidents.values():
             say("  " + _("Incident ({path}):").format(path=printable(str(path))))
             say(_indent(path.read_text(encoding="utf-8")))
@@ -312,11 +338,11 @@ def check_player(
 
 
 class _Watch:
-    """``play_folders``' ``connect``: the checked seat gets a :class:`_Watched` connection, kept here."""
+    """``play_folders``' ``connect``: the checked seats get a :class:`_Watched` connection, kept here."""
 
-    def __init__(self, seat: int) -> None:
-        self.seat = seat
-        self.watched: _Watched | None = None
+    def __init__(self, seats: list[int]) -> None:
+        self.seats = seats
+        self.watched: dict[int, _Watched] = {}
 
     def __call__(
         self,
@@ -326,11 +352,12 @@ class _Watch:
         log_dir: Path | None,
         mechanism: str,
         rlimits: sandbox.Resources | None,
+        game: str = DEFAULT_GAME,
     ) -> SubprocessConnection:
-        if at != self.seat:
-            return SubprocessConnection(spec, limits, log_dir, mechanism, rlimits)
-        self.watched = _Watched(spec, limits, log_dir, mechanism)
-        return self.watched
+        if at not in self.seats:
+            return SubprocessConnection(spec, limits, log_dir, mechanism, rlimits, game=game)
+        self.watched[at] = _Watched(spec, limits, log_dir, mechanism, game)
+        return self.watched[at]
 
 
 class _Watched(SubprocessConnection):
@@ -343,9 +370,11 @@ class _Watched(SubprocessConnection):
     as usual, only without that traceback.
     """
 
-    def __init__(self, spec: PlayerSpec, limits: Limits, log_dir: Path | None, mechanism: str) -> None:
+    def __init__(
+        self, spec: PlayerSpec, limits: Limits, log_dir: Path | None, mechanism: str, game: str = DEFAULT_GAME
+    ) -> None:
         self.stuck: list[Stuck] = []  # before the hello, which runs in the constructor
-        super().__init__(spec, limits, log_dir, mechanism)
+        super().__init__(spec, limits, log_dir, mechanism, game=game)
         if self.failed is not None and self.failed.reason == "timeout":
             self._stopped(self.failed, self.limits.init_ms)
 

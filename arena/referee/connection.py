@@ -157,7 +157,9 @@ class InProcessConnection:
     an exception raised by the player is a ``crash`` fault.
     """
 
-    def __init__(self, player: Player, name: str, limits: Limits | None = None) -> None:
+    def __init__(
+        self, player: Player, name: str, limits: Limits | None = None, game: str = protocol.DEFAULT_GAME
+    ) -> None:
         self.player = player
         self.name = name
         self.failed: PlayerFault | None = None
@@ -167,7 +169,7 @@ class InProcessConnection:
         self.last_cpu_ms: float | None = None
         self.last_wall_ms = 0.0
         limits = limits or Limits()
-        hello = protocol.hello(0, name, limits.to_dict())
+        hello = protocol.hello(0, name, limits.to_dict(), game)
         self.display_name = name
         try:
             self.display_name = player.handle_hello(hello)
@@ -225,8 +227,10 @@ class SubprocessConnection:
     all (no interpreter or command, a ``player.py`` that does not load) raises
     :class:`PlayerLoadError`; a late or wrong ``ready`` is kept in :attr:`failed`.
     ``mechanism`` is the containment (:data:`arena.referee.sandbox.MECHANISMS`; default: the
-    best that works here).
+    best that works here). ``game`` is what ``hello`` names (:data:`arena.game.GAMES`).
     """
+
+    game: str = protocol.DEFAULT_GAME
 
     def __init__(
         self,
@@ -237,8 +241,10 @@ class SubprocessConnection:
         rlimits: sandbox.Resources | None = None,
         greet: bool = True,
         warm_start: bool = True,
+        game: str = protocol.DEFAULT_GAME,
     ) -> None:
         self.spec = spec
+        self.game = game
         self.mechanism = mechanism = mechanism or sandbox.resolve("auto")
         self.name = spec.name
         self.display_name = spec.display_name or spec.name
@@ -338,7 +344,7 @@ class SubprocessConnection:
             self.failed = fault
 
     def _hello(self) -> None:
-        request = protocol.hello(self._new_id(), self.name, self.limits.to_dict())
+        request = protocol.hello(self._new_id(), self.name, self.limits.to_dict(), self.game)
         try:
             obj = self._round_trip(request, self.limits.init_ms, self.limits.init_wall)
         except PlayerFault as fault:

@@ -16,6 +16,7 @@ OUTCOMES = {
     "tute": N_("tute"),
     "void": N_("mano voided"),
     "penalty": N_("renuncio penalized"),
+    "tirar": N_("cards thrown in"),
 }
 """How a mano ends (``mano_end``'s ``outcome``), marked for the catalog: shown by :func:`outcome_name`."""
 REASONS = {
@@ -63,6 +64,7 @@ def narrate(events: Sequence[Message], hands: bool = False, only_mano: int | Non
 
 def _narrate(events: Sequence[Message], hands: bool, only_mano: int | None) -> Iterator[str]:
     names: list[str] = []
+    teams: list[list[int]] = []
     mano = 0
 
     def who(seat: int) -> str:
@@ -70,6 +72,9 @@ def _narrate(events: Sequence[Message], hands: bool, only_mano: int | None) -> I
 
     def seats(group: Sequence[int]) -> str:
         return ", ".join(who(s) for s in group) or _("nobody")
+
+    def pair(index: int) -> str:
+        return " + ".join(who(s) for s in teams[index]) if index < len(teams) else str(index)
 
     def by_seat(values: Sequence[Any]) -> str:
         return ", ".join(
@@ -85,6 +90,21 @@ def _narrate(events: Sequence[Message], hands: bool, only_mano: int | None) -> I
                 else list(e.get("players", []))
             )
             rules = e.get("rules", {})
+            teams = [list(t) for t in e.get("teams", [])]
+            if teams:
+                yield _(
+                    "Partido {partido} — {game}, seed {seed}, rules {ruleset}, {juegos} juegos to win, "
+                    "renuncio: {renuncio}"
+                ).format(
+                    partido=e.get("partido", ""),
+                    game=e.get("game"),
+                    seed=e.get("seed", "?"),
+                    ruleset=rules.get("ruleset"),
+                    juegos=rules.get("juegos"),
+                    renuncio=rules.get("renuncio"),
+                )
+                yield _("Pairs: {pairs}").format(pairs=" | ".join(pair(i) for i in range(len(teams))))
+                continue
             variants = ", ".join(rules.get("variants", [])) or _("no variants")
             yield _(
                 "Partido {partido} — seed {seed}, rules {ruleset} ({variants}), renuncio: {renuncio}"
@@ -105,7 +125,7 @@ def _narrate(events: Sequence[Message], hands: bool, only_mano: int | None) -> I
             extra = []
             if e["shown"]:
                 extra.append(_("turned up {card}").format(card=e["shown"]))
-            if e["out_of_play"]:
+            if e.get("out_of_play"):
                 extra.append(_("out of play {card}").format(card=e["out_of_play"]))
             if e.get("sitting_out") is not None:
                 extra.append(_("{player} deals and sits out").format(player=who(e["sitting_out"])))
@@ -124,12 +144,14 @@ def _narrate(events: Sequence[Message], hands: bool, only_mano: int | None) -> I
                         yield f"  {who(s)}: {' '.join(h)}"
         elif kind == "sang":
             yield "  " + _sings(who(e["seat"]), e["canto"])
+        elif kind == "conceded":
+            yield "  " + _("{player} throws in the cards (tirar las cartas)").format(player=who(e["seat"]))
         elif kind == "trick_end":
             cards = ", ".join(
                 f"{names[c['seat']] if c['seat'] < len(names) else c['seat']} {c['card']}" for c in e["cards"]
             )
             yield "  " + _("Baza {trick}: {cards} → {player} takes it").format(
-                trick=e["trick"], cards=cards, player=who(e["winner"])
+                trick=e.get("trick", e.get("baza")), cards=cards, player=who(e["winner"])
             )
         elif kind == "disqualified":
             yield "  " + _("{player} disqualified for {reason}: {detail}").format(
@@ -139,6 +161,8 @@ def _narrate(events: Sequence[Message], hands: bool, only_mano: int | None) -> I
             yield "  " + _("{player} penalized for {reason}: {detail}").format(
                 player=who(e["seat"]), reason=reason_name(e["reason"]), detail=e["detail"]
             )
+        elif kind == "mano_end" and "juegos_won" in e:
+            yield from _pair_mano_end(e, pair)
         elif kind == "mano_end":
             scores = e.get("scores")
             outcome = outcome_name(e["outcome"])
@@ -164,3 +188,21 @@ def _narrate(events: Sequence[Message], hands: bool, only_mano: int | None) -> I
             yield _("Standings: {ranking}").format(
                 ranking=" | ".join(f"{i}. {seats(g)}" for i, g in enumerate(e["ranking"], 1))
             )
+
+
+def _pair_mano_end(e: Message, pair: Any) -> Iterator[str]:
+    """The lines of a ``mano_end`` of Tute por parejas (``pair(i)`` names pair ``i``)."""
+    outcome = outcome_name(e["outcome"])
+    if e.get("tantos"):
+        yield "  " + _("End of mano {mano} ({outcome}); tantos {first} – {second}").format(
+            mano=e["mano"], outcome=outcome, first=e["tantos"][0], second=e["tantos"][1]
+        )
+    else:
+        yield "  " + _("End of mano {mano} ({outcome})").format(mano=e["mano"], outcome=outcome)
+    if e.get("winner") is not None:
+        won = e["juegos_won"][e["winner"]]
+        yield "  " + n_(
+            "{pair} win {n} juego; juegos: {first} – {second}",
+            "{pair} win {n} juegos; juegos: {first} – {second}",
+            won,
+        ).format(pair=pair(e["winner"]), n=won, first=e["juegos"][0], second=e["juegos"][1])

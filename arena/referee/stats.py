@@ -22,7 +22,9 @@ FIELDS = (
     "cantos",
 )
 """Counted per seat: manos dealt in (void ones excluded), manos lost, porotos given up,
-capotes made, tutes sung, and cuarenta/veinte sung."""
+capotes made, tutes sung, and cuarenta/veinte sung. In Tute por parejas (a replay with
+``teams``) a mano is lost by the pair that did not win it, and the porotos given up are the
+juegos the other pair won with it."""
 
 
 def finishing_places(ranking: Sequence[Sequence[int]]) -> dict[int, float]:
@@ -48,6 +50,7 @@ def partido_stats(events: Sequence[Event]) -> list[dict[str, Any]]:
     if events[-1].get("type") != "partido_end":
         raise ValueError(_("the partido has no partido_end: it was cut short and does not count"))
     n = len(events[0]["players"])
+    teams = [list(t) for t in events[0].get("teams", [])]
     out: list[dict[str, Any]] = [
         {
             **dict.fromkeys(FIELDS, 0),
@@ -72,6 +75,16 @@ def partido_stats(events: Sequence[Event]) -> list[dict[str, Any]]:
             out[e["seat"]]["tutes" if e["canto"] == "tute" else "cantos"] += 1
         elif kind in ("disqualified", "penalized"):
             out[e["seat"]]["faults"].append(e["reason"])
+        elif kind == "mano_end" and teams:  # Tute por parejas: juegos to the winning pair
+            if e["outcome"] != "void":
+                for s in range(n):
+                    out[s]["manos"] += 1
+            if e.get("winner") is not None:
+                for side, team in enumerate(teams):
+                    if side != e["winner"]:
+                        for s in team:
+                            out[s]["manos_perdidas"] += 1
+                            out[s]["porotos_perdidos"] += e["juegos_won"][e["winner"]]
         elif kind == "mano_end":
             if e["outcome"] != "void":
                 for s in dealt:

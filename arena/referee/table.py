@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from arena import protocol
-from arena.game import Game, new_partido
+from arena.game import DEFAULT_GAME, Game, new_partido, teams
 from arena.i18n import _
 from arena.inert import EXCERPT, printable
 from arena.protocol import Message, ProtocolError
@@ -87,19 +87,22 @@ class Referee:
         names: Sequence[str],
         seed: Seed,
         *,
-        ruleset: RuleSet | None = None,
+        ruleset: RuleSet | Any = None,
         limits: Limits | None = None,
         partido_id: str = "partido",
         sources: Sequence[str] | None = None,
         sinks: Sequence[EventSink] = (),
         incident_prefix: Path | None = None,
+        game: str = DEFAULT_GAME,
     ) -> None:
         self.connections = list(connections)
         self.incident_prefix = incident_prefix
         self.incidents: dict[int, Path] = {}
         self.names = list(names)
         self.limits = limits or Limits()
-        self.partido: Game = new_partido(len(self.connections), seed, ruleset, deal=False)  # dealt in run()
+        self.game = game
+        self.partido: Game = new_partido(len(self.connections), seed, ruleset, game=game, deal=False)
+        # (dealt in run())
         self.partido_id = partido_id
         self.sources = list(sources or names)
         self.sinks = list(sinks)
@@ -119,6 +122,7 @@ class Referee:
             "partido": self.partido_id,
             "seed": p.seed,
             "arena_version": __version__,
+            **self._game_fields(),
             "rules": p.rules.to_dict(),
             "players": [
                 {"seat": s, "name": n, "source": src}
@@ -126,6 +130,13 @@ class Referee:
             ],
             "limits": self.limits.to_dict(),
         }
+
+    def _game_fields(self) -> Message:
+        """``game`` and ``teams`` of ``partido_start``: named for a game other than Tute Cabrero only."""
+        if self.game == DEFAULT_GAME:
+            return {}
+        sides = teams(self.game)
+        return {"game": self.game, **({"teams": [list(t) for t in sides]} if sides else {})}
 
     def run(self, close: bool = True) -> PartidoResult:
         """Play the partido to its end; ``close`` the connections still alive afterwards.
@@ -147,6 +158,7 @@ class Referee:
                 {
                     "type": "partido_start",
                     "partido": self.partido_id,
+                    **self._game_fields(),
                     "seat": seat,
                     "players": self.names,
                     "rules": p.rules.to_dict(),
@@ -185,7 +197,7 @@ class Referee:
         try:
             reply = conn.ask(request, self.limits.move_ms, self.limits.move_wall)
             ms, cpu = conn.last_wall_ms, conn.last_cpu_ms
-            card, sing = protocol.check_play(reply, request["id"], request["may_sing"])
+            card, sing = protocol.play_of(reply, request)
             before = len(p.events)
             p.play(card, sing)
         except FaultError as f:  # from the connection (PlayerFault) or the engine (IllegalMove)
@@ -257,7 +269,7 @@ class Referee:
                 self._record(event)
                 push = push or event["type"] in PUSHED_AT
                 for seat in range(len(self.connections)):
-                    self._send(seat, protocol.view(event, seat))
+                    self._send(seat, self.partido.view(event, seat))
             if not push:
                 continue
             for seat, conn in enumerate(self.connections):
@@ -285,8 +297,9 @@ def play_partido(
     replay: str | None = None,
     sinks: Sequence[EventSink] = (),
     partido_id: str = "partido",
+    game: str = DEFAULT_GAME,
 ) -> PartidoResult:
-    """Play one partido in this process between Python player objects (seat order).
+    """Play one partido of ``game`` in this process between Python player objects (seat order).
 
     Writes the replay file to ``replay`` when given; ``sinks`` also receive every
     omniscient event (the replay's lines).
@@ -294,7 +307,7 @@ def play_partido(
     from arena.referee.replay import ReplayWriter
 
     names = list(names or [p.name or f"jugador{i}" for i, p in enumerate(players)])
-    connections = [InProcessConnection(p, n) for p, n in zip(players, names, strict=True)]
+    connections = [InProcessConnection(p, n, game=game) for p, n in zip(players, names, strict=True)]
     writer = ReplayWriter(replay) if replay else None
     try:
         referee = Referee(
@@ -304,6 +317,7 @@ def play_partido(
             ruleset=ruleset,
             partido_id=partido_id,
             sinks=[*sinks, *([writer] if writer else [])],
+            game=game,
         )
         return referee.run()
     finally:
@@ -312,7 +326,7 @@ def play_partido(
 
 
 Connect = Callable[..., "SubprocessConnection"]
-"""Starts one seat's connection: ``(seat, spec, limits, log_dir, mechanism, rlimits)``."""
+"""Starts one seat's connection: ``(seat, spec, limits, log_dir, mechanism, rlimits, game=game)``."""
 
 
 def play_folders(
@@ -329,6 +343,7 @@ def play_folders(
     connect: Connect | None = None,
     timings: dict[str, float] | None = None,
     warm: bool = True,
+    game: str = DEFAULT_GAME,
 ) -> tuple[PartidoResult, dict[int, Path]]:
     """Play one partido between player folders, each in its own process.
 
@@ -343,6 +358,7 @@ def play_folders(
     ``timings``, when given, receives the seconds spent starting and greeting the players
     (``start``), playing (``play``) and stopping them (``stop``). ``warm``: Python players' processes
     start warm where the machine allows (:mod:`arena.referee.warm`); False: fresh (``--cold-start``).
+    ``game``: what is played (:data:`arena.game.GAMES`); ``connect`` is then called with ``game=``.
     """
     clock = [time.monotonic()]
     mechanism = mechanism or sandbox.resolve("auto")
@@ -360,11 +376,11 @@ def play_folders(
         for seat, spec in enumerate(specs):
             if connect is None:  # every process started first, greeted after: the start-ups overlap
                 conn = SubprocessConnection(
-                    spec, limits, log_dir, mechanism, rlimits, greet=False, warm_start=warm
+                    spec, limits, log_dir, mechanism, rlimits, greet=False, warm_start=warm, game=game
                 )
                 connections.append(conn)
             else:
-                connections.append(connect(seat, spec, limits, log_dir, mechanism, rlimits))
+                connections.append(connect(seat, spec, limits, log_dir, mechanism, rlimits, game=game))
         if connect is None:
             for conn in connections:
                 conn.greet()
@@ -381,6 +397,7 @@ def play_folders(
                 sources=[spec.source for spec in specs],
                 sinks=[*sinks, *([writer] if writer else [])],
                 incident_prefix=replay.with_suffix("") if replay else None,
+                game=game,
             )
             result = referee.run(close=False)  # closed below, with the rest
         finally:

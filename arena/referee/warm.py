@@ -40,6 +40,7 @@ PRELOAD = (
     "arena.runner",
     "arena.loader",
     "arena.sdk",
+    "arena.parejas.sdk",
     "arena.cards",
     "arena.rules",
     "arena.i18n",

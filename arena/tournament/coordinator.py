@@ -23,13 +23,14 @@ from pathlib import Path
 from typing import Any
 
 from arena.errors import ArenaError
+from arena.game import DEFAULT_GAME, teams
 from arena.i18n import N_, _, n_
 from arena.referee.connection import Limits
 from arena.referee.players import PlayerLoadError, PlayerSpec, find_player
 from arena.rules import RuleSet
 from arena.tournament.backend import Backend, BackendError
 from arena.tournament.entrants import fingerprint
-from arena.tournament.schedule import ScheduledPartido, make_schedule
+from arena.tournament.schedule import MIN_SIDES, MIN_TABLE, ScheduledPartido, make_schedule
 from arena.tournament.store import DB_NAME, NO_START, Entrant, Store, StoreError
 from arena.tournament.worker import PartidoTask, check_entrant, play_task
 
@@ -69,6 +70,7 @@ class Config:
     """Every parameter that decides a torneo's results (stored; reloaded on resume)."""
 
     table_size: int = 4
+    """Entrants per partido: players (Tute Cabrero), or sides of a game of teams (2 pairs)."""
     rounds: int = 1
     seed: int | None = None
     """An explicit seed (``--seed N``: predictable deals, for reproduction); None: deals from ``key``."""
@@ -90,6 +92,8 @@ class Config:
     paths: tuple[str, ...] = ()
     sandbox: str | None = None
     """The containment mechanism the partidos run under (``bwrap``, ``rlimits``, ``none``)."""
+    game: str = DEFAULT_GAME
+    """What is played (:data:`arena.game.GAMES`); a torneo begun before Tute por parejas plays Cabrero."""
     key: str | None = field(default=None, repr=False, compare=False)
     """The torneo's secret deal key (:func:`arena.seeds.new_key`) when ``seed`` is None.
 
@@ -149,7 +153,13 @@ def plan(config: Config, entrants: int) -> list[ScheduledPartido]:
         raise TournamentError(_("a torneo needs a secret key (or an explicit --seed N) for its deals"))
     try:
         return make_schedule(
-            entrants, config.table_size, config.rounds, seed, config.duplicate, config.partidos
+            entrants,
+            config.table_size,
+            config.rounds,
+            seed,
+            config.duplicate,
+            config.partidos,
+            min_table=MIN_SIDES if teams(config.game) else MIN_TABLE,
         )
     except ValueError as exc:
         raise TournamentError(str(exc)) from None
@@ -196,7 +206,9 @@ def check_entrants(
     backend: Backend, specs: Sequence[PlayerSpec], config: Config
 ) -> list[tuple[PlayerSpec, str]]:
     """Start and greet every entrant once; the ones that cannot run, each with its one-line reason."""
-    handles = [backend.submit(check_entrant, spec, config.limits, config.sandbox) for spec in specs]
+    handles = [
+        backend.submit(check_entrant, spec, config.limits, config.sandbox, config.game) for spec in specs
+    ]
     errors = []
     for spec, handle in zip(specs, handles, strict=True):
         try:
@@ -518,6 +530,7 @@ def _dispatch(
                 str(store.replays),
                 config.sandbox,
                 warm,
+                config.game,
             )
             in_flight[backend.submit(play_task, task)] = p
         pending.update(p.seats)

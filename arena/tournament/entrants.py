@@ -12,6 +12,14 @@ from arena.referee.players import PlayerLoadError, PlayerSpec, find_player, is_p
 
 DEFAULT_PLAYERS = Path("players")
 SAMPLE_PLAYERS = Path("sample_players")
+DEFAULT_PAIRS = Path("pairs")
+SAMPLE_PAIRS = Path("sample_pairs")
+"""Tute por parejas' entrants when no path is given (each plays as a pair of its own)."""
+
+
+def default_folders(teams: bool) -> tuple[Path, Path]:
+    """Where a torneo's entrants are looked for when no path is given: the instructor's, then the samples'."""
+    return (DEFAULT_PAIRS, SAMPLE_PAIRS) if teams else (DEFAULT_PLAYERS, SAMPLE_PLAYERS)
 
 
 class NoEntrants(PlayerLoadError):
@@ -98,22 +106,25 @@ def collect_entrants(paths: Sequence[str | Path]) -> list[PlayerSpec]:
     return collect_intake(paths)[0]
 
 
-def collect_intake(paths: Sequence[str | Path]) -> tuple[list[PlayerSpec], list[Skipped]]:
+def collect_intake(
+    paths: Sequence[str | Path], defaults: tuple[Path, Path] = (DEFAULT_PLAYERS, SAMPLE_PLAYERS)
+) -> tuple[list[PlayerSpec], list[Skipped]]:
     """The entrants, and the folders that are not: a player folder is one; any other folder
     gives every player folder inside.
 
-    With no path, ``players/`` (or ``sample_players/`` when it holds no player).
+    With no path, ``players/`` (or ``sample_players/`` when it holds no player): ``defaults``.
     The same folder given twice counts once; equal folder names get ``#2``, ``#3``.
     """
     skipped: list[Skipped] = []
     if not paths:
-        found, skipped = survey([DEFAULT_PLAYERS]) if DEFAULT_PLAYERS.is_dir() else ([], [])
-        if not found and SAMPLE_PLAYERS.is_dir():
-            found, skipped = survey([SAMPLE_PLAYERS])
+        mine, samples = defaults
+        found, skipped = survey([mine]) if mine.is_dir() else ([], [])
+        if not found and samples.is_dir():
+            found, skipped = survey([samples])
         if not found:
             raise NoEntrants(
                 _("no player in {players}/ nor {samples}/; name the folders").format(
-                    players=DEFAULT_PLAYERS, samples=SAMPLE_PLAYERS
+                    players=mine, samples=samples
                 )
             )
     else:
@@ -138,13 +149,14 @@ def collect_intake(paths: Sequence[str | Path]) -> tuple[list[PlayerSpec], list[
 
 
 def with_samples(
-    specs: Sequence[PlayerSpec], table_size: int, samples: Path | None = None
+    specs: Sequence[PlayerSpec], table_size: int, samples: Path | None = None, kind: Path = SAMPLE_PLAYERS
 ) -> list[PlayerSpec]:
-    """``specs`` topped up with sample players (not already in) up to one table (``--with-samples``)."""
+    """``specs`` topped up with sample players (not already in) up to one table (``--with-samples``);
+    ``kind``: the samples' folder name (:data:`SAMPLE_PAIRS` for Tute por parejas)."""
     if samples is None:  # here, else beside the package (a checkout), else inside it (a wheel)
         package = Path(__file__).resolve().parents[1]
-        places = [SAMPLE_PLAYERS, package.parent / SAMPLE_PLAYERS, package / SAMPLE_PLAYERS]
-        samples = next((p for p in places if p.is_dir()), SAMPLE_PLAYERS)
+        places = [kind, package.parent / kind, package / kind]
+        samples = next((p for p in places if p.is_dir()), kind)
     out = list(specs)
     have = {s.folder for s in out}
     for spec in survey([samples])[0] if samples.is_dir() else []:

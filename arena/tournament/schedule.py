@@ -37,6 +37,8 @@ from arena.rules import MAX_PLAYERS, MIN_PLAYERS
 from arena.seeds import Seed, check_seed, derive, is_key
 
 MIN_TABLE, MAX_TABLE = MIN_PLAYERS, MAX_PLAYERS  # a table seats what a partido takes
+MIN_SIDES = 2
+"""The fewest entrants of a partido of a game of teams (a side each: Tute por parejas' two pairs)."""
 MAX_PARTIDOS = 1_000_000
 """A larger schedule is refused: draw a subset with ``partidos`` instead."""
 CYCLIC_WORK = 250_000
@@ -108,16 +110,19 @@ def make_schedule(
     seed: Seed = 2002,
     duplicate: bool = False,
     partidos: int | None = None,
+    min_table: int = MIN_TABLE,
 ) -> list[ScheduledPartido]:
     """The ordered schedule; ValueError (one clear line) for impossible options.
 
     ``seed``: the torneo's key, or an explicit int (the default suits tests only).
+    ``min_table``: :data:`MIN_SIDES` schedules the sides of a game of teams (each
+    "seat" an entrant's side, :mod:`arena.tournament.sides`).
     """
     check_seed(seed)
     n, k = entrants, table_size
-    if not MIN_TABLE <= k <= MAX_TABLE:
+    if not min_table <= k <= MAX_TABLE:
         raise ValueError(
-            _("a table seats {min} to {max} players, not {k}").format(min=MIN_TABLE, max=MAX_TABLE, k=k)
+            _("a table seats {min} to {max} players, not {k}").format(min=min_table, max=MAX_TABLE, k=k)
         )
     if n < k:
         raise ValueError(_("tables of {k} need at least {k} players, got {n}").format(k=k, n=n))

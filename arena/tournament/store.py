@@ -37,6 +37,7 @@ from arena.i18n import N_, _
 from arena.referee.stats import FIELDS
 from arena.seeds import Seed
 from arena.tournament.schedule import ScheduledPartido
+from arena.tournament.sides import end_by_side
 
 FORMAT = "tute-arena-torneo"
 SCHEMA_VERSION = 3
@@ -72,6 +73,7 @@ def exclusion_kind(kind: str) -> str:
 
 
 CONFIG_LABELS = {
+    "game": N_("game (--game)"),
     "table_size": N_("players per table (--table-size)"),
     "rounds": N_("rounds (--rounds)"),
     "seed": N_("explicit seed (--seed)"),
@@ -771,6 +773,8 @@ class Store:
                     replay=temp, partido=partido.id
                 )
             )
+        if "sides" in result:  # a game of teams: the replay is by seat, the result by side
+            end = end_by_side(end, result["sides"])
         if end.get("winners") != result["winners"] or end.get("ranking") != result["ranking"]:
             raise StoreError(
                 _("{replay}: the replay's partido_end disagrees with the result of {partido}").format(

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from arena import i18n
+from arena.game import DEFAULT_GAME, rules_of, teams
 from arena.i18n import _, n_
 from arena.referee.cgroups import pid_alive
 from arena.referee.connection import Limits
@@ -60,6 +61,9 @@ class PartidoTask:
     """The containment of the players (:mod:`arena.referee.sandbox`); None: the best that works here."""
     warm: bool = True
     """Start the players' processes warm where the machine allows (:mod:`arena.referee.warm`)."""
+    game: str = DEFAULT_GAME
+    """What is played (:data:`arena.game.GAMES`). In a game of teams ``specs`` are the sides, each
+    playing in every seat of its team (:mod:`arena.tournament.sides`), and the result is by side."""
 
 
 SANDBOX_ATTEMPTS = 3
@@ -169,12 +173,15 @@ def temp_replay(replays: str | Path, partido: str) -> Path:
 def play(task: PartidoTask) -> dict[str, Any]:
     """Play one partido into ``task.replays`` (the body of :func:`play_task`, without its signals)."""
     from arena.loader import PlayerLoadError
+    from arena.referee.players import unique_names
     from arena.referee.table import play_folders
-    from arena.rules import RuleSet
+    from arena.tournament.sides import by_side, seat_specs
     from arena.tournament.store import now
 
     replay = temp_replay(task.replays, task.id)
-    names = [s.name for s in task.specs]
+    sides = teams(task.game)
+    specs = tuple(seat_specs(task.specs, sides)) if sides else task.specs
+    names = [s.name for s in unique_names(specs)]
     out: dict[str, Any] = {
         "id": task.id,
         "replay": str(replay),
@@ -197,9 +204,9 @@ def play(task: PartidoTask) -> dict[str, Any]:
             events.clear()
             try:
                 result, incidents = play_folders(
-                    task.specs,
+                    specs,
                     task.seed,
-                    ruleset=RuleSet.from_dict(task.rules),
+                    ruleset=rules_of(task.game, task.rules),
                     limits=task.limits,
                     replay=replay,
                     sinks=[events.append],
@@ -207,6 +214,7 @@ def play(task: PartidoTask) -> dict[str, Any]:
                     mechanism=task.mechanism,
                     timings=timing,
                     warm=task.warm,
+                    game=task.game,
                 )
                 break
             except SandboxFailure as exc:  # the machine's failure, never the player's: play it again
@@ -236,7 +244,6 @@ def play(task: PartidoTask) -> dict[str, Any]:
         return out
     out["finished"] = now()
     out["timing"] = timing  # seconds: start, play, stop (for benchmarks/tournament.py)
-    out["incidents"] = {seat: str(path) for seat, path in incidents.items()}
     out["result"] = {
         "players": result.players,
         "winners": result.winners,
@@ -250,6 +257,9 @@ def play(task: PartidoTask) -> dict[str, Any]:
         "move_ms": [[round(ms, 3) for ms in seat] for seat in result.move_ms],
         "stats": stats,
     }
+    if sides:
+        out["result"], incidents = by_side(out["result"], incidents, [s.name for s in task.specs], sides)
+    out["incidents"] = {seat: str(path) for seat, path in incidents.items()}
     faults = "; ".join(f"{names[f.seat]} {f.reason}" for f in result.faults) or _("no faults")
     log.info(
         n_(
@@ -291,8 +301,11 @@ def _stats(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [{k: v for k, v in seat.items() if k != "move_ms"} for seat in partido_stats(events)]
 
 
-def check_entrant(spec: PlayerSpec, limits: Limits, mechanism: str | None = None) -> str | None:
-    """Start a player and greet it; the load error (one line) if its folder cannot run."""
+def check_entrant(
+    spec: PlayerSpec, limits: Limits, mechanism: str | None = None, game: str = DEFAULT_GAME
+) -> str | None:
+    """Start a player and greet it (``hello`` naming ``game``); the load error (one line) if its
+    folder cannot run."""
     from arena.loader import PlayerLoadError
     from arena.referee.connection import SubprocessConnection
 
@@ -300,7 +313,7 @@ def check_entrant(spec: PlayerSpec, limits: Limits, mechanism: str | None = None
     try:
         _busy = True
         try:
-            SubprocessConnection(spec, limits, mechanism=mechanism).close()
+            SubprocessConnection(spec, limits, mechanism=mechanism, game=game).close()
         except PlayerLoadError as exc:
             return str(exc)
         except Exception as exc:  # the referee's failure, not a folder that cannot run: its partidos say more

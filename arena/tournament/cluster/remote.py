@@ -26,11 +26,13 @@ from pathlib import Path
 from typing import Any
 
 from arena import i18n
+from arena.game import DEFAULT_GAME, teams
 from arena.i18n import _
 from arena.referee.connection import Limits
-from arena.referee.players import PlayerSpec
+from arena.referee.players import PlayerSpec, unique_names
 from arena.tournament.backend import BackendError
 from arena.tournament.cluster.bundles import BundleError, localize, unpack
+from arena.tournament.sides import seat_specs
 from arena.tournament.worker import PartidoTask
 
 LOG_CAP = 2 << 20
@@ -158,7 +160,10 @@ def play_remote(
         files: dict[str, Any] | None = None
         if not out["error"]:
             replay, logs = Path(out["replay"]), Path(out["logs"])
-            by_log = {f"{s.name}.stderr.log": p for s, p in zip(specs, paths, strict=True)}  # not shown
+            sides = teams(task.game)  # a game of teams: a side plays as ana and ana#2 (unique_names)
+            seat_paths = seat_specs(paths, sides) if sides else paths
+            named = unique_names(seat_specs(specs, sides)) if sides else specs
+            by_log = {f"{s.name}.stderr.log": p for s, p in zip(named, seat_paths, strict=True)}  # not shown
             files = {
                 "replay": _read(replay) if replay.is_file() else None,
                 "incidents": {
@@ -182,6 +187,7 @@ def check_remote(
     bundle: bytes,
     limits: Limits,
     mechanism: str | None = None,
+    game: str = DEFAULT_GAME,
     lang: str | None = None,
 ) -> dict[str, Any]:
     """:func:`arena.tournament.worker.check_entrant` here, from the entrant's bundle
@@ -204,7 +210,7 @@ def check_remote(
         (local,), paths = _unbundle([spec], [digest], {digest: bundle})
     except BundleError as exc:
         return {**out, "problem": f"worker {worker_name()}: {exc}"}
-    out["error"] = _text(check_entrant(local, limits, mechanism), *paths)
+    out["error"] = _text(check_entrant(local, limits, mechanism, game), *paths)
     return out
 
 
