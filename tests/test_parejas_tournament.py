@@ -439,3 +439,80 @@ def test_a_replay_with_penalties_re_checks_against_its_seed(tmp_path: Path) -> N
     assert result.faults and all(f.penalized and f.seat % 2 == 1 for f in result.faults)
     assert result.winners == [0, 2]  # every mano lost by penalty: 2 juegos each
     revalidate([json.loads(line) for line in replay.read_text().splitlines()])
+
+
+def test_a_cluster_worker_plays_a_partido_of_pairs_like_a_local_one(
+    torneo: Path, entrants: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The Dask worker's task (run here): the same replay, the result by side, each seat's log back."""
+    from arena.tournament import coordinator as t
+    from arena.tournament.cluster import bundles, remote
+    from arena.tournament.entrants import collect_entrants
+    from arena.tournament.worker import PartidoTask
+
+    monkeypatch.setenv(bundles.CACHE_VAR, str(tmp_path / "cache"))
+    with Store.open(torneo) as store:
+        config = t.Config.from_store(store.config())
+        first = store.scheduled()[0]
+        stored = store.results()[0]
+    specs = collect_entrants([entrants])
+    task = PartidoTask(
+        first.id,
+        first.seed,
+        tuple(specs[e] for e in first.seats),
+        config.rules,
+        config.limits,
+        "/nonexistent",
+        config.sandbox,
+        game=config.game,
+    )
+    packed = [bundles.pack(s.folder) for s in task.specs]
+    out = remote.play_remote(task, [d for d, _ in packed], dict(packed))
+    assert out["problem"] is None and out["error"] is None
+    local = remote.materialize(out, tmp_path)
+    assert local["result"]["players"] == list(stored.players) and local["result"]["winners"] == list(
+        stored.winners
+    )
+    lines = [json.loads(x) for x in Path(local["replay"]).read_text().splitlines()]
+    want = [json.loads(x) for x in (torneo / stored.replay).read_text().splitlines()]
+    for e in lines + want:
+        for key in ("ms", "cpu_ms", "elapsed_ms"):
+            e.pop(key, None)
+    assert lines == want, "the replay names the entrants' own folders, not the worker's cache"
+    logs = sorted(p.name for p in Path(local["logs"]).iterdir())
+    assert len(logs) == 4 and logs == sorted(p.name for p in (torneo / f"{stored.replay}.logs").iterdir())
+
+
+def test_arena_play_seats_two_folders_as_pairs_and_tells_the_partido(tmp_path: Path) -> None:
+    from arena.cli.partido import play
+
+    replay = tmp_path / "p.jsonl"
+    args = [
+        str(PAIRS / "heuristica"),
+        str(PAIRS / "random_legal"),
+        "--game",
+        "parejas",
+        "--ruleset",
+        "espanol",
+        "--juegos",
+        "2",
+        "--seed",
+        "4",
+        "--replay",
+        str(replay),
+        "--lang",
+        "en",
+    ]
+    run = CliRunner().invoke(play, args)
+    assert run.exit_code == 0, run.output
+    assert "Pairs: heuristica (0) + heuristica#2 (2) | random_legal (1) + random_legal#2 (3)" in run.output
+    assert "juegos: " in run.output and "End of the partido" in run.output
+    head = json.loads(replay.read_text().splitlines()[0])
+    assert [p["name"] for p in head["players"]] == [
+        "heuristica",
+        "random_legal",
+        "heuristica#2",
+        "random_legal#2",
+    ]
+    three = CliRunner().invoke(play, [str(PAIRS / "heuristica")] * 3 + ["--game", "parejas"])
+    assert three.exit_code == 2 and "4" in three.output
