@@ -446,6 +446,12 @@ class Partido:
         self.over = False
         self.started = False
         """Whether :meth:`start` ran: mano 1 was dealt, or the partido ended before it."""
+        self.reviews: list[int] = []
+        """Under ``accuse``, after a mano's last trick: the seats still to review it, in turn order."""
+        self.renuncios: list[int] = []
+        """Under ``accuse``: the seats that played a renuncio in this mano (each once)."""
+        self.played: list[int] = []
+        """Under ``accuse``: the seats that played a card in this mano (each once)."""
         if deal:
             self.start()
 
@@ -461,16 +467,21 @@ class Partido:
 
     @property
     def to_move(self) -> int | None:
-        """The seat whose play is awaited, or None when the partido is over (or not started)."""
-        return None if self.over or self.mano is None else self.mano.turn
+        """The seat whose play (or review) is awaited, or None when the partido is over (or not started)."""
+        if self.over or self.mano is None:
+            return None
+        return self.reviews[0] if self.reviews else self.mano.turn
 
     def active_seats(self) -> list[int]:
         return [s for s in range(self.n) if self.active[s]]
 
     def request(self) -> Event:
-        """The protocol's ``play`` request for the player to move (without ``id``)."""
+        """The protocol's ``play`` request for the player to move (without ``id``); under ``accuse``
+        with ``may_accuse``, and after the mano's last trick a ``review`` request."""
         m = self._current()
-        return {
+        if self.reviews:
+            return {"type": "review", "may_accuse": self.may_accuse(self.reviews[0])}
+        request = {
             "type": "play",
             "mano": self.mano_number,
             "trick": m.trick,
@@ -478,6 +489,14 @@ class Partido:
             "table": [{"seat": s, "card": NAMES[c]} for s, c in m.table],
             "may_sing": m.may_sing,
         }
+        if self.rules.renuncio == "accuse":
+            request["may_accuse"] = self.may_accuse(m.turn)
+        return request
+
+    def may_accuse(self, seat: int) -> list[int]:
+        """The seats ``seat`` may accuse now (``accuse``): the others dealt in who played in this mano."""
+        m = self._current()
+        return [s for s in m.order if s != seat and s in self.played]
 
     def view(self, event: Event, seat: int) -> Event:
         """``event`` as the player at ``seat`` receives it (:func:`arena.protocol.view`)."""
@@ -511,13 +530,19 @@ class Partido:
         else:
             self._deal()
 
-    def play(self, card: str | int | None, sing: str | None = None) -> None:
+    def play(self, card: str | int | None, sing: str | None = None, accuse: int | None = None) -> None:
         """The player to move plays ``card``, singing ``sing`` first if given.
 
+        Under ``accuse`` it may instead accuse seat ``accuse`` (no card, no canto), and a
+        card it holds but may not play is accepted and marked; after the mano's last trick
+        each dealt-in seat in turn reviews it: ``play(None, accuse=k)`` or ``play(None)``.
         Raises :class:`IllegalMove` (with the fault ``reason``) and changes nothing
         when the move is not allowed; the caller then calls :meth:`fault`.
         """
         m = self._current()
+        if accuse is not None or self.reviews:
+            self._review_or_accuse(m, card, sing, accuse)
+            return
         seat = m.turn
         if sing is not None:
             self._check_canto(m, seat, card, sing)
@@ -537,7 +562,8 @@ class Partido:
                 card=shown,
             )
         legal = rules.legal_mask(m.hands[seat], m.lead, m.winning, m.trump)
-        if not legal >> c & 1:
+        renuncio = not legal >> c & 1
+        if renuncio and self.rules.renuncio != "accuse":
             raise IllegalMove(
                 "renuncio",
                 _("{card} is a renuncio: seat {seat} had to play one of {cards}").format(
@@ -548,12 +574,17 @@ class Partido:
         if sing is not None:
             self._emit({"type": "sang", "seat": seat, "canto": sing})
             m.sing(sing)
+        if self.rules.renuncio == "accuse":
+            self._note_play(seat, renuncio)
         if not self.record:
             m.play(c)
             if m.over:
-                self._finish_mano("capote" if max(m.tricks) == m.ntricks else "points")
+                self._last_trick_played(m)
             return
-        self.events.append({"type": "played", "seat": seat, "card": NAMES[c]})
+        played: Event = {"type": "played", "seat": seat, "card": NAMES[c]}
+        if renuncio:
+            played["renuncio"] = True
+        self.events.append(played)
         trick, table = m.trick, m.table
         winner = m.play(c)
         if winner >= 0:
@@ -566,7 +597,46 @@ class Partido:
                 }
             )
             if m.over:
+                self._last_trick_played(m)
+
+    def _note_play(self, seat: int, renuncio: bool) -> None:
+        if seat not in self.played:
+            self.played.append(seat)
+        if renuncio and seat not in self.renuncios:
+            self.renuncios.append(seat)
+
+    def _last_trick_played(self, m: Mano) -> None:
+        """Score the mano, or under ``accuse`` first let every dealt-in seat review it."""
+        if self.rules.renuncio == "accuse":
+            self.reviews = list(m.order)
+        else:
+            self._finish_mano("capote" if max(m.tricks) == m.ntricks else "points")
+
+    def _review_or_accuse(
+        self, m: Mano, card: str | int | None, sing: str | None, accuse: int | None
+    ) -> None:
+        """An accusation with a play reply, or a review's answer (see :meth:`play`)."""
+        seat = self.reviews[0] if self.reviews else m.turn
+        if self.rules.renuncio != "accuse":
+            raise IllegalMove("protocol", _("accusations are made only under the accuse policy"))
+        if card is not None or sing is not None:
+            raise IllegalMove("protocol", _("an accusation or a review carries no card and no canto"))
+        if accuse is not None and accuse not in self.may_accuse(seat):
+            raise IllegalMove(
+                "protocol",
+                _("seat {seat} may not accuse seat {accused} (it may accuse: {seats})").format(
+                    seat=seat, accused=accuse, seats=", ".join(map(str, self.may_accuse(seat))) or "-"
+                ),
+            )
+        if accuse is None:
+            self.reviews.pop(0)
+            if not self.reviews:
                 self._finish_mano("capote" if max(m.tricks) == m.ntricks else "points")
+            return
+        self.reviews = []
+        proven = accuse in self.renuncios
+        self._emit({"type": "accused", "by": seat, "seat": accuse, "proven": proven})
+        self._finish_mano("accused", penalized=accuse if proven else seat, proven=proven)
 
     def fault(self, seat: int, reason: str, detail: str, **evidence: Any) -> bool:
         """Judge a fault of ``seat``; returns False when it is ignored.
@@ -582,7 +652,7 @@ class Partido:
         if self.over or not self.active[seat]:
             return False
         m = self.mano
-        dealt_in = m is not None and not m.over and seat in m.order
+        dealt_in = m is not None and (not m.over or bool(self.reviews)) and seat in m.order  # unscored
         if reason in ("renuncio", "false_canto") and self.rules.renuncio == "penalize" and dealt_in:
             self._emit({"type": "penalized", "seat": seat, "reason": reason, "detail": detail, **evidence})
             self._finish_mano("penalty", penalized=seat)
@@ -676,6 +746,7 @@ class Partido:
             trump = shown // 10
         self.mano_seat, self.dealer, self.sitting_out = mano_seat, dealer, sitting_out
         self.mano = Mano(k, trump, order, hands)
+        self.played, self.renuncios = [], []
         if self.record:
             self._emit(
                 {
@@ -701,17 +772,20 @@ class Partido:
         n = self.n
         return [s for i in range(n) if self.active[s := (start + i) % n] and s != skip]
 
-    def _finish_mano(self, outcome: str, penalized: int = -1) -> None:
+    def _finish_mano(self, outcome: str, penalized: int = -1, proven: bool = False) -> None:
+        """End the mano: ``penalized`` is the one loser of a ``penalty`` or ``accused`` outcome
+        (the accused when ``proven``, else the accuser)."""
         m = self.mano
         assert m is not None
         m.over = True
+        self.reviews = []
         if outcome == "void":
             losers: list[int] = []
-        elif outcome == "penalty":
+        elif outcome in ("penalty", "accused"):
             losers = [penalized]
         else:
             losers = m.losers(self.rules)
-        cost = 2 if outcome == "penalty" else 1
+        cost = 2 if outcome == "penalty" or proven else 1
         eliminated = []
         for s in losers:
             self.porotos[s] -= cost

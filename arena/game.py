@@ -68,8 +68,9 @@ class Game(Protocol):
         """``event`` (one of :attr:`events`) as the player at ``seat`` may see it."""
         ...
 
-    def play(self, card: str | int | None, sing: str | None = None) -> None:
-        """The seat to move sings (optionally) and plays; IllegalMove if the rules forbid it."""
+    def play(self, card: str | int | None, sing: str | None = None, accuse: int | None = None) -> None:
+        """The seat to move sings (optionally) and plays, or accuses seat ``accuse`` (the ``accuse``
+        policy, or the ``review`` after a mano); IllegalMove if the rules forbid it."""
 
     def fault(self, seat: int, reason: str, detail: str, **evidence: Any) -> bool:
         """Record ``seat``'s fault (disqualify or penalize); False when it no longer plays."""

@@ -164,8 +164,8 @@ def check_reply(obj: object, request: Message) -> None:
     """Check ``obj`` as the reply to ``request`` (``hello`` or ``play``); ProtocolError otherwise."""
     if request["type"] == "hello":
         check_ready(obj, request["id"])
-    elif request["type"] == "play":
-        play_of(obj, request)
+    elif request["type"] in ("play", "review"):
+        decision_of(obj, request)
     else:
         raise ValueError(f"no reply is defined for a {request['type']!r} request")  # not shown
 
@@ -320,6 +320,42 @@ def check_ready(obj: object, request_id: int) -> str:
     if "name" not in obj:
         raise ProtocolError(_("ready needs a string field 'name'"))
     return _check_text(obj["name"], "'name'", '"Ana"')[:64]
+
+
+def decision_of(obj: object, request: Message) -> tuple[str | None, str | None, int | None]:
+    """Validate the reply ``obj`` to a ``play`` or ``review`` request; returns (card, sing, accuse).
+
+    Under the ``accuse`` policy (the request has ``may_accuse``) a ``play`` request may be
+    answered ``{"type": "accuse", "id", "seat": k}`` instead, and a ``review`` request is
+    answered ``{"type": "review", "id", "accuse": k or null}``; ``k`` must be one of
+    ``may_accuse``.
+    """
+    if request["type"] == "review":
+        head = _check_head(obj, "review", request["id"])
+        _check_fields(head, "review", {"type", "id", "accuse"})
+        if "accuse" not in head:
+            raise ProtocolError(_("review needs a field 'accuse' (a seat, or null)"))
+        accused = head["accuse"]
+        return None, None, None if accused is None else _accused(accused, request["may_accuse"])
+    if "may_accuse" in request and isinstance(obj, dict) and obj.get("type") == "accuse":
+        head = _check_head(obj, "accuse", request["id"])
+        _check_fields(head, "accuse", {"type", "id", "seat"})
+        if "seat" not in head:
+            raise ProtocolError(_("accuse needs a field 'seat'"))
+        return None, None, _accused(head["seat"], request["may_accuse"])
+    card, sing = play_of(obj, request)
+    return card, sing, None
+
+
+def _accused(seat: object, may_accuse: list[int]) -> int:
+    """The accused seat of a reply: one of ``may_accuse``, else ProtocolError."""
+    if type(seat) is not int or seat not in may_accuse:
+        raise ProtocolError(
+            _("may not accuse {seat}: the seats you may accuse now are {seats}").format(
+                seat=brief(seat), seats=may_accuse
+            )
+        )
+    return seat
 
 
 def play_of(obj: object, request: Message) -> tuple[str | None, str | None]:

@@ -16,7 +16,7 @@ from arena.i18n import _
 RULESETS: tuple[str, ...] = ("cabrero-2002", "rioplatense")
 DEFAULT_RULESET = RULESETS[0]
 VARIANTS: tuple[str, ...] = ("rotating-trump", "mano-tiebreak", "tute-wins-partido")
-RENUNCIO_POLICIES: tuple[str, ...] = ("disqualify", "penalize")
+RENUNCIO_POLICIES: tuple[str, ...] = ("disqualify", "penalize", "accuse")
 RULE_FAULTS: tuple[str, ...] = ("renuncio", "false_canto", "not_in_hand")
 """Faults against the rules of play; the faults of a player process are protocol.PROCESS_FAULTS."""
 
@@ -248,6 +248,38 @@ def legal_mask(hand: int, lead: int, winning: int, trump: int) -> int:
         if higher:
             return higher
     return hand
+
+
+def proven_renuncios(tricks: Sequence[Sequence[tuple[int, int]]], trump: int) -> dict[int, list[int]]:
+    """The renuncios the public play of a mano proves, by seat: the cards each played when it held one
+    it played later that the rules would have had it play instead [6, 25.4].
+
+    ``tricks`` are the mano's tricks so far as (seat, card) in playing order, the one in
+    progress last. A card ``c`` played on a trick is proven a renuncio when the same seat
+    later plays a card ``d`` such that ``c`` is not legal in the hand ``{c, d}``: with ``d``
+    in hand (it was: cards only leave hands) the whole hand forbade ``c`` too, as the rules
+    only ever narrow what a bigger hand may play.
+    """
+    later: dict[int, int] = {}  # seat -> the cards it plays after the current point, as a mask
+    proven: dict[int, list[int]] = {}
+    for trick in reversed(tricks):
+        for i in range(len(trick) - 1, -1, -1):
+            seat, c = trick[i]
+            if i > 0:
+                lead = trick[0][1] // 10
+                winning = trick[0][1]
+                for _s, x in trick[1:i]:
+                    if beats(x, winning, trump):
+                        winning = x
+                rest = later.get(seat, 0)
+                while rest:
+                    d = (rest & -rest).bit_length() - 1
+                    rest &= rest - 1
+                    if not legal_mask((1 << c) | (1 << d), lead, winning, trump) >> c & 1:
+                        proven.setdefault(seat, []).insert(0, c)
+                        break
+            later[seat] = later.get(seat, 0) | 1 << c
+    return proven
 
 
 def trick_winner(cards: Sequence[tuple[int, int]], trump: int) -> int:

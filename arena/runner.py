@@ -54,6 +54,8 @@ def serve(player: object, lines: object, out: object) -> None:
         kind = msg.get("type")
         if kind == "play":
             write((dumps(player.handle_play(msg)) + "\n").encode())
+        elif kind == "review":
+            write((dumps(player.handle_review(msg)) + "\n").encode())
         elif kind == "hello":
             name = player.handle_hello(msg)
             write((dumps({"type": "ready", "id": msg["id"], "name": name}) + "\n").encode())

@@ -50,10 +50,13 @@ class Move(NamedTuple):
     """A reply to a play request: a card, optionally a canto sung before it.
 
     ``Move(sing="tute")`` sings tute with no card (the mano ends at once).
+    ``Move(accuse=k)`` (only under the ``accuse`` policy, ``k`` in ``request.may_accuse``)
+    accuses seat ``k`` of a renuncio in this mano instead of playing: the mano ends at once.
     """
 
     card: str | None = None
     sing: str | None = None
+    accuse: int | None = None
 
 
 class TableView:
@@ -74,6 +77,7 @@ class TableView:
         self._played: list[tuple[int, str]] = []
         self._table: list[tuple[int, str]] = []
         self._last_trick: tuple[tuple[int, str], ...] = ()
+        self._done: list[tuple[tuple[int, str], ...]] = []
         self._sung: list[tuple[int, str]] = []
         self._tricks: list[int] = []
         self._scores: list[int] = []
@@ -219,6 +223,17 @@ class TableView:
         """The cantos your hand could sing (valid only when you may sing: see PlayRequest)."""
         return rules.valid_cantos(cards.parse_mask(self._hand), self.trump_suit, self.sung_suits)
 
+    def proven_renuncios(self) -> dict[int, tuple[str, ...]]:
+        """What the public play of this mano proves, by seat: the cards each seat played when it held
+        another it played later that the rules would have had it play (:func:`arena.rules.proven_renuncios`).
+
+        Under the ``accuse`` policy, accusing one of these seats is always right; another
+        seat may have renunciado unseen (its proof is a card not played yet).
+        """
+        tricks = [[(s, cards.parse(c)) for s, c in t] for t in [*self._done, self._table]]
+        proven = rules.proven_renuncios(tricks, self.trump_suit)
+        return {s: tuple(cards.NAMES[c] for c in found) for s, found in sorted(proven.items())}
+
     def unseen(self) -> list[str]:
         """Cards whose place you do not know: not yours, not played, not face up."""
         known = set(self._hand) | {c for _seat, c in self._played}
@@ -240,6 +255,7 @@ class TableView:
             self._tricks[winner] += 1
             self._scores[winner] += sum(cards.POINTS[cards.parse(c["card"])] for c in event["cards"])
             self._last_trick = tuple(self._table)
+            self._done.append(self._last_trick)
             self._table = []
         elif kind == "sang":
             self._sung.append((event["seat"], event["canto"]))
@@ -253,6 +269,7 @@ class TableView:
             self._active = tuple(event["active"])
             n = len(self._players) or len(event["porotos"])
             self._played, self._table, self._sung, self._last_trick = [], [], [], ()
+            self._done = []
             self._tricks, self._scores = [0] * n, [0] * n
         elif kind == "mano_end":
             self._porotos = tuple(event["porotos"])
@@ -277,6 +294,8 @@ class PlayRequest(NamedTuple):
     table: tuple[tuple[int, str], ...]
     may_sing: bool
     view: TableView
+    may_accuse: tuple[int, ...] = ()
+    """Under the ``accuse`` policy: the seats you may accuse now (``Move(accuse=k)``); else empty."""
 
     @classmethod
     def from_message(cls, msg: Message, view: TableView) -> PlayRequest:
@@ -287,6 +306,7 @@ class PlayRequest(NamedTuple):
             table=tuple((t["seat"], t["card"]) for t in msg["table"]),
             may_sing=msg["may_sing"],
             view=view,
+            may_accuse=tuple(msg.get("may_accuse", ())),
         )
 
     def legal(self) -> list[str]:
@@ -351,6 +371,18 @@ class PlayRequest(NamedTuple):
         )
 
 
+class ReviewRequest(NamedTuple):
+    """Under the ``accuse`` policy, after a mano's last trick: accuse one of ``may_accuse``, or not."""
+
+    may_accuse: tuple[int, ...]
+    view: TableView
+
+    def proven(self) -> list[int]:
+        """The seats of ``may_accuse`` the public play proves renunciaron (see ``view.proven_renuncios``)."""
+        shown = self.view.proven_renuncios()
+        return [s for s in self.may_accuse if s in shown]
+
+
 class WrongGame(RuntimeError):
     """Raised at ``hello`` by a player asked to play a game it was not written for."""
 
@@ -387,10 +419,14 @@ class Player:
         """Called once at ``hello`` with the folder's name and the time limits."""
 
     def play(self, request: PlayRequest) -> Move | str:
-        """Choose a card (a name like ``"3-copa"``) or a :class:`Move` with a canto."""
+        """Choose a card (a name like ``"3-copa"``) or a :class:`Move` with a canto (or an accusation)."""
         from arena.i18n import _
 
         raise NotImplementedError(_("a player must implement play()"))
+
+    def review(self, request: ReviewRequest) -> int | None:
+        """Under the ``accuse`` policy, after the mano's last trick: a seat to accuse, or None (default)."""
+        return None
 
     # ---- used by the runners; players need not call these
 
@@ -416,9 +452,16 @@ class Player:
         move = self.play(PlayRequest.from_message(msg, self.view))
         if isinstance(move, str):
             move = Move(card=move)
+        if move.accuse is not None:
+            return {"type": "accuse", "id": msg["id"], "seat": move.accuse}
         reply: Message = {"type": "play", "id": msg["id"]}
         if move.card is not None:
             reply["card"] = move.card
         if move.sing is not None:
             reply["sing"] = move.sing
         return reply
+
+    def handle_review(self, msg: Message) -> Message:
+        """Answer a ``review`` request (the ``accuse`` policy) with a reply message."""
+        accused = self.review(ReviewRequest(tuple(msg["may_accuse"]), self.view))
+        return {"type": "review", "id": msg["id"], "accuse": accused}

@@ -706,7 +706,7 @@ def test_unknown_ruleset_variant_or_policy_is_rejected():
     with pytest.raises(RulesError):
         Partido(4, 1, RuleSet(variants=frozenset({"accuse"})))
     with pytest.raises(RulesError):
-        Partido(4, 1, RuleSet(renuncio="accuse"))
+        Partido(4, 1, RuleSet(renuncio="forgive"))
 
 
 def test_bad_stacked_deck_is_rejected():

@@ -144,6 +144,10 @@ def drive(p: Partido, d: Driver, max_steps: int = 20_000) -> None:
             continue
         m = p.mano
         assert m is not None
+        if p.reviews:  # the accuse policy's review after the last trick: nobody accuses here
+            assert p.request()["type"] == "review"
+            p.play(None)
+            continue
         seat = m.turn
         legal = cards.cards_of(m.legal())
         assert legal, "the player to move always has a legal card"
@@ -205,6 +209,11 @@ def _attempt_illegal(p: Partido, rng: random.Random, seat: int, legal: list[int]
         false = [c for c in ("cuarenta", *rules.CANTO_NAMES) if c not in valid]
         move = (cards.NAMES[legal[0]], rng.choice(false))
     before = (len(p.events), m.hands[:], m.table[:], m.turn)
+    if kind == 0 and illegal and p.rules.renuncio == "accuse":  # accepted, marked in the replay
+        p.play(*move)
+        if p.record:
+            assert p.events[before[0]] == {"type": "played", "seat": seat, "card": move[0], "renuncio": True}
+        return True
     try:
         p.play(*move)
     except IllegalMove as e:
@@ -584,14 +593,16 @@ def _recheck_mano(mano: list[dict[str, Any]], ruleset: RuleSet, n: int) -> None:
             expected = leader if not table else order[(order.index(table[-1][0]) + 1) % len(order)]
             assert seat == expected, e
             assert c in hands[seat], e
-            assert c in spec_legal(hands[seat], [x for _, x in table], trump), (e, table, hands[seat])
+            legal = c in spec_legal(hands[seat], [x for _, x in table], trump)
+            assert legal is (e.get("renuncio") is not True), (e, table, hands[seat])  # marked iff illegal
             hmask = cards.parse_mask(hands[seat])
             if table:
                 lead = SUITS.index(suit(table[0][1]))
                 winning = cards.parse(table[spec_winning([x for _, x in table], trump)][1])
             else:
                 lead, winning = -1, -1
-            assert rules.legal_mask(hmask, lead, winning, SUITS.index(trump)) >> cards.parse(c) & 1
+            allowed = rules.legal_mask(hmask, lead, winning, SUITS.index(trump)) >> cards.parse(c) & 1
+            assert bool(allowed) is legal
             hands[seat].remove(c)
             table.append((seat, c))
         elif kind == "trick_end":
@@ -607,6 +618,9 @@ def _recheck_mano(mano: list[dict[str, Any]], ruleset: RuleSet, n: int) -> None:
             trick += 1
         elif kind == "mano_end":
             ended = e
+        elif kind == "accused":  # the accuse policy: the verdict follows from the marked cards
+            marked = {x["seat"] for x in mano if x["type"] == "played" and x.get("renuncio")}
+            assert e["proven"] is (e["seat"] in marked) and e["by"] != e["seat"]
         else:
             assert kind in ("disqualified", "penalized"), kind
     assert ended is not None, "every mano of a finished partido ends"
@@ -631,6 +645,9 @@ def _recheck_mano(mano: list[dict[str, Any]], ruleset: RuleSet, n: int) -> None:
     elif outcome == "penalty":
         pen = [e["seat"] for e in mano if e["type"] == "penalized"]
         assert len(pen) == 1 and losers == set(pen)
+    elif outcome == "accused":
+        (verdict,) = [e for e in mano if e["type"] == "accused"]
+        assert losers == {verdict["seat"] if verdict["proven"] else verdict["by"]} and ended["scores"] is None
     else:
         assert outcome == "void" and not losers
 
@@ -763,6 +780,9 @@ def test_mano_clone_is_independent(n, seed, ruleset, driver_seed):
     while not p.over:
         m = p.mano
         assert m is not None
+        if p.reviews:  # the accuse policy's review: nobody accuses
+            p.play(None)
+            continue
         if rng.random() < 0.1:
             snapshot = {k: getattr(m, k) for k in m.__slots__}
             snapshot = {k: v[:] if isinstance(v, list) else v for k, v in snapshot.items()}

@@ -509,7 +509,7 @@ def test_ruleset_to_and_from_dict():
         {"ruleset": "espanol"},
         {"variants": frozenset({"rotating"})},
         {"variants": frozenset({"mano-tiebreak", "accuse"})},
-        {"renuncio": "accuse"},
+        {"renuncio": "forgive"},
         {"renuncio": "ignore"},
     ],
 )

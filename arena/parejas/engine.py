@@ -272,15 +272,18 @@ class ParejasPartido:
         else:
             self._deal()
 
-    def play(self, card: str | int | None, sing: str | None = None) -> None:
+    def play(self, card: str | int | None, sing: str | None = None, accuse: int | None = None) -> None:
         """The seat to move decides: a ``card`` from ``legal``, or ``sing`` a canto or ``"tirar"``.
 
-        ``play(None)`` passes when the seat is asked only to sing or give up.
-        Raises :class:`IllegalMove` (its ``reason`` the fault) and changes nothing
-        when the decision is not allowed; the caller then calls :meth:`fault`.
+        ``play(None)`` passes when the seat is asked only to sing or give up; ``accuse``
+        (Tute Cabrero's ``accuse`` policy) does not exist here. Raises :class:`IllegalMove`
+        (its ``reason`` the fault) and changes nothing when the decision is not allowed;
+        the caller then calls :meth:`fault`.
         """
         m = self._current()
         seat = m.turn
+        if accuse is not None:
+            raise IllegalMove("protocol", _("Tute por parejas has no accusations"))
         if sing is not None:
             self._check_sing(m, seat, sing)
         if m.phase != PLAY_PHASE:

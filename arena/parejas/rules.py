@@ -84,6 +84,10 @@ class ParejasRules(FrozenRules):
             juegos = DEFAULT_JUEGOS[ruleset]
         if type(juegos) is not int or juegos < 1:
             raise RulesError(_("juegos must be a whole number, 1 or more, not {value}").format(value=juegos))
+        if renuncio == "accuse":
+            raise RulesError(
+                _("the accuse policy is Tute Cabrero's; Tute por parejas takes disqualify or penalize")
+            )
         if renuncio not in RENUNCIO_POLICIES:
             raise RulesError(
                 _("unknown renuncio policy {name}; known: {known}").format(

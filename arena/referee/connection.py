@@ -199,7 +199,10 @@ class InProcessConnection:
         self.transcript.add("→", repr(request))
         cpu0, start = time.thread_time(), time.perf_counter()
         try:
-            reply = self.player.handle_play(request)
+            if request["type"] == "review":
+                reply = self.player.handle_review(request)
+            else:
+                reply = self.player.handle_play(request)
         except Exception as exc:
             raise self._crash("play", exc) from exc
         self.last_cpu_ms = (time.thread_time() - cpu0) * 1000

@@ -17,6 +17,7 @@ OUTCOMES = {
     "void": N_("mano voided"),
     "penalty": N_("renuncio penalized"),
     "tirar": N_("cards thrown in"),
+    "accused": N_("ended by an accusation"),
 }
 """How a mano ends (``mano_end``'s ``outcome``), marked for the catalog: shown by :func:`outcome_name`."""
 REASONS = {
@@ -144,6 +145,15 @@ def _narrate(events: Sequence[Message], hands: bool, only_mano: int | None) -> I
                         yield f"  {who(s)}: {' '.join(h)}"
         elif kind == "sang":
             yield "  " + _sings(who(e["seat"]), e["canto"])
+        elif kind == "played" and e.get("renuncio") is True:
+            yield "  " + _("{player} plays {card}: a renuncio (accepted under the accuse policy)").format(
+                player=who(e["seat"]), card=e["card"]
+            )
+        elif kind == "accused":
+            verdict = _("proven: a renuncio") if e["proven"] else _("not proven")
+            yield "  " + _("{by} accuses {player} of a renuncio — {verdict}").format(
+                by=who(e["by"]), player=who(e["seat"]), verdict=verdict
+            )
         elif kind == "conceded":
             yield "  " + _("{player} throws in the cards (tirar las cartas)").format(player=who(e["seat"]))
         elif kind == "trick_end":

@@ -27,6 +27,11 @@ capotes made, tutes sung, and cuarenta/veinte sung. In Tute por parejas (a repla
 juegos the other pair won with it."""
 
 
+ACCUSE_FIELDS = ("renuncios", "renuncios_cazados", "acusaciones_bien", "acusaciones_mal")
+"""Counted per seat under the ``accuse`` policy (only there): renuncios played, renuncios caught
+(proven accusations against it), and its own accusations, proven and not proven."""
+
+
 def finishing_places(ranking: Sequence[Sequence[int]]) -> dict[int, float]:
     """Place by seat (1 = best); tied seats share the average of the places they span."""
     places: dict[int, float] = {}
@@ -51,9 +56,11 @@ def partido_stats(events: Sequence[Event]) -> list[dict[str, Any]]:
         raise ValueError(_("the partido has no partido_end: it was cut short and does not count"))
     n = len(events[0]["players"])
     teams = [list(t) for t in events[0].get("teams", [])]
+    accuse = events[0].get("rules", {}).get("renuncio") == "accuse"
     out: list[dict[str, Any]] = [
         {
             **dict.fromkeys(FIELDS, 0),
+            **dict.fromkeys(ACCUSE_FIELDS if accuse else (), 0),
             "faults": [],
             "move_ms": [],
             "move_cpu_ms": [],
@@ -63,14 +70,23 @@ def partido_stats(events: Sequence[Event]) -> list[dict[str, Any]]:
         for _seat in range(n)
     ]
     dealt: list[int] = []
+    proven = False  # the mano's accusation, when it ended by one
     for e in events:
         kind = e["type"]
         if kind == "mano_start":
             dealt = [s for s, hand in enumerate(e["hands"]) if hand is not None]
-        elif kind == "played" and "ms" in e:
-            out[e["seat"]]["move_ms"].append(e["ms"])
-            if e.get("cpu_ms") is not None:
-                out[e["seat"]]["move_cpu_ms"].append(e["cpu_ms"])
+        elif kind == "played":
+            if e.get("renuncio") is True:
+                out[e["seat"]]["renuncios"] += 1
+            if "ms" in e:
+                out[e["seat"]]["move_ms"].append(e["ms"])
+                if e.get("cpu_ms") is not None:
+                    out[e["seat"]]["move_cpu_ms"].append(e["cpu_ms"])
+        elif kind == "accused":
+            proven = e["proven"] is True
+            out[e["by"]]["acusaciones_bien" if proven else "acusaciones_mal"] += 1
+            if proven:
+                out[e["seat"]]["renuncios_cazados"] += 1
         elif kind == "sang":
             out[e["seat"]]["tutes" if e["canto"] == "tute" else "cantos"] += 1
         elif kind in ("disqualified", "penalized"):
@@ -89,7 +105,7 @@ def partido_stats(events: Sequence[Event]) -> list[dict[str, Any]]:
             if e["outcome"] != "void":
                 for s in dealt:
                     out[s]["manos"] += 1
-            cost = 2 if e["outcome"] == "penalty" else 1
+            cost = 2 if e["outcome"] == "penalty" or (e["outcome"] == "accused" and proven) else 1
             for s in e["losers"]:
                 out[s]["manos_perdidas"] += 1
                 out[s]["porotos_perdidos"] += cost

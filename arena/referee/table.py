@@ -197,9 +197,9 @@ class Referee:
         try:
             reply = conn.ask(request, self.limits.move_ms, self.limits.move_wall)
             ms, cpu = conn.last_wall_ms, conn.last_cpu_ms
-            card, sing = protocol.play_of(reply, request)
+            card, sing, accuse = protocol.decision_of(reply, request)
             before = len(p.events)
-            p.play(card, sing)
+            p.play(card, sing, accuse)
         except FaultError as f:  # from the connection (PlayerFault) or the engine (IllegalMove)
             self._fault(seat, f.reason, f.detail, f.evidence)
         except ProtocolError as e:

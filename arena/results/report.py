@@ -235,7 +235,11 @@ def _build(store: Store, resamples: int) -> Report:
         conf = configuration(store)
         exclusions = _with_exclusions(standings.faults_table(recs), store)
         scheduled, committed, withdrawn = store.counts()
+        accused = store.accusation_totals()
+        accuse = store.config().get("rules", {}).get("renuncio") == "accuse"
     pos = standings.standings(recs, entrants, lost, resamples, counted)
+    if accuse or accused:
+        pos = standings.with_accusations(pos, {entrants[e]: t for e, t in accused.items()})
     frames = export.sheet_frames(
         pos,
         standings.partidos_table(recs),

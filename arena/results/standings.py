@@ -24,7 +24,7 @@ import pandas as pd
 
 from arena.engine import FAULT_REASONS
 from arena.i18n import n_
-from arena.referee.stats import FIELDS, finishing_places
+from arena.referee.stats import ACCUSE_FIELDS, FIELDS, finishing_places
 from arena.results import ranking
 
 RECORD_KEYS = ("partido", "seed", "players", "winners", "ranking", "manos", "faults", "replay", "stats")
@@ -199,6 +199,18 @@ def standings(
     df.insert(0, "puesto", range(1, len(df) + 1))
     df.attrs["resamples"] = fit.resamples
     return df
+
+
+def with_accusations(
+    posiciones: pd.DataFrame, totals: dict[str, dict[str, int]], after: str = "cantos"
+) -> pd.DataFrame:
+    """The standings with each entrant's renuncios and accusations (the ``accuse`` policy) after
+    column ``after``: ``totals`` by entrant name (missing: all zero)."""
+    out = posiciones.copy()
+    at = list(out.columns).index(after) + 1
+    for i, field in enumerate(ACCUSE_FIELDS):
+        out.insert(at + i, field, [totals.get(name, {}).get(field, 0) for name in out["entrant"]])
+    return out
 
 
 def _span(low: int, high: int) -> str:

@@ -34,7 +34,7 @@ from typing import Any
 
 from arena.errors import ArenaError
 from arena.i18n import N_, _
-from arena.referee.stats import FIELDS
+from arena.referee.stats import ACCUSE_FIELDS, FIELDS
 from arena.seeds import Seed
 from arena.tournament.schedule import ScheduledPartido
 from arena.tournament.sides import end_by_side
@@ -58,6 +58,14 @@ _FAILURES = """CREATE TABLE IF NOT EXISTS failures (
     partido TEXT NOT NULL REFERENCES schedule(id), pos INTEGER NOT NULL, reason TEXT NOT NULL,
     at TEXT NOT NULL)"""
 """Partidos the referee failed on (not settled: ``--resume`` plays them again); made on first use."""
+
+_ACCUSATIONS = """CREATE TABLE IF NOT EXISTS accusations (
+    partido TEXT NOT NULL REFERENCES partidos(id), seat INTEGER NOT NULL,
+    entrant INTEGER NOT NULL REFERENCES entrants(idx), renuncios INTEGER NOT NULL,
+    renuncios_cazados INTEGER NOT NULL, acusaciones_bien INTEGER NOT NULL,
+    acusaciones_mal INTEGER NOT NULL)"""
+"""Under the ``accuse`` policy, each seat's renuncios and accusations (:data:`ACCUSE_FIELDS`) where any is
+not zero; made on first use, so older stores need no migration."""
 
 NO_START = "no arranca"  # not shown: stored as is (older torneos too); shown as EXCLUSION_KINDS[NO_START]
 """The kind of exclusion of a submission that cannot start (store ``excluded``)."""
@@ -788,6 +796,7 @@ class Store:
             if figures:
                 self.db.executemany(INSERT_SEAT, figures)
             self._insert_faults(partido, result, incidents)
+            self._insert_accusations(partido, result)
 
     def _rows(
         self,
@@ -840,6 +849,25 @@ class Store:
         _fsync(paths[0])
         for done in started:
             done.result()
+
+    def _insert_accusations(self, partido: ScheduledPartido, result: dict[str, Any]) -> None:
+        rows = [
+            (partido.id, seat, partido.seats[seat], *(stats.get(f, 0) for f in ACCUSE_FIELDS))
+            for seat, stats in enumerate(result.get("stats") or [])
+            if any(stats.get(f, 0) for f in ACCUSE_FIELDS)
+        ]
+        if rows:
+            self.db.execute(_ACCUSATIONS)
+            self.db.executemany(f"INSERT INTO accusations VALUES ({', '.join('?' * 7)})", rows)
+
+    def accusation_totals(self) -> dict[int, dict[str, int]]:
+        """Each entrant's sums of :data:`arena.referee.stats.ACCUSE_FIELDS` (the ``accuse`` policy)."""
+        sums = ", ".join(f"SUM({f})" for f in ACCUSE_FIELDS)
+        try:
+            rows = self.db.execute(f"SELECT entrant, {sums} FROM accusations GROUP BY entrant").fetchall()
+        except sqlite3.OperationalError:  # no renuncio nor accusation ever: no table
+            return {}
+        return {row[0]: dict(zip(ACCUSE_FIELDS, row[1:], strict=True)) for row in rows}
 
     def _insert_faults(
         self, partido: ScheduledPartido, result: dict[str, Any], incidents: dict[int, str]
