@@ -36,8 +36,8 @@ from arena.tournament.store import Entrant, Store, StoreError
 from tests.procs import leftover_players
 from tests.torneos import GOOD, ROOT, assert_same, committed, coordinator, resume, wait_for
 
-RESULTS = ["csv", "replays", "standings.xlsx", "torneo.log", "torneo.sqlite"]
-"""What a torneo run by ``arena tournament`` leaves in its folder."""
+RESULTS = ["csv", "replays", "standings.xlsx", "torneo.log", "torneo.sqlite", "web"]
+"""What a torneo run by ``arena tournament`` leaves in its folder (``web``: the results site)."""
 
 
 @pytest.fixture(autouse=True)

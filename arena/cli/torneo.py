@@ -363,7 +363,7 @@ def _play(
     """Run the torneo (new when ``schedule`` is given) and print the outcome."""
     from arena.cli.progress import progress_for
     from arena.inert import printable
-    from arena.results import report, separate
+    from arena.results import report, separate, web
     from arena.tournament import coordinator as t
     from arena.tournament.store import DB_NAME, Store
 
@@ -449,8 +449,10 @@ def _play(
         click.echo(line)
     click.echo(f"\n{_(report.KEY_ROW).capitalize()}: {key}")
     written = report.write(rep, folder)
+    site = web.build_site(folder, rep=rep)
     click.echo()
     click.echo(_("Workbook: {path}").format(path=written[0]))
+    click.echo(web.summary_line(site, folder / web.WEB_DIR))
     click.echo(_("Results: {folder} (torneo.sqlite, replays/, torneo.log, csv/)").format(folder=folder))
 
 
