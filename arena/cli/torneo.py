@@ -251,15 +251,29 @@ def tournament(
                         "Tute por parejas ({ruleset}, {juegos} juegos to win): each entrant plays as a pair."
                     ).format(ruleset=rules.ruleset, juegos=rules.juegos)
                 )
-            click.echo(_announce(len(specs), table_size, len(schedule), duplicate, seed))
+            click.echo(_announce(len(specs), table_size, len(schedule), duplicate, seed, sides is not None))
         planned = None if resume else schedule
         _play(folder, config, specs, workers, planned, scheduler, left_out, warm=not cold_start)
     except (t.TournamentError, PlayerLoadError) as exc:
         raise click.ClickException(printable(str(exc), multiline=True)) from None
 
 
-def _announce(players: int, table_size: int, partidos: int, duplicate: bool, seed: int | None) -> str:
-    """The line that announces a new torneo: its field, tables, partidos and deals."""
+def _announce(
+    players: int, table_size: int, partidos: int, duplicate: bool, seed: int | None, pairs: bool = False
+) -> str:
+    """The line that announces a new torneo: its field, tables (or pairs), partidos and deals."""
+    if pairs:
+        line = n_(
+            "Torneo of {players} entrants, each playing as a pair: {n} partido{duplicate}, {deals}.",
+            "Torneo of {players} entrants, each playing as a pair: {n} partidos{duplicate}, {deals}.",
+            partidos,
+        )
+        deals = (
+            _("seed {seed}").format(seed=seed) if seed is not None else _("secret key (revealed at the end)")
+        )
+        return line.format(
+            players=players, n=partidos, duplicate=_(" (duplicate)") if duplicate else "", deals=deals
+        )
     if seed is not None and duplicate:
         line = n_(
             "Torneo of {players} players, tables of {k}: {n} partido (duplicate), seed {seed}.",
