@@ -551,3 +551,61 @@ def test_check_under_accuse_plays_reviews_over_the_protocol(tmp_path: Path) -> N
     replays = sorted((tmp_path / "c").glob("partido-*.jsonl"))
     heads = [json.loads(p.read_text().splitlines()[0]) for p in replays]
     assert all(h["rules"]["renuncio"] == "accuse" for h in heads)
+
+
+# ---------------------------------------------------------------- hostile replies to the new requests
+
+_SCALARS = st.none() | st.booleans() | st.integers(-(2**70), 2**70) | st.floats() | st.text(max_size=8)
+_VALUES = st.recursive(
+    _SCALARS,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner, max_size=3),
+    max_leaves=8,
+)
+_REQUESTS = [
+    {"type": "play", "id": 5, "may_sing": True, "may_accuse": [0, 2]},  # Cabrero under accuse
+    {"type": "review", "id": 5, "may_accuse": [1, 3]},
+    {"type": "play", "id": 5, "legal": ["1-oro"], "may_sing": [], "may_concede": False},  # parejas: a card
+    {"type": "play", "id": 5, "legal": [], "may_sing": ["cuarenta"], "may_concede": False},  # a canto
+    {"type": "play", "id": 5, "legal": [], "may_sing": [], "may_concede": True},  # tirar
+]
+
+
+@settings(max_examples=600, deadline=None)
+@given(
+    which=st.integers(0, len(_REQUESTS) - 1),
+    kind=st.sampled_from(["play", "accuse", "review", "ready", 7, None]),
+    rid=st.sampled_from([5, 6, "5", True, None]),
+    extra=st.dictionaries(st.sampled_from(["card", "sing", "seat", "accuse", "x"]), _VALUES, max_size=3),
+)
+def test_any_reply_to_the_new_requests_is_judged(
+    which: int, kind: Any, rid: Any, extra: dict[str, Any]
+) -> None:
+    """Whatever a player sends to an accuse, review or pair request: a decision, or a ProtocolError with
+    the line — never another exception (the referee's one path from bytes to a fault)."""
+    request = _REQUESTS[which]
+    obj = {"type": kind, "id": rid, **extra}
+    try:
+        line = json.dumps(obj, allow_nan=True).encode()
+    except (ValueError, OverflowError):
+        return
+    try:
+        protocol.judge_reply(line, request)
+    except ProtocolError as exc:
+        assert exc.detail and exc.line is not None
+
+
+def test_a_bot_accusing_a_seat_that_does_not_exist_is_disqualified_and_the_partido_goes_on(
+    tmp_path: Path,
+) -> None:
+    from arena.referee.players import find_player
+    from arena.referee.table import play_folders
+
+    specs = [
+        find_player(BOTS / "hostile_accuse"),
+        *(find_player(ROOT / "sample_players" / n) for n in ("a_mas", "a_menos", "random_legal")),
+    ]
+    result, incidents = play_folders(specs, 4, ruleset=ACCUSE, replay=tmp_path / "r.jsonl")
+    assert [(f.seat, f.reason, f.penalized) for f in result.faults] == [(0, "protocol", False)]
+    assert 0 not in result.winners and result.ranking[-1] == [0] and set(incidents) == {0}
+    end = json.loads((tmp_path / "r.jsonl").read_text().splitlines()[-1])
+    assert end["type"] == "partido_end"
