@@ -59,31 +59,26 @@ class Move(NamedTuple):
     accuse: int | None = None
 
 
-class TableView:
-    """A read-only view of everything the player legitimately knows, kept from the events.
+class SeenView:
+    """What a player has seen of the partido, alike in both games: its seat, the names, the mano's
+    start (trump, dealer, mano), its hand, the cards played and the cantos sung.
 
-    Everything is a property returning immutable values (tuples, strings, ints);
-    cards are written ``"12-basto"``. Per-mano facts reset at each ``mano_start``.
+    Everything is a property returning immutable values (tuples, strings, ints); cards
+    are written ``"12-basto"``. Per-mano facts reset at each ``mano_start``. A game's view
+    (:class:`TableView`, :class:`arena.parejas.sdk.ParejasView`) adds its own and folds the
+    rest of each event in its ``update``, after :meth:`_see`.
     """
 
     def __init__(self) -> None:
         self._seat = -1
         self._players: tuple[str, ...] = ()
-        self._rules = rules.RuleSet()
         self._start: Message = {}
         self._hand: list[str] = []
-        self._porotos: tuple[int, ...] = ()
-        self._active: tuple[int, ...] = ()
         self._played: list[tuple[int, str]] = []
         self._table: list[tuple[int, str]] = []
-        self._last_trick: tuple[tuple[int, str], ...] = ()
-        self._done: list[tuple[tuple[int, str], ...]] = []
         self._sung: list[tuple[int, str]] = []
-        self._tricks: list[int] = []
-        self._scores: list[int] = []
         self._results: list[Message] = []
 
-    # ---- the partido
     @property
     def seat(self) -> int:
         """Your seat (0-based)."""
@@ -94,6 +89,100 @@ class TableView:
         """Player names by seat."""
         return self._players
 
+    @property
+    def results(self) -> tuple[Message, ...]:
+        """The ``mano_end`` events of the manos played so far."""
+        return tuple(self._results)
+
+    @property
+    def mano(self) -> int:
+        """The mano's number (1-based)."""
+        return int(self._start.get("mano", 0))
+
+    @property
+    def mano_seat(self) -> int:
+        """The seat that leads the first trick (baza) of the mano."""
+        return int(self._start.get("mano_seat", -1))
+
+    @property
+    def dealer(self) -> int:
+        return int(self._start.get("dealer", -1))
+
+    @property
+    def trump(self) -> str:
+        """The trump suit: ``"oro"``, ``"copa"``, ``"espada"`` or ``"basto"``."""
+        return str(self._start.get("trump", "oro"))
+
+    @property
+    def trump_suit(self) -> int:
+        """The trump suit's index in :data:`arena.cards.SUITS`."""
+        return cards.SUITS.index(self.trump)
+
+    @property
+    def shown(self) -> str | None:
+        """The face-up card that set trump, still in the dealer's hand until played (or None)."""
+        return self._start.get("shown")
+
+    @property
+    def hand(self) -> tuple[str, ...]:
+        """Your cards now."""
+        return tuple(self._hand)
+
+    @property
+    def played(self) -> tuple[tuple[int, str], ...]:
+        """Every card played in this mano, as (seat, card), in order."""
+        return tuple(self._played)
+
+    @property
+    def table(self) -> tuple[tuple[int, str], ...]:
+        """The cards of the trick (baza) in progress, as (seat, card), in order."""
+        return tuple(self._table)
+
+    @property
+    def sung(self) -> tuple[tuple[int, str], ...]:
+        """The cantos sung in this mano, as (seat, canto)."""
+        return tuple(self._sung)
+
+    def _see(self, kind: object, event: Message) -> None:
+        """Fold the part of ``event`` both games share (a new partido starts the view afresh)."""
+        if kind == "played":
+            seat, card = event["seat"], event["card"]
+            self._played.append((seat, card))
+            self._table.append((seat, card))
+            if seat == self._seat and card in self._hand:
+                self._hand.remove(card)
+        elif kind == "sang":
+            self._sung.append((event["seat"], event["canto"]))
+        elif kind == "mano_start":
+            self._start = event
+            self._hand = list(event["hand"] or [])
+            self._played, self._table, self._sung = [], [], []
+        elif kind == "mano_end":
+            self._results.append(event)
+        elif kind == "partido_start":
+            self.__init__()  # type: ignore[misc]
+            self._seat = event["seat"]
+            self._players = tuple(event["players"])
+
+
+class TableView(SeenView):
+    """A read-only view of everything the player legitimately knows, kept from the events.
+
+    Everything is a property returning immutable values (tuples, strings, ints);
+    cards are written ``"12-basto"``. Per-mano facts reset at each ``mano_start``.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._rules = rules.RuleSet()
+        self._porotos: tuple[int, ...] = ()
+        self._active: tuple[int, ...] = ()
+        self._last_trick: tuple[tuple[int, str], ...] = ()
+        self._done: list[tuple[tuple[int, str], ...]] = []
+        self._tricks: list[int] = []
+        self._scores: list[int] = []
+
+    # ---- the partido
     @property
     def ruleset(self) -> rules.RuleSet:
         """The rules of this partido (ruleset, variants, renuncio policy)."""
@@ -109,45 +198,11 @@ class TableView:
         """The seats still playing the partido."""
         return self._active
 
-    @property
-    def results(self) -> tuple[Message, ...]:
-        """The ``mano_end`` events of the manos played so far."""
-        return tuple(self._results)
-
     # ---- this mano
-    @property
-    def mano(self) -> int:
-        """The mano's number (1-based)."""
-        return int(self._start.get("mano", 0))
-
-    @property
-    def mano_seat(self) -> int:
-        """The seat that leads the first trick."""
-        return int(self._start.get("mano_seat", -1))
-
-    @property
-    def dealer(self) -> int:
-        return int(self._start.get("dealer", -1))
-
     @property
     def sitting_out(self) -> int | None:
         """The six-player dealer who sits this mano out, or None."""
         return self._start.get("sitting_out")
-
-    @property
-    def trump(self) -> str:
-        """The trump suit: ``"oro"``, ``"copa"``, ``"espada"`` or ``"basto"``."""
-        return str(self._start.get("trump", "oro"))
-
-    @property
-    def trump_suit(self) -> int:
-        """The trump suit's index in :data:`arena.cards.SUITS`."""
-        return cards.SUITS.index(self.trump)
-
-    @property
-    def shown(self) -> str | None:
-        """The face-up card that set trump, still in the dealer's hand until played."""
-        return self._start.get("shown")
 
     @property
     def out_of_play(self) -> str | None:
@@ -160,21 +215,6 @@ class TableView:
         return tuple((w["seat"], w["gave"], w["took"]) for w in self._start.get("swaps", ()))
 
     @property
-    def hand(self) -> tuple[str, ...]:
-        """Your cards now."""
-        return tuple(self._hand)
-
-    @property
-    def played(self) -> tuple[tuple[int, str], ...]:
-        """Every card played in this mano, as (seat, card), in order."""
-        return tuple(self._played)
-
-    @property
-    def table(self) -> tuple[tuple[int, str], ...]:
-        """The cards of the trick in progress, as (seat, card), in order."""
-        return tuple(self._table)
-
-    @property
     def last_trick(self) -> tuple[tuple[int, str], ...]:
         """The cards of the last finished trick (rule 24 lets you look at it)."""
         return self._last_trick
@@ -185,11 +225,6 @@ class TableView:
         n = len(self._players) or len(self._porotos)
         live = set(self._active) - {self.sitting_out}
         return tuple(s for i in range(n) if (s := (self.mano_seat + i) % n) in live)
-
-    @property
-    def sung(self) -> tuple[tuple[int, str], ...]:
-        """The cantos sung in this mano, as (seat, canto)."""
-        return tuple(self._sung)
 
     @property
     def tricks(self) -> tuple[int, ...]:
@@ -244,13 +279,8 @@ class TableView:
     def update(self, event: Message) -> None:
         """Fold one protocol event into the view (the SDK calls this for you)."""
         kind = event.get("type")
-        if kind == "played":
-            seat, card = event["seat"], event["card"]
-            self._played.append((seat, card))
-            self._table.append((seat, card))
-            if seat == self._seat and card in self._hand:
-                self._hand.remove(card)
-        elif kind == "trick_end":
+        self._see(kind, event)
+        if kind == "trick_end":
             winner = event["winner"]
             self._tricks[winner] += 1
             self._scores[winner] += sum(cards.POINTS[cards.parse(c["card"])] for c in event["cards"])
@@ -258,29 +288,21 @@ class TableView:
             self._done.append(self._last_trick)
             self._table = []
         elif kind == "sang":
-            self._sung.append((event["seat"], event["canto"]))
             if event["canto"] != rules.TUTE:
                 suit = rules.canto_suit(event["canto"], self.trump_suit)
                 self._scores[event["seat"]] += rules.canto_points(suit, self.trump_suit)
         elif kind == "mano_start":
-            self._start = event
-            self._hand = list(event["hand"] or [])
             self._porotos = tuple(event["porotos"])
             self._active = tuple(event["active"])
             n = len(self._players) or len(event["porotos"])
-            self._played, self._table, self._sung, self._last_trick = [], [], [], ()
-            self._done = []
+            self._last_trick, self._done = (), []
             self._tricks, self._scores = [0] * n, [0] * n
         elif kind == "mano_end":
             self._porotos = tuple(event["porotos"])
             self._active = tuple(s for s in self._active if s not in event["eliminated"])
-            self._results.append(event)
         elif kind == "disqualified":
             self._active = tuple(s for s in self._active if s != event["seat"])
         elif kind == "partido_start":
-            self.__init__()  # type: ignore[misc]
-            self._seat = event["seat"]
-            self._players = tuple(event["players"])
             r = event["rules"]
             self._rules = rules.RuleSet(r["ruleset"], r["variants"], r["renuncio"])
 

@@ -36,7 +36,7 @@ from typing import NamedTuple
 from arena import cards
 from arena.parejas import rules as pr
 from arena.parejas.rules import ParejasRules
-from arena.sdk import Message, Move, Player
+from arena.sdk import Message, Move, Player, SeenView
 
 __all__ = ["Move", "ParejasPlayer", "ParejasRequest", "ParejasView"]
 
@@ -62,7 +62,7 @@ def _legal(hand: Iterable[str], table: Sequence[tuple[int, str]], trump: int, ru
     return cards.names_of(pr.legal_mask(mask, lead, cards.parse(win[1]), trump, ruleset))
 
 
-class ParejasView:
+class ParejasView(SeenView):
     """A read-only view of everything the player legitimately knows, kept from the events.
 
     Everything is a property returning immutable values (tuples, strings, ints);
@@ -72,28 +72,16 @@ class ParejasView:
     """
 
     def __init__(self) -> None:
-        self._seat = -1
-        self._players: tuple[str, ...] = ()
+        super().__init__()
         self._teams: tuple[tuple[int, ...], ...] = pr.PAIRS
         self._rules = ParejasRules()
-        self._start: Message = {}
-        self._hand: list[str] = []
-        self._played: list[tuple[int, str]] = []
-        self._table: list[tuple[int, str]] = []
         self._last_baza: tuple[tuple[int, str], ...] = ()
-        self._sung: list[tuple[int, str]] = []
         self._bazas = [0, 0]
         self._card_points = [0, 0]
         self._canto_points = [0, 0]
         self._juegos: tuple[int, ...] = (0, 0)
-        self._results: list[Message] = []
 
     # ---- the partido
-    @property
-    def seat(self) -> int:
-        """Your seat (0-3)."""
-        return self._seat
-
     @property
     def partner(self) -> int:
         """Your partner's seat: the one opposite yours."""
@@ -110,11 +98,6 @@ class ParejasView:
         return self._teams
 
     @property
-    def players(self) -> tuple[str, ...]:
-        """Player names by seat."""
-        return self._players
-
-    @property
     def rules(self) -> ParejasRules:
         """The rules of this partido: ``ruleset`` (ludoteka, espanol), ``juegos`` to win, ``renuncio``."""
         return self._rules
@@ -124,65 +107,11 @@ class ParejasView:
         """Juegos won so far in the partido, by pair."""
         return self._juegos
 
-    @property
-    def results(self) -> tuple[Message, ...]:
-        """The ``mano_end`` events of the manos played so far."""
-        return tuple(self._results)
-
-    # ---- this mano
-    @property
-    def mano(self) -> int:
-        """The mano's number (1-based)."""
-        return int(self._start.get("mano", 0))
-
-    @property
-    def mano_seat(self) -> int:
-        """The seat that leads the first baza."""
-        return int(self._start.get("mano_seat", -1))
-
-    @property
-    def dealer(self) -> int:
-        return int(self._start.get("dealer", -1))
-
-    @property
-    def trump(self) -> str:
-        """The trump suit: ``"oro"``, ``"copa"``, ``"espada"`` or ``"basto"``."""
-        return str(self._start.get("trump", "oro"))
-
-    @property
-    def trump_suit(self) -> int:
-        """The trump suit's index in :data:`arena.cards.SUITS`."""
-        return cards.SUITS.index(self.trump)
-
-    @property
-    def shown(self) -> str | None:
-        """The face-up card that set trump, in the dealer's hand until played (None in mano 1)."""
-        return self._start.get("shown")
-
-    @property
-    def hand(self) -> tuple[str, ...]:
-        """Your cards now."""
-        return tuple(self._hand)
-
-    @property
-    def played(self) -> tuple[tuple[int, str], ...]:
-        """Every card played in this mano, as (seat, card), in order."""
-        return tuple(self._played)
-
-    @property
-    def table(self) -> tuple[tuple[int, str], ...]:
-        """The cards of the baza in progress, as (seat, card), in order."""
-        return tuple(self._table)
-
+    # ---- this mano (and what SeenView keeps: mano, trump, shown, hand, played, table, sung)
     @property
     def last_baza(self) -> tuple[tuple[int, str], ...]:
         """The cards of the last finished baza."""
         return self._last_baza
-
-    @property
-    def sung(self) -> tuple[tuple[int, str], ...]:
-        """The cantos sung in this mano, as (seat, canto)."""
-        return tuple(self._sung)
 
     @property
     def bazas(self) -> tuple[int, ...]:
@@ -243,37 +172,25 @@ class ParejasView:
     def update(self, event: Message) -> None:
         """Fold one protocol event into the view (the SDK calls this for you)."""
         kind = event.get("type")
-        if kind == "played":
-            seat, card = event["seat"], event["card"]
-            self._played.append((seat, card))
-            self._table.append((seat, card))
-            if seat == self._seat and card in self._hand:
-                self._hand.remove(card)
-        elif kind == "trick_end":
+        self._see(kind, event)
+        if kind == "trick_end":
             pair = pr.pair_of(event["winner"])
             self._bazas[pair] += 1
             self._card_points[pair] += sum(cards.POINTS[cards.parse(c["card"])] for c in event["cards"])
             self._last_baza = tuple(self._table)
             self._table = []
         elif kind == "sang":
-            seat, canto = event["seat"], event["canto"]
-            self._sung.append((seat, canto))
-            if canto != pr.TUTE:
-                self._canto_points[pr.pair_of(seat)] += pr.canto_points(canto, self.trump_suit)
+            if event["canto"] != pr.TUTE:
+                self._canto_points[pr.pair_of(event["seat"])] += pr.canto_points(
+                    event["canto"], self.trump_suit
+                )
         elif kind == "mano_start":
-            self._start = event
-            self._hand = list(event["hand"] or [])
             self._juegos = tuple(event["juegos"])
-            self._played, self._table, self._sung, self._last_baza = [], [], [], ()
+            self._last_baza = ()
             self._bazas, self._card_points, self._canto_points = [0, 0], [0, 0], [0, 0]
         elif kind in ("mano_end", "partido_end"):
             self._juegos = tuple(event["juegos"])
-            if kind == "mano_end":
-                self._results.append(event)
         elif kind == "partido_start":
-            self.__init__()  # type: ignore[misc]
-            self._seat = event["seat"]
-            self._players = tuple(event["players"])
             self._teams = tuple(tuple(t) for t in event.get("teams", pr.PAIRS))
             self._rules = ParejasRules.from_dict(event["rules"])
 
