@@ -50,26 +50,16 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
+from arena.results.standings import wilson  # the standings' 95% interval
+
 ROOT = Path(__file__).resolve().parent.parent
 SUBJECTS = ("tramposo", "vigilante")
 FIELDS: dict[str, tuple[str, ...]] = {
     "naive": ("a_mas", "a_menos", "a_mas"),
     "vigilant": ("vigilante", "vigilante", "vigilante"),
 }
-Z95 = 1.959963984540054
 
 _classes: dict[str, Any] = {}
-
-
-def wilson(k: int, n: int) -> tuple[float, float]:
-    """The 95% Wilson score interval of the proportion ``k / n``."""
-    if n == 0:
-        return math.nan, math.nan
-    p = k / n
-    denom = 1 + Z95**2 / n
-    centre = (p + Z95**2 / (2 * n)) / denom
-    half = Z95 * math.sqrt(p * (1 - p) / n + Z95**2 / (4 * n * n)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 @dataclass(frozen=True)

@@ -33,6 +33,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from arena.results.standings import wilson  # the standings' 95% interval
+
 ROOT = Path(__file__).resolve().parent.parent
 TABLES: dict[str, tuple[str, ...]] = {
     "4": ("fuerte", "a_mas", "a_menos", "random_legal"),
@@ -40,20 +42,8 @@ TABLES: dict[str, tuple[str, ...]] = {
     "3r": ("fuerte", "random_legal", "random_legal"),
 }
 HEURISTICS = ("a_mas", "a_menos")
-Z95 = 1.959963984540054
 
 _classes: dict[str, Any] = {}
-
-
-def wilson(k: int, n: int) -> tuple[float, float]:
-    """The 95% Wilson score interval of the proportion ``k / n``."""
-    if n == 0:
-        return math.nan, math.nan
-    p = k / n
-    denom = 1 + Z95**2 / n
-    centre = (p + Z95**2 / (2 * n)) / denom
-    half = Z95 * math.sqrt(p * (1 - p) / n + Z95**2 / (4 * n * n)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 @dataclass
