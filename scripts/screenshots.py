@@ -48,7 +48,6 @@ CHROMIUM_ARGS = (  # no network here: keep Chromium from reaching out
     "--disable-background-networking",
     "--disable-component-update",
     "--disable-sync",
-    "--hide-scrollbars",
 )
 
 
@@ -63,12 +62,20 @@ def arena(*args: str) -> None:
         raise SystemExit(f"arena {' '.join(args)}: {exc}") from exc
 
 
-def browser(profile: Path) -> WebDriver:
+def chromium_options(profile: Path, *extra: str) -> webdriver.ChromeOptions:
+    """Debian's headless Chromium with a fresh ``profile`` and no reach to the network (also used by
+    ``tests/test_web_browser.py``)."""
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
-    for arg in (*CHROMIUM_ARGS, f"--user-data-dir={profile}"):
+    for arg in (*CHROMIUM_ARGS, *extra, f"--user-data-dir={profile}"):
         options.add_argument(arg)
-    driver = webdriver.Chrome(options=options, service=Service(CHROMEDRIVER))
+    return options
+
+
+def browser(profile: Path) -> WebDriver:
+    driver = webdriver.Chrome(
+        options=chromium_options(profile, "--hide-scrollbars"), service=Service(CHROMEDRIVER)
+    )
     # The viewport itself, whatever the window's borders: the PNG is exactly SIZE.
     driver.execute_cdp_cmd(
         "Emulation.setDeviceMetricsOverride",

@@ -24,7 +24,7 @@ from arena.protocol import ProtocolError
 from arena.referee.stats import partido_stats
 from arena.referee.table import play_partido
 from arena.rules import STARTING_POROTOS, RulesError, RuleSet, legal_mask, proven_renuncios
-from arena.sdk import Move, Player, PlayRequest, ReviewRequest
+from arena.sdk import Player, PlayRequest
 
 ACCUSE = RuleSet(renuncio="accuse")
 Decide = Callable[[Partido, int, dict[str, Any]], tuple[str | None, int | None]]
@@ -412,26 +412,24 @@ class _Cheat(Player):
         return bad[0] if bad and not self.view.sung else request.legal()[0]
 
 
-class _Vigil(Player):
-    def __init__(self) -> None:
-        super().__init__()
-        self.told: list[dict[str, Any]] = []
+def _vigil() -> Player:
+    """The ``acusa_lo_probado`` test bot, noting the ``accused`` events it is told."""
+    from arena.loader import load_player_class
 
-    def on_accused(self, event: dict[str, Any]) -> None:
-        self.told.append(event)
+    class Vigil(load_player_class(BOTS / "acusa_lo_probado")):  # type: ignore[misc]
+        def __init__(self) -> None:
+            super().__init__()
+            self.told: list[dict[str, Any]] = []
 
-    def play(self, request: PlayRequest) -> Move | str:
-        proven = [s for s in request.may_accuse if s in self.view.proven_renuncios()]
-        return Move(accuse=proven[0]) if proven else request.legal()[0]
+        def on_accused(self, event: dict[str, Any]) -> None:
+            self.told.append(event)
 
-    def review(self, request: ReviewRequest) -> int | None:
-        proven = request.proven()
-        return proven[0] if proven else None
+    return Vigil()
 
 
 def test_sdk_players_accuse_through_the_referee_and_stats_count_it(tmp_path: Path) -> None:
     replay = tmp_path / "r.jsonl"
-    vigils = [_Vigil(), _Vigil()]
+    vigils: list[Any] = [_vigil(), _vigil()]
     result = play_partido([_Cheat(), vigils[0], _Cheat(), vigils[1]], 7, ruleset=ACCUSE, replay=str(replay))
     events = [json.loads(line) for line in replay.read_text().splitlines()]
     accused = [e for e in events if e["type"] == "accused"]

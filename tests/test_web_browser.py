@@ -28,17 +28,6 @@ from arena import i18n
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMEDRIVER = Path("/usr/bin/chromedriver")
-# The machine has no network: keep Chromium from reaching out (updates, sync, field trials).
-CHROMIUM_ARGS = (
-    "--headless=new",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-)
 CSP = "default-src 'none'; img-src 'self' data:; style-src 'self'; script-src 'self'"
 PHONE = (390, 844)
 
@@ -64,6 +53,7 @@ from arena.cli import main as arena_cli  # noqa: E402
 from arena.cli.torneo import tournament  # noqa: E402
 from arena.results.report import build  # noqa: E402
 from arena.tournament.store import Store  # noqa: E402
+from scripts.screenshots import chromium_options  # noqa: E402  (the flags that keep it off the network)
 
 # ---------------------------------------------------------------------------------------------
 # The torneos, their sites, the browser
@@ -97,10 +87,7 @@ def parejas(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def driver() -> Iterator[WebDriver]:
     profile = tempfile.mkdtemp(prefix="arena-chromium-")
-    options = webdriver.ChromeOptions()
-    options.binary_location = str(CHROMIUM)
-    for arg in (*CHROMIUM_ARGS, f"--user-data-dir={profile}"):
-        options.add_argument(arg)
+    options = chromium_options(Path(profile))
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     browser = webdriver.Chrome(options=options, service=Service(str(CHROMEDRIVER)))
     browser.set_window_size(1280, 900)
