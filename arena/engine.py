@@ -431,6 +431,8 @@ class Partido:
         self.seed = seed
         self._key = deal_key(seed)
         self.rules = ruleset or RuleSet()
+        self.accuse = self.rules.renuncio == "accuse"
+        """The ``accuse`` policy (looked up once: it is asked on every card)."""
         self.record = record
         self.events: list[Event] = []
         self.porotos = [rules.STARTING_POROTOS] * n
@@ -489,7 +491,7 @@ class Partido:
             "table": [{"seat": s, "card": NAMES[c]} for s, c in m.table],
             "may_sing": m.may_sing,
         }
-        if self.rules.renuncio == "accuse":
+        if self.accuse:
             request["may_accuse"] = self.may_accuse(m.turn)
         return request
 
@@ -563,7 +565,7 @@ class Partido:
             )
         legal = rules.legal_mask(m.hands[seat], m.lead, m.winning, m.trump)
         renuncio = not legal >> c & 1
-        if renuncio and self.rules.renuncio != "accuse":
+        if renuncio and not self.accuse:
             raise IllegalMove(
                 "renuncio",
                 _("{card} is a renuncio: seat {seat} had to play one of {cards}").format(
@@ -574,7 +576,7 @@ class Partido:
         if sing is not None:
             self._emit({"type": "sang", "seat": seat, "canto": sing})
             m.sing(sing)
-        if self.rules.renuncio == "accuse":
+        if self.accuse:
             self._note_play(seat, renuncio)
         if not self.record:
             m.play(c)
@@ -607,7 +609,7 @@ class Partido:
 
     def _last_trick_played(self, m: Mano) -> None:
         """Score the mano, or under ``accuse`` first let every dealt-in seat review it."""
-        if self.rules.renuncio == "accuse":
+        if self.accuse:
             self.reviews = list(m.order)
         else:
             self._finish_mano("capote" if max(m.tricks) == m.ntricks else "points")
@@ -617,7 +619,7 @@ class Partido:
     ) -> None:
         """An accusation with a play reply, or a review's answer (see :meth:`play`)."""
         seat = self.reviews[0] if self.reviews else m.turn
-        if self.rules.renuncio != "accuse":
+        if not self.accuse:
             raise IllegalMove("protocol", _("accusations are made only under the accuse policy"))
         if card is not None or sing is not None:
             raise IllegalMove("protocol", _("an accusation or a review carries no card and no canto"))
