@@ -42,6 +42,8 @@ import signal
 import socket
 import sys
 
+from arena import sealing
+
 CLONE_NEWNS = 0x00020000
 CLONE_NEWCGROUP = 0x02000000
 CLONE_NEWIPC = 0x08000000
@@ -283,6 +285,7 @@ def _player(req: Request, ran_w: int) -> None:
         for which, soft, hard in req.rlimits:
             resource.setrlimit(which, (soft, hard))
         _drop(req.uid)
+        sealing.load(_seal[0])  # the players' syscall filter, before any of the player's code
         os.write(ran_w, b"1")
         os.close(ran_w)
     except OSError as exc:
@@ -322,6 +325,8 @@ def _forget_server() -> None:
     sys.modules.pop(__name__, None)
 
 
+_seal: list[bytes] = []
+"""The players' syscall filter (a BPF program compiled by the referee), loaded into every player."""
 _own_pid_ns: list[int] = []
 """The server's own pid namespace, open (each player's *init* is forked into a new one)."""
 _channels: list[socket.socket] = []
@@ -465,6 +470,7 @@ def main() -> None:
     channel = socket.socket(fileno=fd)
     _channels.append(channel)
     _own_pid_ns.append(os.open("/proc/self/ns/pid", os.O_RDONLY | os.O_CLOEXEC))
+    _seal.append(bytes.fromhex(config["seal"]))
     for module in config.get("preload", []):
         __import__(module)
     problem = _trial()

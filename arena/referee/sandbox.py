@@ -54,7 +54,7 @@ from arena import i18n, zygote
 from arena.errors import ArenaError
 from arena.i18n import N_, _
 from arena.inert import EXCERPT
-from arena.referee import cgroups, uids
+from arena.referee import cgroups, seal, uids
 
 MODES = ("auto", "bwrap", "rlimits", "none")
 MECHANISMS = ("bwrap", "rlimits", "none")
@@ -150,17 +150,23 @@ class Box:
     system in its sandbox): killing the cgroup kills them all, with no search by uid."""
     ran: Callable[[], bool | None] | None = field(default=None, repr=False)
     """For a process started otherwise (warm): whether the sandbox ran the player (None: not known yet)."""
+    seal_fd: int | None = field(default=None, repr=False)
+    """The syscall filter's program (:mod:`arena.referee.seal`), for the launcher to load."""
 
     @property
     def pass_fds(self) -> tuple[int, ...]:
         """Descriptors the launcher must inherit."""
-        return (self.status[1],) if self.status else ()
+        fds = (self.status[1],) if self.status else ()
+        return fds + ((self.seal_fd,) if self.seal_fd is not None else ())
 
     def started(self) -> None:
         """The process is started: close this side's copy of what it inherited."""
         if self.status and self.status[1] >= 0:
             os.close(self.status[1])
             self.status = (self.status[0], -1)
+        if self.seal_fd is not None:
+            os.close(self.seal_fd)
+            self.seal_fd = None
 
     def popen(self, **kw: Any) -> subprocess.Popen[Any]:
         """Start the contained process (``subprocess.Popen`` keywords for the rest)."""
@@ -289,6 +295,46 @@ def bwrap_works() -> bool:
     return _succeeds(["bwrap", "--unshare-all", "--die-with-parent", *TRIAL_MOUNTS, "true"])
 
 
+def seal_problem(mechanism: str) -> str | None:
+    """Why players cannot be sealed (their syscall filter) under ``mechanism`` here, or None."""
+    if mechanism == "none":
+        return None
+    problem = seal.problem()
+    if problem or mechanism != "bwrap":
+        return problem
+    if not _bwrap_seals():
+        return _("the players' syscall filter cannot be loaded: bubblewrap refuses --seccomp here")
+    return None
+
+
+@functools.cache
+def _bwrap_seals() -> bool:
+    """A real trial: does bwrap load the players' syscall filter (and does it refuse a key)?"""
+    fd = seal.program_fd()
+    try:
+        box = ["bwrap", "--unshare-all", "--die-with-parent", *TRIAL_MOUNTS, "--seccomp", str(fd)]
+        try:
+            done = subprocess.run(
+                [*box, sys.executable, "-I", "-S", "-c", SEAL_TRIAL.format(keyctl=seal.number("keyctl"))],
+                capture_output=True,
+                timeout=20,
+                check=False,
+                pass_fds=(fd,),
+            )
+        except (OSError, subprocess.SubprocessError):
+            return False
+        return done.returncode == 0
+    finally:
+        os.close(fd)
+
+
+SEAL_TRIAL = (
+    "import ctypes, errno, sys; libc = ctypes.CDLL(None, use_errno=True); r = libc.syscall({keyctl}, 0, 0, 0, 0); "
+    "sys.exit(0 if r == -1 and ctypes.get_errno() == errno.EPERM else 1)"
+)  # not shown
+"""The trial's player: ``keyctl`` must fail with EPERM."""
+
+
 def rlimits_problem() -> str | None:
     """Why ``--sandbox rlimits`` cannot run players safely here, or None when it can."""
     if not is_root():
@@ -322,11 +368,14 @@ def resolve(mode: str) -> str:
     if mode == "none":
         return "none"
     if mode == "rlimits":
-        problem = rlimits_problem()
+        problem = rlimits_problem() or seal_problem("rlimits")
         if problem:
             raise SandboxError(problem)
         return "rlimits"
     if bwrap_works():
+        problem = seal_problem("bwrap")
+        if problem:
+            raise SandboxError(problem)
         return "bwrap"
     if mode == "bwrap":
         raise SandboxError(_("--sandbox bwrap: bubblewrap does not work here (see `arena doctor`)"))
@@ -654,11 +703,13 @@ def contain(
         box.cgroup = _cgroup(f"p{os.getpid()}-{next(_names)}", limits)
         launch = box.cgroup.launcher() if box.cgroup else []
         drop = _drop(box.uid) if box.uid is not None else []
+        box.seal_fd = seal.program_fd()
         if mechanism == "rlimits":
             if python_player:
                 argv[-1] = str(seen)
             box.env = _base_env({"PYTHONPATH": str(ARENA_PACKAGE.parent), **(extra_env or {})})
-            box.argv = [*launch, *limits.prlimit(), *drop, *argv]
+            sealing = [sys.executable, "-I", "-S", str(ARENA_PACKAGE / "sealing.py"), str(box.seal_fd), "--"]
+            box.argv = [*launch, *limits.prlimit(), *sealing, *drop, *argv]  # sealed before the drop
             return box
         if python_player:
             argv[-1] = PLAYER_DIR
@@ -666,7 +717,7 @@ def contain(
         box.status = os.pipe()
         os.set_inheritable(box.status[1], True)
         inner = _bwrap_mounts(seen, limits, box.env, as_root)
-        inner[1:1] = ["--json-status-fd", str(box.status[1])]
+        inner[1:1] = ["--json-status-fd", str(box.status[1]), "--seccomp", str(box.seal_fd)]
         box.argv = [*launch, *limits.prlimit(), *inner, "--", *drop, *argv]
         return box
     except BaseException:
@@ -710,7 +761,7 @@ def zygote_box(channel: int, preload: Sequence[str], limits: Resources | None = 
         import json
 
         tmp_roots = [r for r in _python_roots() if r == "/tmp" or r.startswith("/tmp/")]
-        config = json.dumps({"tmp_roots": tmp_roots, "preload": list(preload)})
+        config = json.dumps({"tmp_roots": tmp_roots, "preload": list(preload), "seal": seal.program().hex()})
         boot = ZYGOTE_BOOT.format(sdk=SDK_DIR)
         python = [sys.executable, "-I", "-c", boot, str(channel), config]
         box.argv = [*box.cgroup.launcher(), *inner, "--", *python]

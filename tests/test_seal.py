@@ -1,0 +1,156 @@
+"""The players' syscall filter (``arena.referee.seal``): every family refused in every kind of
+start, honest bots unaffected, and no player started where the filter cannot be had."""
+
+from __future__ import annotations
+
+import ctypes
+import errno
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from arena import sealing
+from arena.referee import sandbox, seal
+from arena.referee.players import find_player
+from arena.referee.table import play_folders
+from tests.torneos import TIMES
+
+pytestmark = pytest.mark.usefixtures("run_token")
+
+ROOT = Path(__file__).resolve().parent.parent
+BOTS = Path(__file__).resolve().parent / "bots"
+SAMPLES = ROOT / "sample_players"
+FALLBACK = {"clone3", "preadv2"}
+"""Refused with ENOSYS (the C library falls back to the older call)."""
+
+STARTS: list[Any] = [
+    pytest.param(
+        "bwrap", True, id="warm", marks=pytest.mark.skipif(not sandbox.warm_ready(), reason="no warm starts")
+    ),
+    pytest.param(
+        "bwrap", False, id="cold", marks=pytest.mark.skipif(not sandbox.bwrap_works(), reason="no bwrap")
+    ),
+    pytest.param(
+        "rlimits",
+        False,
+        id="rlimits",
+        marks=pytest.mark.skipif(sandbox.rlimits_problem() is not None, reason="rlimits needs root"),
+    ),
+]
+
+
+def _replay(path: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def _no_times(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    out = []
+    for event in events:
+        event = {k: v for k, v in event.items() if k not in TIMES}
+        if event["type"] == "partido_start":
+            event["players"] = [{k: v for k, v in p.items() if k != "source"} for p in event["players"]]
+        out.append(event)
+    return out
+
+
+@pytest.mark.parametrize(("mechanism", "warm"), STARTS)
+def test_every_refused_family_is_refused_in_every_start(mechanism: str, warm: bool, tmp_path: Path) -> None:
+    bot = find_player(BOTS / "hostile_syscalls")
+    others = [find_player(SAMPLES / "a_mas"), find_player(SAMPLES / "random_legal")]
+    replay = tmp_path / "partido.jsonl"
+    play_folders([bot, *others], 1, replay=replay, mechanism=mechanism, warm=warm)
+    log = next(Path(f"{replay}.logs").glob("hostile_syscalls*.stderr.log")).read_text()
+    report = json.loads(next(x for x in log.splitlines() if x.startswith("SYSCALLS "))[len("SYSCALLS ") :])
+    expected = {name: errno.ENOSYS if name in FALLBACK else errno.EPERM for name in report["tried"]}
+    assert report["tried"] == expected
+    assert all(report["honest"].values()), report["honest"]  # threads, children, fcntl, pipes still work
+    assert not any(e["type"] == "fault" for e in _replay(replay))  # it played on, legally
+
+
+def test_honest_partidos_are_unchanged_by_the_filter(tmp_path: Path) -> None:
+    """The same deal with sealed players (every kind of start) as with unsealed ones in-process."""
+    folders = [find_player(SAMPLES / name) for name in ("a_mas", "a_menos", "random_legal", "node_basico")]
+    seen = []
+    for mechanism, warm in (("bwrap", True), ("bwrap", False), ("none", False)):
+        replay = tmp_path / f"{mechanism}-{warm}.jsonl"
+        play_folders(folders, 11, replay=replay, mechanism=mechanism, warm=warm)
+        seen.append(_no_times(_replay(replay)))
+    assert seen[0] == seen[1] == seen[2]
+
+
+def _in_child(program: bytes | None, uid: int, calls: list[tuple[int, tuple[int, ...]]]) -> list[int]:
+    """errno of each raw call in a forked child of ``uid`` (0: it worked), with ``program`` loaded."""
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child
+        try:
+            os.close(read)
+            os.setsid()
+            os.setresgid(uid, uid, uid)
+            os.setresuid(uid, uid, uid)
+            if program is not None:
+                sealing.load(program)
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.syscall.restype = ctypes.c_long
+            out = []
+            for number, args in calls:
+                ctypes.set_errno(0)
+                result = libc.syscall(ctypes.c_long(number), *(ctypes.c_long(a) for a in args))
+                out.append(ctypes.get_errno() if result == -1 else 0)
+            os.write(write, json.dumps(out).encode())
+        finally:
+            os._exit(0)
+    os.close(write)
+    with os.fdopen(read) as pipe:
+        data = pipe.read()
+    os.waitpid(pid, 0)
+    return list(json.loads(data))
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="drops to another uid")
+def test_the_filter_and_not_the_machine_refuses() -> None:
+    """Calls an unprivileged process may make on this machine work without the filter, not with it."""
+    with tempfile.NamedTemporaryFile() as shared:
+        os.chmod(shared.name, 0o644)
+        fd = os.open(shared.name, os.O_RDONLY)
+        try:
+            lock_sh_nb = 1 | 4
+            calls = [
+                (seal.number("flock"), (fd, lock_sh_nb)),
+                (seal.number("inotify_init1"), (0,)),
+                (seal.number("fcntl"), (fd, (1 << 32) | 1, 0)),  # F_GETFD with high bits: allowed
+            ]
+            unsealed = _in_child(None, 0x6FFFFFF0, calls)
+            sealed = _in_child(seal.program(), 0x6FFFFFF0, calls)
+        finally:
+            os.close(fd)
+    assert unsealed[:2] == [0, 0], unsealed
+    assert sealed[:2] == [errno.EPERM, errno.EPERM], sealed
+    assert sealed[2] == unsealed[2] == 0  # not every fcntl: only the lock commands
+
+
+def test_a_machine_without_the_filter_starts_no_player(monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken() -> bytes:
+        raise seal.SealError("the players' syscall filter cannot be built: libseccomp is missing (test)")
+
+    monkeypatch.setattr(seal, "program", broken)
+    for mode in ("auto", "bwrap", "rlimits"):
+        if mode == "rlimits" and sandbox.rlimits_problem():
+            continue
+        if mode != "rlimits" and not sandbox.bwrap_works():
+            continue
+        with pytest.raises(sandbox.SandboxError) as caught:
+            sandbox.resolve(mode)
+        assert "libseccomp" in str(caught.value) and "\n" not in str(caught.value)
+    assert sandbox.resolve("none") == "none"  # debugging on one's own machine: no filter asked for
+
+
+def test_the_program_is_for_this_machine_only() -> None:
+    names = {rule.name for rule in seal.rules()}
+    for family in ("keyctl", "add_key", "flock", "fcntl(F_OFD_SETLK)", "unshare(CLONE_NEWUSER)", "ptrace"):
+        assert family in names
+    assert len(seal.program()) % 8 == 0
