@@ -47,7 +47,14 @@ def busy_machine() -> Iterator[None]:
 def test_the_wall_backstop_defaults_to_the_spec() -> None:
     assert wall_backstop(1000) == 3000 and wall_backstop(300) == 2300 and wall_backstop(10_000) == 30_000
     limits = Limits(init_ms=500, move_ms=100, move_wall_ms=5000)
-    assert limits.to_dict() == {"init_ms": 500, "move_ms": 100, "init_wall_ms": 2500, "move_wall_ms": 5000}
+    assert limits.to_dict() == {
+        "init_ms": 500,
+        "move_ms": 100,
+        "init_wall_ms": 2500,
+        "move_wall_ms": 5000,
+        "init_idle_ms": 10_000,
+        "idle_ms": 1000,
+    }
 
 
 @pytest.mark.parametrize("mechanism", CONTAINED)
@@ -68,7 +75,7 @@ def test_a_spinner_is_a_timeout_by_cpu_time(stage: Path, mechanism: str) -> None
 def test_a_sleeper_is_a_timeout_by_the_wall_clock_backstop(stage: Path, mechanism: str) -> None:
     stage_good(stage)
     put(stage, "slow")
-    limits = Limits(init_ms=5000, move_ms=300, move_wall_ms=1200)
+    limits = Limits(init_ms=5000, move_ms=300, move_wall_ms=1200, idle_ms=60_000)  # the backstop first
 
     game = play(stage, ["slow", *GOOD], mechanism, limits)
 
@@ -121,7 +128,14 @@ class _Recorder(Player):
 def test_hello_tells_the_player_its_cpu_and_wall_limits() -> None:
     player = _Recorder()
     InProcessConnection(player, "ana", Limits(init_ms=800, move_ms=100))
-    assert player.limits == {"init_ms": 800, "move_ms": 100, "init_wall_ms": 2800, "move_wall_ms": 2100}
+    assert player.limits == {
+        "init_ms": 800,
+        "move_ms": 100,
+        "init_wall_ms": 2800,
+        "move_wall_ms": 2100,
+        "init_idle_ms": 10_000,
+        "idle_ms": 1000,
+    }
 
 
 # ---------------------------------------------------------------- the machine's failures are not the player's

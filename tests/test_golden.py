@@ -67,15 +67,15 @@ EXTRA: dict[tuple[str, int], tuple[RuleSet, int]] = {
 """Cases beyond the plain rulesets: key -> (rules, seed)."""
 
 GOLDEN_REPLAYS: dict[tuple[str, int], str] = {
-    ("cabrero-2002", 3): "4ca1659ebb3506f4c406ad668c27f88b98c01f7bfabfbe496af2131f000c80eb",
-    ("cabrero-2002", 4): "51ebfe3b7093bc3adfe1130fc8ae0aa2e6bcf2db9bb70212ec8f38933baa2fa4",
-    ("cabrero-2002", 5): "eb4fa739259320a280df935b482dd9549051ef0c9941927c1adcf1e95c16ebe4",
-    ("cabrero-2002", 6): "495b4ef27b8a7cae51a683a61d281ffdaced4ca20d6507ca28e77419d12bcda4",
-    ("rioplatense", 3): "719f396956cdac78c75408108649a8f386431125bb40ccd96243d270be05830a",
-    ("rioplatense", 4): "7f39fd7ce3332019d041ce63f133d28ed171a4843cc16c2e461e302a8a90af43",
-    ("rioplatense", 5): "23fc33c772941d777130bcd031edb0095f701387c9531edc4bd1b60d709803e0",
-    ("rioplatense", 6): "94658a984401f665bef98728e069bade053d8f8c376966ff7f18f56ade1e27b7",
-    ("rioplatense+variants", 5): "21c2aa0a0345c2f1dac91a9005a3d6529a1085daf981f6460192570d103e83b9",
+    ("cabrero-2002", 3): "a796b1b0af02c995abb1fe027832a5698c922595566701d8c864f3edcaba787f",
+    ("cabrero-2002", 4): "910966ee3d9357ff6b680dbee5963d078c9c8d2e74a6a98d31b5186b4e4cce52",
+    ("cabrero-2002", 5): "7f1ff7031c4883c0f9eeabfa55df576fc7e121e3a38499c702a921a4b677e891",
+    ("cabrero-2002", 6): "883dd44b8afa6557abf9e7a2fa1984f888cddeda16a85ca6272785e4b94ca2d1",
+    ("rioplatense", 3): "342da6f39cfeef8a257dda30abfffa09b636d702c5e0f52d6f961aa07c8a3850",
+    ("rioplatense", 4): "f33b4ea7b669a1a4605a9ca102fca92ed3408038950dde3ca75158fc3c5ffb8c",
+    ("rioplatense", 5): "09a28abae2a467c7e83a5f3e39b136ae9d8c208af57f8c760eacde086b75cdc5",
+    ("rioplatense", 6): "50803a575f262c193949173e6d26c680ee79cec2b3ca8a15c0dd87ee91ebe797",
+    ("rioplatense+variants", 5): "2242270d64840817d80fc5fcb5f5a3afd81d176e6a1df18292b339ea407d3fd5",
 }
 """sha256 of each case's canonical replay (see :func:`canonical`)."""
 

@@ -111,6 +111,16 @@ def limits_options(f: F) -> F:
             None,
             N_("Wall-clock backstop for hello [default: max(3 × init-ms, init-ms + 2000)]."),
         ),
+        (
+            "--init-idle-ms",
+            default.init_idle_ms,
+            N_("Idle time allowed for hello: neither computing nor waiting for a CPU (protocol 1.2)."),
+        ),
+        (
+            "--idle-ms",
+            default.idle_ms,
+            N_("Idle time allowed per reply: neither computing nor waiting for a CPU (protocol 1.2)."),
+        ),
         ("--init-ms", default.init_ms, N_("CPU time for hello (the player's whole process tree).")),
         ("--move-ms", default.move_ms, N_("CPU time per play (the player's whole process tree).")),
     ):

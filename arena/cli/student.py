@@ -68,6 +68,8 @@ def check(
     init_ms: int,
     move_wall_ms: int | None,
     init_wall_ms: int | None,
+    idle_ms: int,
+    init_idle_ms: int,
     out: Path | None,
     samples: Path | None,
     sandbox: str,
@@ -84,7 +86,7 @@ def check(
         deals_from(seed)  # the warning: each partido deals from seed + i
     try:
         mechanism = containment(sandbox)
-        limits = Limits(init_ms, move_ms, init_wall_ms, move_wall_ms)
+        limits = Limits(init_ms, move_ms, init_wall_ms, move_wall_ms, idle_ms, init_idle_ms)
         report = check_player(
             player,
             partidos=partidos,

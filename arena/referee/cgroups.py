@@ -304,6 +304,14 @@ class PlayerCgroup:
         key = "unified" if self.hierarchy.version == 2 else "pids"
         return _procs(self.folders[key])
 
+    def threads(self) -> list[int]:
+        """Every thread in the cgroup now (host tids)."""
+        key, name = ("unified", "cgroup.threads") if self.hierarchy.version == 2 else ("pids", "tasks")
+        try:
+            return [int(t) for t in (self.folders[key] / name).read_text().split()]
+        except (OSError, ValueError):
+            return []
+
     def cpu_ns(self) -> int | None:
         """CPU time used by every process that ever ran in the cgroup, in nanoseconds."""
         v2 = self.hierarchy.version == 2

@@ -21,7 +21,7 @@ from arena.i18n import N_, _
 from arena.inert import EXCERPT, printable
 from arena.loader import PlayerLoadError
 from arena.protocol import Message, ProtocolError
-from arena.referee import sandbox, warm
+from arena.referee import idle, sandbox, warm
 from arena.referee.players import PlayerSpec
 from arena.referee.process import (
     LineClosed,
@@ -29,6 +29,7 @@ from arena.referee.process import (
     LineTooLong,
     PipedProcess,
     PlayerProcess,
+    descendants,
     process_tree_cpu_ns,
 )
 from arena.rules import FaultError
@@ -54,19 +55,31 @@ def wall_backstop(cpu_ms: int) -> int:
     return max(3 * cpu_ms, cpu_ms + 2000)
 
 
+IDLE_MS = 1_000
+"""The default idle time allowed per reply (protocol revision 1.2)."""
+INIT_IDLE_MS = 10_000
+"""The default idle time allowed for ``hello`` (a start reads files: more)."""
+IDLE_LOOK_MS = 50
+"""A reply quicker than this is not measured for idle time (it cannot pass any allowance)."""
+
+
 @dataclass
 class Limits:
-    """Time limits of the protocol, in milliseconds (protocol.md, "Faults", v1.1).
+    """Time limits of the protocol, in milliseconds (protocol.md, "Faults", v1.2).
 
     ``init_ms`` and ``move_ms`` bound the player's CPU time (its whole process
     tree) for ``hello`` and for a move; ``init_wall_ms`` and ``move_wall_ms``
-    are the wall-clock backstops (None: the spec's defaults).
+    are the wall-clock backstops (None: the spec's defaults); ``idle_ms`` and
+    ``init_idle_ms`` the time a reply may spend neither computing nor waiting
+    for a CPU (:mod:`arena.referee.idle`).
     """
 
     init_ms: int = 10_000
     move_ms: int = 1_000
     init_wall_ms: int | None = None
     move_wall_ms: int | None = None
+    idle_ms: int = IDLE_MS
+    init_idle_ms: int = INIT_IDLE_MS
 
     def __post_init__(self) -> None:
         if self.init_wall_ms is None:
@@ -90,6 +103,8 @@ class Limits:
             "move_ms": self.move_ms,
             "init_wall_ms": self.init_wall,
             "move_wall_ms": self.move_wall,
+            "init_idle_ms": self.init_idle_ms,
+            "idle_ms": self.idle_ms,
         }
 
 
@@ -449,25 +464,57 @@ class SubprocessConnection:
         used = self.box.cpu_ns()
         return used if used is not None else process_tree_cpu_ns(self.process.pid)
 
-    def _read_reply(self, cpu_ms: int, wall_ms: int, start: float, cpu0: int | None) -> bytes:
-        """The reply line, waiting while the player has CPU time and wall time left.
+    def _threads(self) -> list[int]:
+        """Every thread of the player's tree now (cgroup, else the process and its descendants)."""
+        found = self.box.threads()
+        if found is None:
+            found = idle.threads_of([self.process.pid, *descendants(self.process.pid)])
+        return found
+
+    def _read_reply(self, cpu_ms: int, wall_ms: int, start: float, cpu0: int | None, idle_ms: int) -> bytes:
+        """The reply line, waiting while the player has CPU time, idle time and wall time left.
 
         Raises :class:`PlayerFault` ``timeout`` once the player's CPU time since the
-        request passes ``cpu_ms``, or the wall clock passes the backstop ``wall_ms``.
+        request passes ``cpu_ms``, its idle time passes ``idle_ms``, or the wall clock
+        passes the backstop ``wall_ms``.
         """
         deadline = start + wall_ms / 1000
         cores = self.box.cpus or os.cpu_count() or 1
+        clock = idle.IdleClock(self._threads, self._cpu_ns)
+        look = start + IDLE_LOOK_MS / 1000
         while True:
             used = self._cpu_used_ms(cpu0)
             if used is not None and used > cpu_ms:
                 raise self._timeout(_("used more than {ms} ms of CPU time").format(ms=cpu_ms), start, used)
-            left = deadline - time.monotonic()
+            now = time.monotonic()
+            left = deadline - now
             if left <= 0:
                 raise self._timeout(
                     _("no reply within {ms} ms of wall-clock time").format(ms=wall_ms), start, used
                 )
             # CPU time grows at most `cores` times faster than the wall clock: no need to look sooner.
             wait = left if used is None else min(left, max(0.002, (cpu_ms - used) / 1000 / cores))
+            if clock.enabled and not clock.started:
+                if now >= look:
+                    clock.start()
+                else:
+                    wait = min(wait, max(0.0, look - now))
+            if clock.started:
+                idle_now = clock.idle_ms()
+                if idle_now is not None:
+                    if idle_now > idle_ms:
+                        raise self._timeout(
+                            _(
+                                "idle for {idle} ms (neither computing nor waiting for a CPU; "
+                                "at most {ms} ms)"
+                            ).format(idle=round(idle_now), ms=idle_ms),
+                            start,
+                            used,
+                            idle_ms=round(idle_now, 3),
+                        )
+                    wait = min(
+                        wait, max(0.005, (idle_ms - idle_now) / 1000)
+                    )  # idle grows no faster than time
             try:
                 return self.process.read_line(wait)
             except LineTimeout:
@@ -477,13 +524,14 @@ class SubprocessConnection:
         now = self._cpu_ns() if cpu0 is not None else None
         return None if now is None or cpu0 is None else (now - cpu0) / 1e6
 
-    def _timeout(self, detail: str, start: float, cpu_used: float | None) -> PlayerFault:
+    def _timeout(self, detail: str, start: float, cpu_used: float | None, **evidence: float) -> PlayerFault:
         self.transcript.add("←", f"(timeout: {detail})")
         return PlayerFault(
             "timeout",
             detail,
             elapsed_ms=round((time.monotonic() - start) * 1000),
             cpu_ms=None if cpu_used is None else round(cpu_used, 3),
+            **evidence,
         )
 
     def _round_trip(self, request: Message, cpu_ms: int, wall_ms: int) -> Message:
@@ -498,8 +546,9 @@ class SubprocessConnection:
         if not self._write(request, wall_ms / 1000):
             detail = _("did not read its input within {ms} ms").format(ms=wall_ms)
             raise self._timeout(detail, start, self._cpu_used_ms(cpu0))
+        idle_ms = self.limits.init_idle_ms if request.get("type") == "hello" else self.limits.idle_ms
         try:
-            line = self._read_reply(cpu_ms, wall_ms, start, cpu0)
+            line = self._read_reply(cpu_ms, wall_ms, start, cpu0, idle_ms)
         except LineClosed:
             self.transcript.add("←", _("(standard output closed)"))
             raise self._crash(_("closed its output before replying")) from None
@@ -513,6 +562,10 @@ class SubprocessConnection:
             ) from None
         self.last_wall_ms = (time.monotonic() - start) * 1000
         self.last_cpu_ms = self._cpu_used_ms(cpu0)
+        if self.last_wall_ms > wall_ms:  # read after the backstop: late, whenever it was written
+            raise self._timeout(
+                _("no reply within {ms} ms of wall-clock time").format(ms=wall_ms), start, self.last_cpu_ms
+            )
         if self.last_cpu_ms is not None and self.last_cpu_ms > cpu_ms:  # the reply came too late
             raise self._timeout(
                 _("used more than {ms} ms of CPU time").format(ms=cpu_ms), start, self.last_cpu_ms

@@ -211,6 +211,10 @@ class Box:
         """CPU time the player's whole tree has used so far (None where not measured)."""
         return self.cgroup.cpu_ns() if self.cgroup else None
 
+    def threads(self) -> list[int] | None:
+        """Every thread of the player's whole tree now (None where not known: no cgroup)."""
+        return self.cgroup.threads() if self.cgroup else None
+
     @property
     def cpus(self) -> float | None:
         """The most cores the player's tree can use at once (None: not capped)."""
@@ -329,7 +333,8 @@ def _bwrap_seals() -> bool:
 
 
 SEAL_TRIAL = (
-    "import ctypes, errno, sys; libc = ctypes.CDLL(None, use_errno=True); r = libc.syscall({keyctl}, 0, 0, 0, 0); "
+    "import ctypes, errno, sys; libc = ctypes.CDLL(None, use_errno=True); "  # not shown
+    "r = libc.syscall({keyctl}, 0, 0, 0, 0); "
     "sys.exit(0 if r == -1 and ctypes.get_errno() == errno.EPERM else 1)"
 )  # not shown
 """The trial's player: ``keyctl`` must fail with EPERM."""

@@ -209,9 +209,8 @@ def rules() -> list[Rule]:
     for name, index in (("unshare", 0), ("clone", 0)):
         number = _number(sc, name)
         assert number is not None
-        out.append(
-            Rule("namespaces", f"{name}(CLONE_NEWUSER)", number, arg=(index, CLONE_NEWUSER, CLONE_NEWUSER))
-        )
+        label = f"{name}(CLONE_NEWUSER)"  # not shown
+        out.append(Rule("namespaces", label, number, arg=(index, CLONE_NEWUSER, CLONE_NEWUSER)))
     for name in FALLBACK:
         number = _number(sc, name)
         if number is not None:

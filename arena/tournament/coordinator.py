@@ -25,7 +25,7 @@ from typing import Any
 from arena.errors import ArenaError
 from arena.game import DEFAULT_GAME, teams
 from arena.i18n import N_, _, n_
-from arena.referee.connection import Limits
+from arena.referee.connection import IDLE_MS, INIT_IDLE_MS, Limits
 from arena.referee.players import PlayerLoadError, PlayerSpec, find_player
 from arena.rules import RuleSet
 from arena.tournament.backend import Backend, BackendError
@@ -82,6 +82,9 @@ class Config:
     init_wall_ms: int | None = None
     """The wall-clock backstops (None: the spec's defaults; a torneo stores the values it used)."""
     move_wall_ms: int | None = None
+    idle_ms: int = IDLE_MS
+    """Idle time allowed per reply (protocol 1.2; a torneo stored before it gets the default)."""
+    init_idle_ms: int = INIT_IDLE_MS
     max_faults: int | None = None
     stop_on_broken: bool = False
     """Refuse to start when an entrant cannot start, instead of leaving it out."""
@@ -102,7 +105,9 @@ class Config:
 
     @property
     def limits(self) -> Limits:
-        return Limits(self.init_ms, self.move_ms, self.init_wall_ms, self.move_wall_ms)
+        return Limits(
+            self.init_ms, self.move_ms, self.init_wall_ms, self.move_wall_ms, self.idle_ms, self.init_idle_ms
+        )
 
     def to_store(self) -> dict[str, Any]:
         from arena import __version__

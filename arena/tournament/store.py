@@ -92,6 +92,8 @@ CONFIG_LABELS = {
     "move_ms": N_("CPU ms per play (--move-ms)"),
     "init_wall_ms": N_("wall-clock ms for hello (--init-wall-ms)"),
     "move_wall_ms": N_("wall-clock ms per play (--move-wall-ms)"),
+    "idle_ms": N_("idle ms per play (--idle-ms)"),
+    "init_idle_ms": N_("idle ms for hello (--init-idle-ms)"),
     "max_faults": N_("disqualifications that withdraw a player (--max-faults)"),
     "stop_on_broken": N_("refuse to start if a submission cannot start (--stop-on-broken)"),
     "until_separated": N_("more partidos until places are separated (--until-separated)"),
