@@ -124,6 +124,51 @@ out["own_pid_namespace"] = os.getpid() < 10
 print(json.dumps(out))
 """  # not shown
 
+PAIR_PROBE = r"""
+import ctypes, errno, fcntl, json, os, platform, sys, time
+role, shared, word = sys.argv[1:4]
+libc = ctypes.CDLL(None, use_errno=True)
+libc.syscall.restype = ctypes.c_long
+x86 = platform.machine() == "x86_64"
+ADD_KEY, KEYCTL, UNSHARE = (248, 250, 272) if x86 else (217, 219, 97)
+def raw(nr, *args):
+    ctypes.set_errno(0)
+    r = libc.syscall(ctypes.c_long(nr), *(ctypes.c_long(a) for a in args))
+    return r if r >= 0 else -ctypes.get_errno()
+out = {}
+fd = os.open(shared, os.O_RDONLY)
+if role == "a":
+    kind, desc, data = (ctypes.create_string_buffer(b) for b in (b"user", word.encode(), b"hand"))
+    key = raw(ADD_KEY, ctypes.addressof(kind), ctypes.addressof(desc), ctypes.addressof(data), 4, -4)
+    if key > 0:
+        raw(KEYCTL, 5, key, 0x3F3F3F3F)  # KEYCTL_SETPERM: everyone may view, read, search
+    out["key"] = key > 0
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        out["lock"] = True
+    except OSError:
+        out["lock"] = False
+    print(json.dumps(out), flush=True)
+    time.sleep(5)
+else:
+    try:
+        with open("/proc/keys") as keys:
+            out["key_seen"] = word in keys.read()
+    except OSError:
+        out["key_seen"] = False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        out["lock_seen"] = False
+    except OSError as exc:
+        out["lock_seen"] = exc.errno in (errno.EWOULDBLOCK, errno.EAGAIN)
+    out["nested_userns"] = raw(UNSHARE, 0x10000000) == 0
+    print(json.dumps(out), flush=True)
+"""  # not shown
+"""Two contained 'players' trying to reach each other: a key, a lock; and a nested user namespace."""
+
+SEALING = str(sandbox.ARENA_PACKAGE / "sealing.py").encode()
+IDLE_PROBE = "import time; time.sleep(1.5)"  # not shown
+
 CHECKS = {
     "no_network": (N_("no network"), N_("bubblewrap (--unshare-net)")),
     "other_folders_hidden": (N_("other players' folders and the output folder hidden"), N_("bubblewrap")),
@@ -154,6 +199,17 @@ CHECKS = {
     "own_pid_namespace": (
         N_("own pid namespace (no process escapes the kill)"),
         N_("bubblewrap (--unshare-pid)"),
+    ),
+    "syscall_filter": (
+        N_("a syscall filter (keys, locks, watches, IPC, namespaces, tracing refused)"),
+        N_("libseccomp, and bubblewrap's --seccomp"),
+    ),
+    "no_shared_key": (N_("no kernel key shared between two players"), N_("the syscall filter")),
+    "no_shared_lock": (N_("no file lock seen across two players"), N_("the syscall filter")),
+    "no_nested_userns": (N_("no nested user namespace"), N_("the syscall filter")),
+    "idle_measured": (
+        N_("idle time per reply measured (a sleeping reply is caught)"),
+        N_("per-thread schedstat in /proc, and a cgroup per player"),
     ),
 }
 """Protection -> (what it is, what it needs), both marked for the catalog and translated where shown."""
@@ -197,8 +253,9 @@ def _host_uids(proc: subprocess.Popen[str], marker: str) -> set[int]:
         for pid in [proc.pid, *descendants(proc.pid)]:
             with contextlib.suppress(OSError, ValueError):
                 with open(f"/proc/{pid}/cmdline", "rb") as f:  # not shown
-                    if marker.encode() not in f.read():
-                        continue
+                    cmdline = f.read()
+                    if marker.encode() not in cmdline or SEALING in cmdline:
+                        continue  # (the referee's sealing launcher runs as root, before the drop)
                 with open(f"/proc/{pid}/comm") as f:  # not shown
                     if not f.read().startswith("python"):
                         continue
@@ -213,6 +270,15 @@ def _host_uids(proc: subprocess.Popen[str], marker: str) -> set[int]:
 
 
 def probe(mechanism: str) -> dict[str, bool]:
+    """Every protection of :data:`CHECKS` under ``mechanism``: which held."""
+    results = _alone(mechanism)
+    results["syscall_filter"] = mechanism != "none" and sandbox.seal_problem(mechanism) is None
+    results.update(_pair(mechanism))
+    results["idle_measured"] = _idle(mechanism)
+    return results
+
+
+def _alone(mechanism: str) -> dict[str, bool]:
     """Run the probe as a player under ``mechanism``; which protections held."""
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
@@ -272,6 +338,69 @@ def probe(mechanism: str) -> dict[str, bool]:
         # without any cap, so it counts only where the tree really was in a cgroup of its own.
         out["cpu_share_per_player"] = bool(out["cpu_share_per_player"]) and capped
         return out
+
+
+def _pair(mechanism: str) -> dict[str, bool]:
+    """Two sandboxes as two players of one table: can a key or a lock pass between them?"""
+    shared = str(sandbox.ARENA_PACKAGE / "__init__.py")
+    if mechanism == "bwrap":
+        shared = f"{sandbox.SDK_DIR}/arena/__init__.py"
+    word = f"tute-arena-doctor-{os.getpid()}-{time.monotonic_ns()}"  # not shown
+    with tempfile.TemporaryDirectory() as tmp:
+        os.chmod(tmp, 0o755)
+        folder = Path(tmp)
+        first = sandbox.contain([sys.executable, "-c", PAIR_PROBE, "a", shared, word], folder, mechanism)
+        second = sandbox.contain([sys.executable, "-c", PAIR_PROBE, "b", shared, word], folder, mechanism)
+        a = first.popen(stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        try:
+            assert a.stdout is not None
+            said_a = json.loads(a.stdout.readline() or "{}")
+            done = second.run(timeout=30)
+            lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
+            said_b = json.loads(lines[-1]) if lines else {}
+        finally:
+            a.kill()
+            a.wait()
+            first.release()
+            second.release()
+    return {
+        "no_shared_key": bool(said_b) and not (said_a.get("key") and said_b.get("key_seen")),
+        "no_shared_lock": bool(said_b) and not (said_a.get("lock") and said_b.get("lock_seen")),
+        "no_nested_userns": bool(said_b) and not said_b.get("nested_userns"),
+    }
+
+
+def _idle(mechanism: str) -> bool:
+    """A contained process that sleeps 1.5 s: does the referee's idle clock see at least 1 s of it?"""
+    from arena.referee import idle
+
+    if not idle.measurable():
+        return False
+    with tempfile.TemporaryDirectory() as tmp:
+        os.chmod(tmp, 0o755)
+        box = sandbox.contain([sys.executable, "-c", IDLE_PROBE], Path(tmp), mechanism, PROBE_LIMITS)
+        proc = box.popen()
+        try:
+            from arena.referee.process import descendants, process_tree_cpu_ns
+
+            def threads() -> list[int]:
+                found = box.threads()
+                return found if found is not None else idle.threads_of([proc.pid, *descendants(proc.pid)])
+
+            def cpu_ns() -> int | None:
+                used = box.cpu_ns()
+                return used if used is not None else process_tree_cpu_ns(proc.pid)
+
+            clock = idle.IdleClock(threads, cpu_ns)
+            time.sleep(0.3)  # past the start-up: the sleep itself
+            clock.start()
+            time.sleep(1.1)
+            seen = clock.idle_ms()
+        finally:
+            proc.kill()
+            proc.wait()
+            box.release()
+    return seen is not None and seen >= 1000
 
 
 def report(mode: str = "auto") -> list[str]:
