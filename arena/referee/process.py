@@ -11,15 +11,13 @@ import os
 import select
 import signal
 import subprocess
-import threading
 import time
-from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
-from arena.i18n import n_
 from arena.inert import EXCERPT
 from arena.protocol import MAX_LINE_BYTES
+from arena.referee.stderr_log import StderrLog
 
 WRITER_CHECK_S = 0.05
 
@@ -155,80 +153,6 @@ def reap_orphans() -> None:
             _signal_all([child], signal.SIGKILL)
             with contextlib.suppress(ChildProcessError):
                 os.waitpid(child, 0)
-
-
-class StderrLog:
-    """Drains a pipe into a log file capped at ``cap`` bytes, keeping the last ``tail`` bytes."""
-
-    def __init__(self, pipe: int, path: Path | None, cap: int = 1 << 20, tail: int = 4096) -> None:
-        self.cap = cap
-        self.written = 0
-        self.dropped = 0
-        self._tail: deque[bytes] = deque()
-        self._tail_size = tail
-        self._file = (
-            os.fdopen(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600), "ab") if path else None
-        )
-        self._pipe = pipe
-        self._busy = False
-        """Whether the drain holds a chunk read but not yet kept."""
-        self._done = False
-        self._thread = threading.Thread(target=self._drain, args=(pipe,), daemon=True)
-        self._thread.start()
-
-    def _drain(self, fd: int) -> None:
-        try:
-            while True:
-                self._busy = False
-                chunk = os.read(fd, 65536)
-                self._busy = True
-                if not chunk:
-                    break
-                self._tail.append(chunk)
-                while sum(map(len, self._tail)) > self._tail_size and len(self._tail) > 1:
-                    self._tail.popleft()
-                room = self.cap - self.written
-                if self._file and room > 0:
-                    self._file.write(chunk[:room])
-                    self._file.flush()
-                    self.written += min(room, len(chunk))
-                self.dropped += max(0, len(chunk) - max(room, 0))
-        except OSError:
-            pass
-        finally:
-            self._done = True
-            os.close(fd)
-            if self._file:
-                if self.dropped:
-                    dropped = n_(
-                        "[arena: {n} more byte of stderr dropped]",
-                        "[arena: {n} more bytes of stderr dropped]",
-                        self.dropped,
-                    ).format(n=self.dropped)
-                    self._file.write(f"\n{dropped}\n".encode())
-                self._file.close()
-
-    def tail(self) -> str:
-        data = b"".join(self._tail)[-self._tail_size :]
-        return data.decode("utf-8", errors="replace")
-
-    def join(self, timeout: float) -> None:
-        self._thread.join(timeout)
-
-    def catch_up(self, timeout: float) -> None:
-        """Wait (up to ``timeout`` s) until what the player has written so far is kept: nothing left
-        in the pipe, no chunk in hand. The drain is a thread; on a loaded machine it can lag behind
-        a player that wrote its last words just before the reply that got it disqualified."""
-        deadline = time.monotonic() + timeout
-        poll = select.poll()
-        poll.register(self._pipe, select.POLLIN)
-        idle = 0  # looks in a row that found nothing pending (two: a chunk just read is seen busy)
-        while not self._done and time.monotonic() < deadline:
-            pending = any(events & select.POLLIN for _fd, events in poll.poll(0))
-            idle = 0 if pending or self._busy else idle + 1
-            if idle >= 2:
-                return
-            time.sleep(0.002)
 
 
 def _holds(pid: int, pipe: str) -> bool | None:
