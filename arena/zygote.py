@@ -175,6 +175,9 @@ def _fresh_mounts(req: Request, tmp_roots: list[str]) -> None:
         _mount(None, inside, None, MS_REMOUNT | MS_BIND | MS_RDONLY | flags)
     _mount(SPARE_TMP, "/tmp", None, MS_MOVE)
     _mount("proc", "/proc", "proc", flags | MS_NOEXEC | MS_RDONLY)
+    for path in _masked:  # what counts the whole machine's doing: an empty file (see sandbox.MASKED_PROC)
+        _mount("/dev/null", path, None, MS_BIND)
+        _mount(None, path, None, MS_REMOUNT | MS_BIND | MS_RDONLY | flags)
     _mount(os.path.join(STAGES, req.folder), PLAYER_DIR, None, MS_BIND | MS_REC)
     _mount(None, PLAYER_DIR, None, MS_REMOUNT | MS_BIND | MS_RDONLY | flags)
     _check(_libc.umount2(STAGES.encode(), MNT_DETACH), "umount " + STAGES)
@@ -325,6 +328,8 @@ def _forget_server() -> None:
     sys.modules.pop(__name__, None)
 
 
+_masked: list[str] = []
+"""Files of /proc each player sees empty (the referee's list: ``sandbox.MASKED_PROC``)."""
 _seal: list[bytes] = []
 """The players' syscall filter (a BPF program compiled by the referee), loaded into every player."""
 _own_pid_ns: list[int] = []
@@ -471,6 +476,7 @@ def main() -> None:
     _channels.append(channel)
     _own_pid_ns.append(os.open("/proc/self/ns/pid", os.O_RDONLY | os.O_CLOEXEC))
     _seal.append(bytes.fromhex(config["seal"]))
+    _masked.extend(str(path) for path in config.get("masked", []))
     for module in config.get("preload", []):
         __import__(module)
     problem = _trial()

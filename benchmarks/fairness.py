@@ -2,7 +2,10 @@
 
 A torneo of ``--partidos`` partidos (default 200) at tables of 4 between copies of
 the legal sample players — ``random_legal``, ``a_mas``, ``a_menos``, a second
-``random_legal`` (``azar``) and ``node_basico`` where Node.js is installed — run as
+``random_legal`` (``azar``), ``node_basico`` where Node.js is installed, a CPU-bound
+thinker (``pensador``: 500 ms of CPU on each of its first three plays, of 1000) and a
+slow but legal reader (``lector_lento``: rests 5 ms on every event it reads, thinks
+50 ms a play; see tests/bots/) — run as
 ``arena tournament ... --workers 2`` with the default limits, while 2 × cores
 busy processes keep the machine loaded (:mod:`benchmarks.load`). ``fuerte`` is
 left out unless ``--with-fuerte``: it thinks ~0.3 s a move, ~15 s a partido.
@@ -43,6 +46,9 @@ from arena.tournament.store import Store  # noqa: E402
 from benchmarks.load import busy, default_procs  # noqa: E402
 
 SAMPLES = ROOT / "sample_players"
+BOTS = ROOT / "tests" / "bots"
+SLOW_BUT_LEGAL = {"pensador": ("thinker", "500\n"), "lector_lento": ("slow_reader", None)}
+"""Entrant folder name -> (the test bot it is a copy of, its targets.txt)."""
 ENTRANTS = {"random_legal": "random_legal", "a_mas": "a_mas", "a_menos": "a_menos", "azar": "random_legal"}
 """Entrant folder name -> the sample player it is a copy of."""
 
@@ -57,6 +63,10 @@ def field(root: Path, with_fuerte: bool) -> Path:
     folder = root / "field"
     for name, sample in entrants.items():
         shutil.copytree(SAMPLES / sample, folder / name, ignore=shutil.ignore_patterns("__pycache__"))
+    for name, (bot, targets) in SLOW_BUT_LEGAL.items():
+        shutil.copytree(BOTS / bot, folder / name, ignore=shutil.ignore_patterns("__pycache__"))
+        if targets:
+            (folder / name / "targets.txt").write_text(targets, encoding="utf-8")
     return folder
 
 

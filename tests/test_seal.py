@@ -68,6 +68,8 @@ def test_every_refused_family_is_refused_in_every_start(mechanism: str, warm: bo
     expected = {name: errno.ENOSYS if name in FALLBACK else errno.EPERM for name in report["tried"]}
     assert report["tried"] == expected
     assert all(report["honest"].values()), report["honest"]  # threads, children, fcntl, pipes still work
+    if mechanism == "bwrap":  # (rlimits has the host's /proc: see docs/security.md)
+        assert not any(report["counters"].values()), report["counters"]  # machine-wide counters: empty
     assert not any(e["type"] == "fault" for e in _replay(replay))  # it played on, legally
 
 

@@ -264,6 +264,42 @@ def _succeeds(argv: list[str], env: dict[str, str] | None = None) -> bool:
 
 
 TRIAL_MOUNTS = ["--ro-bind", "/", "/", "--proc", "/proc", "--dev", "/dev"]
+MASKED_PROC = (
+    "/proc/loadavg",
+    "/proc/stat",
+    "/proc/uptime",
+    "/proc/meminfo",
+    "/proc/vmstat",
+    "/proc/zoneinfo",
+    "/proc/buddyinfo",
+    "/proc/pagetypeinfo",
+    "/proc/schedstat",
+    "/proc/interrupts",
+    "/proc/softirqs",
+    "/proc/diskstats",
+    "/proc/locks",
+    "/proc/keys",
+    "/proc/key-users",
+    "/proc/pressure/cpu",
+    "/proc/pressure/io",
+    "/proc/pressure/memory",
+    "/proc/pressure/irq",
+    "/proc/sys/fs/file-nr",
+    "/proc/sys/fs/inode-nr",
+    "/proc/sys/fs/inode-state",
+    "/proc/sys/fs/dentry-state",
+    "/proc/sys/kernel/random/entropy_avail",
+)
+"""Files of /proc that count what the whole machine is doing (threads, forks, CPU and memory use,
+locks, keys): a channel between two players, one moving a counter and the other reading it. Each is
+replaced by an empty file in every player's /proc."""
+
+
+def masked_proc() -> list[str]:
+    """The :data:`MASKED_PROC` files this kernel has."""
+    return [path for path in MASKED_PROC if os.path.exists(path)]
+
+
 UNSHARE_AS_ROOT = ["--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts", "--unshare-cgroup-try"]
 """Every namespace but the user namespace: a root bwrap maps no uid, the player gets its leased one."""
 
@@ -584,6 +620,8 @@ def _bwrap_mounts(
         box += bind(str(stage_root()), zygote.STAGES)
         box += ["--perms", "0755", "--dir", PLAYER_DIR, "--perms", "0755", "--dir", zygote.SPARE_TMP]
     box += ["--proc", "/proc", "--dev", "/dev"]
+    for path in masked_proc():
+        box += ["--ro-bind", "/dev/null", path]
     if not as_root:
         box += ["--uid", str(NOBODY), "--gid", str(NOBODY)]
     box += [
@@ -766,7 +804,14 @@ def zygote_box(channel: int, preload: Sequence[str], limits: Resources | None = 
         import json
 
         tmp_roots = [r for r in _python_roots() if r == "/tmp" or r.startswith("/tmp/")]
-        config = json.dumps({"tmp_roots": tmp_roots, "preload": list(preload), "seal": seal.program().hex()})
+        config = json.dumps(
+            {
+                "tmp_roots": tmp_roots,
+                "preload": list(preload),
+                "seal": seal.program().hex(),
+                "masked": masked_proc(),
+            }
+        )
         boot = ZYGOTE_BOOT.format(sdk=SDK_DIR)
         python = [sys.executable, "-I", "-c", boot, str(channel), config]
         box.argv = [*box.cgroup.launcher(), *inner, "--", *python]

@@ -89,6 +89,7 @@ FAMILIES: dict[str, tuple[str, ...]] = {
         "kcmp",
     ),
     "page_cache": ("cachestat", "fadvise64", "readahead"),  # and madvise's MADVISE_EVICT
+    "global_counters": ("sysinfo",),  # the machine's thread count and free memory (with /proc masked)
     "kernel_surface": (
         "bpf",
         "perf_event_open",

@@ -6,7 +6,6 @@ that what honest bots need still works: threads, a child process, ordinary fcntl
 """
 
 import ctypes
-import errno
 import fcntl
 import json
 import mmap
@@ -50,7 +49,10 @@ NUMBERS = {  # name: (x86_64, aarch64)
     "madvise": (28, 233),
     "preadv2": (327, 286),
     "pidfd_getfd": (438, 438),
+    "sysinfo": (99, 179),
 }
+COUNTERS = ("/proc/loadavg", "/proc/stat", "/proc/uptime", "/proc/meminfo", "/proc/sys/fs/file-nr")
+"""What counts the whole machine's threads, forks, CPU and memory (a channel between players)."""
 ARCH = 0 if platform.machine() == "x86_64" else 1
 libc = ctypes.CDLL(None, use_errno=True)
 libc.syscall.restype = ctypes.c_long
@@ -131,6 +133,7 @@ def attempts() -> dict[str, int]:
         "preadv2": call("preadv2", own, addr, 0, 0, 0, 8),
         "clone3": call("clone3", 0, 0),
         "pidfd_getfd": call("pidfd_getfd", 0, 0, 0),
+        "sysinfo": call("sysinfo", addr),
     }
     child.kill()
     child.wait()
@@ -162,9 +165,21 @@ def honest() -> dict[str, object]:
     }
 
 
+def counters() -> dict[str, int]:
+    """How many bytes each machine-wide counter file shows (0: masked)."""
+    seen = {}
+    for path in COUNTERS:
+        try:
+            with open(path, "rb") as f:
+                seen[path] = len(f.read())
+        except OSError:
+            seen[path] = 0
+    return seen
+
+
 class HostileSyscalls(Player):
     def handle_hello(self, message: dict) -> str:
-        report = {"tried": attempts(), "honest": honest(), "eperm": errno.EPERM, "enosys": errno.ENOSYS}
+        report = {"tried": attempts(), "honest": honest(), "counters": counters()}
         print("SYSCALLS " + json.dumps(report, sort_keys=True), file=sys.stderr, flush=True)
         return super().handle_hello(message)
 
