@@ -344,7 +344,7 @@ def _pair(mechanism: str) -> dict[str, bool]:
     """Two sandboxes as two players of one table: can a key or a lock pass between them?"""
     shared = str(sandbox.ARENA_PACKAGE / "__init__.py")
     if mechanism == "bwrap":
-        shared = f"{sandbox.SDK_DIR}/arena/__init__.py"
+        shared = f"{sandbox.SDK_DIR}/arena/__init__.py"  # not shown
     word = f"tute-arena-doctor-{os.getpid()}-{time.monotonic_ns()}"  # not shown
     with tempfile.TemporaryDirectory() as tmp:
         os.chmod(tmp, 0o755)
