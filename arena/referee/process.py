@@ -11,6 +11,7 @@ import os
 import select
 import signal
 import subprocess
+import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -114,10 +115,16 @@ def _signal_all(pids: Sequence[int], sig: int) -> None:
 _live: set[int] = set()
 """Pids of player processes this process started and has not yet reaped."""
 
+start_lock = threading.RLock()
+"""Held around starting a child and :func:`track`-ing it, and by :func:`reap_orphans` while it looks
+for orphans and kills them. From its fork until it is tracked, a child one thread starts (in a
+session of its own, ``ARENA_PLAYER=1``) is just what another thread's reap takes for an orphan:
+it would kill and reap it, and its owner read exit 0. Never held while waiting for a player."""
+
 
 def track(pid: int) -> None:
     """Count ``pid`` (a child this process started) as no orphan while it runs: :func:`reap_orphans`
-    leaves it alone until :func:`untrack`."""
+    leaves it alone until :func:`untrack`. Start the child and track it under :data:`start_lock`."""
     _live.add(pid)
 
 
@@ -146,13 +153,14 @@ def reap_orphans() -> None:
     if not _subreaper:
         return
     me, session = os.getpid(), os.getsid(0)
-    for child in _children_map().get(me, []):
-        if child in _live:
-            continue
-        if _is_player_orphan(child, session):
-            _signal_all([child], signal.SIGKILL)
-            with contextlib.suppress(ChildProcessError):
-                os.waitpid(child, 0)
+    with start_lock:  # no other thread's child is between its start and track(), none reaps these
+        for child in _children_map().get(me, []):
+            if child in _live:
+                continue
+            if _is_player_orphan(child, session):
+                _signal_all([child], signal.SIGKILL)
+                with contextlib.suppress(ChildProcessError):
+                    os.waitpid(child, 0)
 
 
 def _holds(pid: int, pipe: str) -> bool | None:
@@ -346,23 +354,24 @@ class PlayerProcess(PipedProcess):
         child_env["ARENA_PLAYER"] = "1"
         err_r, err_w = os.pipe()
         try:
-            self.popen = subprocess.Popen(
-                self.argv,
-                cwd=cwd,
-                env=child_env,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=err_w,
-                start_new_session=True,
-                bufsize=0,
-                pass_fds=tuple(pass_fds),
-            )
+            with start_lock:  # tracked before another thread's reap_orphans can look
+                self.popen = subprocess.Popen(
+                    self.argv,
+                    cwd=cwd,
+                    env=child_env,
+                    stdin=subprocess.PIPE,
+                    stdout=subprocess.PIPE,
+                    stderr=err_w,
+                    start_new_session=True,
+                    bufsize=0,
+                    pass_fds=tuple(pass_fds),
+                )
+                track(self.popen.pid)
         except BaseException:
             os.close(err_r)
             raise
         finally:
             os.close(err_w)
-        _live.add(self.popen.pid)
         self.pid = self.popen.pid
         assert self.popen.stdin is not None and self.popen.stdout is not None
         self._in = self.popen.stdin

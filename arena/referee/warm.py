@@ -18,6 +18,7 @@ import contextlib
 import json
 import logging
 import os
+import queue
 import secrets
 import select
 import signal
@@ -25,9 +26,11 @@ import socket
 import struct
 import subprocess
 import tempfile
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from arena.i18n import _
 from arena.protocol import MAX_LINE_BYTES
@@ -62,6 +65,9 @@ START_S = 30.0
 FORK_S = 10.0
 """How long a fork may take before the server is given up (the machine's failure, not a player's)."""
 EXIT_WAIT_S = 1.0
+LOOK_S = 0.02
+"""The longest one wait on the server's channel lasts: the threads of a referee share the server,
+and the message one awaits may be read (and recorded) by another while it waits."""
 
 
 class WarmStartError(RuntimeError):
@@ -83,20 +89,21 @@ class Server:
         try:
             self.box = sandbox.zygote_box(theirs.fileno(), preload)
             try:
-                self.proc = subprocess.Popen(
-                    self.box.argv,
-                    cwd="/",
-                    env=self.box.env,
-                    stdin=subprocess.DEVNULL,
-                    stdout=subprocess.DEVNULL,
-                    stderr=self._errors,
-                    pass_fds=(theirs.fileno(), *self.box.pass_fds),
-                    start_new_session=True,
-                )
+                with process.start_lock:  # tracked before another thread's reap_orphans can look
+                    self.proc = subprocess.Popen(
+                        self.box.argv,
+                        cwd="/",
+                        env=self.box.env,
+                        stdin=subprocess.DEVNULL,
+                        stdout=subprocess.DEVNULL,
+                        stderr=self._errors,
+                        pass_fds=(theirs.fileno(), *self.box.pass_fds),
+                        start_new_session=True,
+                    )
+                    process.track(self.proc.pid)  # a child of ours, not an orphan to reap
             finally:
                 self.box.started()
                 theirs.close()
-            process.track(self.proc.pid)  # a child of ours, not an orphan to reap
             self.pid = self._ready()
         except BaseException:
             self.close()
@@ -176,7 +183,7 @@ class Server:
             if self.dead or time.monotonic() >= deadline:
                 self.close()
                 raise WarmStartError(_("the warm-start server did not answer"))
-            self._receive(max(0.0, deadline - time.monotonic()))
+            self._receive(min(LOOK_S, max(0.0, deadline - time.monotonic())))
         reply = self.forks.pop(rid)
         if "error" in reply:
             self.pending.discard(rid)
@@ -213,9 +220,8 @@ class Server:
     def _gone(self) -> None:
         """The server ended: its children ended with it (they die with their parent)."""
         self.dead = True
-        for rid in self.pending:
-            self.exits.setdefault(rid, (128 + signal.SIGKILL, True))
-        self.pending.clear()
+        while self.pending:  # (another thread may add to it meanwhile)
+            self.exits.setdefault(self.pending.pop(), (128 + signal.SIGKILL, True))
 
     def poll(self, timeout: float = 0.0) -> None:
         """Record the exits reported so far (waiting up to ``timeout`` s for a report)."""
@@ -326,7 +332,7 @@ class ForkedPlayer(PipedProcess):
             left = deadline - time.monotonic()
             if left <= 0:
                 return False
-            self.server.poll(left)
+            self.server.poll(min(LOOK_S, left))
 
     def kill_tree(self, grace: float = 0.0, also: Callable[[], None] | None = None) -> int | None:
         """Wait up to ``grace`` s for an exit, then kill everything of the player (``also``)."""
@@ -361,10 +367,19 @@ def _outer_pid(cgroup: cgroups.PlayerCgroup, server: int) -> int:
 
 _servers: dict[int, Server] = {}
 _broken: set[int] = set()
+_lock = threading.Lock()
+"""Held by :func:`server`: threads asking at once get the same server (one started, none leaked)."""
 
 
 def server() -> Server | None:
-    """This process's warm-start server (started at the first call); None when it cannot run here."""
+    """This process's warm-start server (started at the first call); None when it cannot run here.
+
+    One for all the threads of the process (a Dask worker's ``--nthreads``)."""
+    with _lock:
+        return _server()
+
+
+def _server() -> Server | None:
     pid = os.getpid()
     found = _servers.get(pid)
     if found is not None and not found.dead and found.proc.poll() is None:
@@ -374,13 +389,44 @@ def server() -> Server | None:
     if pid in _broken or not sandbox.warm_ready():
         return None
     try:
-        found = _servers[pid] = Server()
+        found = _servers[pid] = _lasting(Server)
     except (OSError, WarmStartError, sandbox.SandboxError) as exc:
         _broken.add(pid)
         log.warning(_("warm starts are off: {error}").format(error=exc))
         return None
     sandbox.at_exit(lambda: _stop(pid))
     return found
+
+
+_keepers: dict[int, queue.SimpleQueue[Any]] = {}
+
+
+def _lasting(make: Callable[[], Server]) -> Server:
+    """``make()`` run in a thread that lasts as long as this process: bwrap's ``--die-with-parent``
+    kills the server when the *thread* that started it ends (a Dask worker's, a test's), not the
+    process."""
+    if threading.current_thread() is threading.main_thread():
+        return make()
+    jobs = _keepers.get(os.getpid())
+    if jobs is None:
+        jobs = _keepers[os.getpid()] = queue.SimpleQueue()
+        threading.Thread(target=_keep, args=(jobs,), name="warm-start-server", daemon=True).start()
+    done: queue.SimpleQueue[tuple[Server | None, BaseException | None]] = queue.SimpleQueue()
+    jobs.put((make, done))
+    made, error = done.get()
+    if error is not None:
+        raise error
+    assert made is not None
+    return made
+
+
+def _keep(jobs: queue.SimpleQueue[Any]) -> None:
+    while True:
+        make, done = jobs.get()
+        try:
+            done.put((make(), None))
+        except BaseException as exc:  # the caller's to handle, in its own thread
+            done.put((None, exc))
 
 
 def _stop(pid: int) -> None:
