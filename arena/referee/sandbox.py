@@ -45,6 +45,7 @@ import stat
 import subprocess
 import sys
 import tempfile
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -176,13 +177,21 @@ class Box:
             self.started()
 
     def run(self, timeout: float) -> subprocess.CompletedProcess[str]:
-        """Run the contained process to its end, capturing its output as text."""
-        proc = self.popen(stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        """Run the contained process to its end, capturing its output as text (tracked meanwhile:
+        another thread's orphan reaper leaves it alone)."""
+        from arena.referee import process
+
+        with process.start_lock:
+            proc = self.popen(stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            process.track(proc.pid)
         try:
-            out, err = proc.communicate(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            out, err = proc.communicate()
+            try:
+                out, err = proc.communicate(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                out, err = proc.communicate()
+        finally:
+            process.untrack(proc.pid)
         return subprocess.CompletedProcess(self.argv, proc.returncode, out, err)
 
     def never_ran(self) -> bool:
@@ -477,6 +486,8 @@ def _python_roots() -> list[str]:
 # ------------------------------------------------------------------ staging a player's folder
 
 _stages: dict[int, Path] = {}
+_threads = threading.RLock()
+"""Guards what a referee process makes once for all its threads (stage root, uid pool)."""
 _staged: dict[tuple[int, str, str], Path] = {}
 
 
@@ -492,19 +503,25 @@ def stage_root() -> Path:
     Folders left by a process killed hard are swept when the next one is made.
     """
     pid = os.getpid()
-    if pid not in _stages:
-        tmp = Path(tempfile.gettempdir())
-        for stale in tmp.glob("tute-arena-stage-*-*"):
-            owner = stale.name.split("-")[3]
-            if owner.isdigit() and int(owner) != pid and not cgroups.pid_alive(int(owner)):
-                with contextlib.suppress(OSError):
-                    if stale.stat().st_uid == os.geteuid():
-                        shutil.rmtree(stale, ignore_errors=True)
-        root = Path(tempfile.mkdtemp(prefix=f"tute-arena-stage-{pid}-"))  # not shown
-        root.chmod(0o711)
-        _stages[pid] = root
-        at_exit(lambda: _remove_stage(pid))
+    with _threads:
+        if pid not in _stages:
+            _make_stage_root(pid)
     return _stages[pid]
+
+
+def _make_stage_root(pid: int) -> None:
+    """Sweep the stage roots of referees that are gone; make this process's."""
+    tmp = Path(tempfile.gettempdir())
+    for stale in tmp.glob("tute-arena-stage-*-*"):
+        owner = stale.name.split("-")[3]
+        if owner.isdigit() and int(owner) != pid and not cgroups.pid_alive(int(owner)):
+            with contextlib.suppress(OSError):
+                if stale.stat().st_uid == os.geteuid():
+                    shutil.rmtree(stale, ignore_errors=True)
+    root = Path(tempfile.mkdtemp(prefix=f"tute-arena-stage-{pid}-"))  # not shown
+    root.chmod(0o711)
+    _stages[pid] = root
+    at_exit(lambda: _remove_stage(pid))
 
 
 def _remove_stage(pid: int) -> None:
@@ -829,9 +846,10 @@ _free_cgroups: dict[tuple[int, Resources], list[cgroups.PlayerCgroup]] = {}
 def _uid_pool() -> uids.UidPool:
     """This process's pool of player uids (warm starts only; freed at exit)."""
     pid = os.getpid()
-    if pid not in _pools:
-        _pools[pid] = uids.UidPool()
-        at_exit(lambda: _pools.pop(pid).close() if os.getpid() == pid and pid in _pools else None)
+    with _threads:
+        if pid not in _pools:
+            _pools[pid] = uids.UidPool()
+            at_exit(lambda: _pools.pop(pid).close() if os.getpid() == pid and pid in _pools else None)
     return _pools[pid]
 
 
@@ -849,10 +867,10 @@ def warm_box(folder: Path, limits: Resources | None = None, extra_env: dict[str,
         box.lease = box.pool.take()
         box.uid = box.lease.uid
         box.cgroups_free = _free_cgroups.setdefault((os.getpid(), limits), [])
-        if box.cgroups_free:
-            box.cgroup = box.cgroups_free.pop()
+        try:
+            box.cgroup = box.cgroups_free.pop()  # one step: two threads never take the same one
             box.cgroup.reuse()
-        else:
+        except IndexError:
             box.cgroup = _cgroup(f"p{os.getpid()}-{next(_names)}", limits)
         if box.cgroup is None:
             raise SandboxError(_("warm starts need a cgroup of their own for every player"))

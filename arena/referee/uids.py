@@ -261,7 +261,10 @@ class UidPool:
         self.pid = os.getpid()
 
     def take(self) -> UidLease:
-        lease = self._free.pop() if self._free else UidLease()
+        try:
+            lease = self._free.pop()  # one step: two threads never take the same one
+        except IndexError:
+            lease = UidLease()
         lease.clean = False  # from now on a player may leave something
         return lease
 
