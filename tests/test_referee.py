@@ -53,6 +53,8 @@ GOOD = ("random_legal", "a_mas", "a_menos")
 SEED = 7
 FAST = Limits(init_ms=3000, move_ms=300)
 """For the tests that wait out a deadline."""
+SLEEPY = Limits(init_ms=3000, move_ms=300, idle_ms=60_000)
+"""FAST with idle time unbounded: the wall-clock backstop ends a sleeper (idle: tests/test_idle.py)."""
 LIMITS = Limits(init_ms=3000, move_ms=1000)
 """For the others: no fault here waits for move_ms, and good players never come near it."""
 
@@ -399,7 +401,7 @@ def assert_escapees_dead(game: Game, name: str) -> None:
 
 
 CASES: list[tuple[str, int, str, str, Limits, Callable[[Game, Event], None]]] = [
-    ("slow", 1, "timeout", "elapsed_ms", FAST, _slow),
+    ("slow", 1, "timeout", "elapsed_ms", SLEEPY, _slow),
     ("slow_hello", 2, "timeout", "elapsed_ms", Limits(init_ms=1000, move_ms=300), _slow_hello),
     ("crash", 0, "crash", "exit", LIMITS, _crash),
     ("garbage", 3, "protocol", "line", LIMITS, _garbage),
