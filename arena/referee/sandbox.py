@@ -298,6 +298,8 @@ MASKED_PROC = (
     "/proc/sys/fs/inode-state",
     "/proc/sys/fs/dentry-state",
     "/proc/sys/kernel/random/entropy_avail",
+    "/proc/sys/kernel/pty/nr",
+    "/proc/sys/fs/aio-nr",
 )
 """Files of /proc that count what the whole machine is doing (threads, forks, CPU and memory use,
 locks, keys): a channel between two players, one moving a counter and the other reading it. Each is

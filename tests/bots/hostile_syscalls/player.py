@@ -51,7 +51,15 @@ NUMBERS = {  # name: (x86_64, aarch64)
     "pidfd_getfd": (438, 438),
     "sysinfo": (99, 179),
 }
-COUNTERS = ("/proc/loadavg", "/proc/stat", "/proc/uptime", "/proc/meminfo", "/proc/sys/fs/file-nr")
+COUNTERS = (
+    "/proc/loadavg",
+    "/proc/stat",
+    "/proc/uptime",
+    "/proc/meminfo",
+    "/proc/sys/fs/file-nr",
+    "/proc/sys/kernel/pty/nr",
+    "/proc/sys/fs/aio-nr",
+)
 """What counts the whole machine's threads, forks, CPU and memory (a channel between players)."""
 ARCH = 0 if platform.machine() == "x86_64" else 1
 libc = ctypes.CDLL(None, use_errno=True)
