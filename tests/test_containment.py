@@ -331,9 +331,10 @@ def test_net_bot_reaches_no_one(stage: Path, mechanism: str, run_token: str) -> 
     if mechanism == "bwrap":
         assert not reached, reached
         assert not accepted, f"the test's listeners accepted a connection: {accepted}"
-    else:  # rlimits has no network isolation, and says so in its warning
+    else:  # rlimits has no network namespace of its own, and says so in its warning
         assert "aislamiento de red" in (sandbox.warning("rlimits") or "")  # network isolation
-        assert f"CONNECTED {targets[0]}" in log  # what the warning means: the host's network is open
+        assert f"CONNECTED {targets[1]}" in log  # what the warning means: the host's abstract sockets
+        assert [line for line in blocked if line.startswith("BLOCKED tcp ")], log  # TCP: the filter
 
 
 # ---------------------------------------------------------------- 3. processes that outlive the player
@@ -547,7 +548,7 @@ def test_doctor_under_rlimits_says_what_it_lacks() -> None:
     from arena.referee import cgroups, doctor
 
     results = doctor.probe("rlimits")
-    lacking = {"no_network", "other_folders_hidden", "private_tmp", "own_pid_namespace"}
+    lacking = {"other_folders_hidden", "private_tmp", "own_pid_namespace"}  # (TCP: refused by the filter)
     per_player = {"memory_limit_per_player", "cpu_share_per_player"}
     cgroup = cgroups.detect() is not None
     expected = {k: k not in lacking and (k not in per_player or cgroup) for k in results}

@@ -449,7 +449,7 @@ def warning(mechanism: str) -> str | None:
     missing = []
     if mechanism == "rlimits":
         missing += [
-            _("network isolation"),
+            _("network isolation (TCP and UDP are refused; the host's abstract Unix sockets are not)"),
             _("filesystem isolation (players can read anything world-readable: other players' folders)"),
             _("a private /tmp"),
             _(

@@ -45,6 +45,10 @@ LOCK_COMMANDS = {
 }
 """``fcntl`` commands refused: record locks (POSIX and open-file-description), leases, dnotify."""
 MADVISE_EVICT = {"MADV_COLD": 20, "MADV_PAGEOUT": 21}
+INET_FAMILIES = {"AF_INET": 2, "AF_INET6": 10, "AF_PACKET": 17}
+"""``socket`` families refused: a player has no network (its namespace holds only its own loopback),
+and the kernel counts every TCP and UDP socket and packet machine-wide (``/proc/net/sockstat``,
+``/proc/net/softnet_stat``, readable from any namespace): a channel. ``AF_UNIX`` works."""
 """``madvise`` advice refused: pushing shared file pages out of the page cache (a channel)."""
 
 FAMILIES: dict[str, tuple[str, ...]] = {
@@ -207,6 +211,9 @@ def rules() -> list[Rule]:
         Rule("locks", f"fcntl({cmd})", fcntl, arg=(1, U32, value)) for cmd, value in LOCK_COMMANDS.items()
     ]
     out += [Rule("page_cache", f"madvise({a})", madvise, arg=(2, U32, v)) for a, v in MADVISE_EVICT.items()]
+    socket = _number(sc, "socket")
+    assert socket is not None
+    out += [Rule("network", f"socket({f})", socket, arg=(0, U32, v)) for f, v in INET_FAMILIES.items()]
     for name, index in (("unshare", 0), ("clone", 0)):
         number = _number(sc, name)
         assert number is not None

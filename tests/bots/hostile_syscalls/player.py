@@ -11,6 +11,7 @@ import json
 import mmap
 import os
 import platform
+import socket
 import struct
 import subprocess
 import sys
@@ -50,6 +51,7 @@ NUMBERS = {  # name: (x86_64, aarch64)
     "preadv2": (327, 286),
     "pidfd_getfd": (438, 438),
     "sysinfo": (99, 179),
+    "socket": (41, 198),
 }
 COUNTERS = (
     "/proc/loadavg",
@@ -142,6 +144,8 @@ def attempts() -> dict[str, int]:
         "clone3": call("clone3", 0, 0),
         "pidfd_getfd": call("pidfd_getfd", 0, 0, 0),
         "sysinfo": call("sysinfo", addr),
+        "socket_inet": call("socket", 2, 1, 0),
+        "socket_inet6": call("socket", 10, 2, 0),
     }
     child.kill()
     child.wait()
@@ -170,6 +174,7 @@ def honest() -> dict[str, object]:
         "child": out.stdout.strip() == "42",
         "fcntl": fcntl.fcntl(0, fcntl.F_GETFD) >= 0,
         "pipe": len(os.pipe()) == 2,
+        "unix_socketpair": len(socket.socketpair()) == 2,
     }
 
 
