@@ -31,7 +31,7 @@ Channels (``--channels``; each has *vias*, ways through, decoded independently):
 * ``page-cache``: a file's first page cached or evicted (fadvise DONTNEED), seen by cachestat,
   preadv2 RWF_NOWAIT or a read's time;
 * ``timing``: during its first move of the mano (the table waiting for its card) the sender
-  spins (1) or sleeps (0) in 15 ms slots: 8 preamble + 30 data slots at four seats (0.57 s,
+  spins (1) or sleeps (0) in 25 ms slots: 8 preamble + 30 data slots at four seats (0.95 s,
   within a move's CPU and idle allowances), one frame per direction and mano; the receiver,
   waiting, measures its own loop rate (``loop``) and the machine's busy ticks in /proc/stat
   (``procstat``) slot by slot, and decodes the frame when the sender's card arrives. Its figure

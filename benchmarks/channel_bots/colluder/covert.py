@@ -1061,13 +1061,13 @@ class TmpFileChannel(Channel):
 
 # ---- timing: CPU contention in time slots ------------------------------------------
 
-SLOT_S = 0.015
+SLOT_S = 0.025
 GRID_S = 2 * SLOT_S  # frames start (and, being of an even number of slots, end) on this grid
 PREAMBLE = [1, 1, 1, 0, 0, 1, 0, 0]  # Barker 7, then a 0
 LATE = 4  # grid steps between a frame's end and the peer's played event the receiver tries
 WHITEN = random.Random(27).getrandbits(64)
 DUTY = (0.35, 0.65)  # the part of a slot the receiver spends measuring its loop rate
-KEEP = 400  # slots of measurements kept (6 s)
+KEEP = 400  # slots of measurements kept (10 s)
 
 
 def whiten(bits: list[int]) -> list[int]:
@@ -1100,7 +1100,7 @@ class TimingChannel(Channel):
     own loop rate (``loop``) and the machine's busy ticks from ``/proc/stat`` (``procstat``) all
     the time it is not replying. When the peer's card comes, it looks for the frame that ended
     just before (by its preamble) and decodes it. A frame is ``len(PREAMBLE) + data_bits(k)``
-    slots: 38 (0.57 s) at four seats, within one move's CPU and idle allowances.
+    slots: 38 (0.95 s) at four seats, within one move's CPU and idle allowances (1 s each).
     """
 
     name = "timing"
