@@ -141,6 +141,7 @@ if role == "a":
     kind, desc, data = (ctypes.create_string_buffer(b) for b in (b"user", word.encode(), b"hand"))
     key = raw(ADD_KEY, ctypes.addressof(kind), ctypes.addressof(desc), ctypes.addressof(data), 4, -4)
     if key > 0:
+        raw(KEYCTL, 15, key, 20)  # KEYCTL_SET_TIMEOUT: gone in 20 s, whatever happens to this probe
         raw(KEYCTL, 5, key, 0x3F3F3F3F)  # KEYCTL_SETPERM: everyone may view, read, search
     out["key"] = key > 0
     try:
