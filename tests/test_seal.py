@@ -156,3 +156,18 @@ def test_the_program_is_for_this_machine_only() -> None:
     for family in ("keyctl", "add_key", "flock", "fcntl(F_OFD_SETLK)", "unshare(CLONE_NEWUSER)", "ptrace"):
         assert family in names
     assert len(seal.program()) % 8 == 0
+
+
+@pytest.mark.skipif(os.uname().machine != "x86_64", reason="the x32 ABI is x86-64's")
+def test_another_abi_on_the_same_machine_kills_the_process() -> None:
+    """keyctl through the x32 ABI (number | 0x40000000) is not let through under another number."""
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child
+        try:
+            sealing.load(seal.program())
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.syscall(ctypes.c_long(0x40000000 | seal.number("keyctl")), 0, -4, 0, 0)
+        finally:
+            os._exit(0)
+    _pid, status = os.waitpid(pid, 0)
+    assert os.WIFSIGNALED(status) and os.WTERMSIG(status) == 31, status  # SIGSYS: killed by the filter
