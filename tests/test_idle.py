@@ -30,7 +30,10 @@ STARTS = [
 
 
 def _child_clock(code: str) -> tuple[subprocess.Popen[bytes], idle.IdleClock]:
-    child = subprocess.Popen([sys.executable, "-c", code])
+    """A child running ``code`` once it has said it is started (a loaded machine starts it late)."""
+    child = subprocess.Popen([sys.executable, "-c", f"print(flush=True)\n{code}"], stdout=subprocess.PIPE)
+    assert child.stdout is not None
+    child.stdout.readline()
     clock = idle.IdleClock(lambda: idle.threads_of([child.pid]), lambda: _cpu_ns(child.pid))
     return child, clock
 
@@ -47,7 +50,7 @@ def test_the_clock_counts_sleeping_and_not_computing() -> None:
     sleeper, asleep = _child_clock("import time; time.sleep(30)")
     spinner, busy = _child_clock("while True: pass")
     try:
-        time.sleep(0.2)
+        time.sleep(0.05)
         asleep.start()
         busy.start()
         time.sleep(0.6)
