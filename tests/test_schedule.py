@@ -267,3 +267,22 @@ def test_fewer_entrants_than_a_table_is_a_clear_error(n: int, k: int) -> None:
 def test_impossible_options_are_refused(kwargs: dict[str, int], message: str) -> None:
     with pytest.raises(ValueError, match=message):
         make_schedule(8, **kwargs)
+
+
+@settings(max_examples=40, deadline=None)
+@given(tables(max_n=7), st.integers(1, 2), SEEDS)
+def test_in_blocks_of_2k_rounds_each_neighbour_plays_after_the_other_as_often(
+    nk: tuple[int, int], blocks: int, seed: int
+) -> None:
+    """Guaranteed: over 2K rounds (a circular order and its reverse), A plays right after B exactly as
+    often as B after A, with every seat still exactly balanced (benchmarks/seating.py: the figures)."""
+    n, k = nk
+    schedule = make_schedule(n, k, 2 * k * blocks, seed)
+    after: dict[tuple[int, int], int] = {}
+    for p in schedule:
+        for s, e in enumerate(p.seats):
+            pair = (e, p.seats[(s + 1) % k])
+            after[pair] = after.get(pair, 0) + 1
+    assert all(after.get((b, a), 0) == count for (a, b), count in after.items()), after
+    for counts in seat_counts(schedule, n, k):
+        assert len(set(counts)) == 1, counts

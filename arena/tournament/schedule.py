@@ -524,15 +524,21 @@ def _seat(
     rng: random.Random,
     fixed: range = range(0),
 ) -> list[list[tuple[int, ...]]]:
-    """Seat orders balanced per entrant: full cycles of rotations, then an edge colouring.
+    """Seat orders balanced per entrant (seats) and per pair (who plays right after whom).
 
-    The first ``K * (passes // K)`` passes seat each subset under its K cyclic
-    rotations in turn (exactly balanced); the tables at ``fixed`` keep their order
-    (exactly balanced by construction); the remaining tables are seated by
-    :func:`seat_balanced`, whose counts differ by at most one.
+    Passes go in blocks: each block of 2K passes seats each subset under the K cyclic
+    rotations of one circular order and then the K rotations of its reverse, so every
+    entrant sits in every seat equally and, within the block, A plays right after B as
+    often as B after A; a last block of K passes (when K more are left) the K rotations
+    alone. Each block's circular order of a subset is the one whose neighbours have sat
+    together least so far (:func:`_circle`), so the neighbours spread over the pairs.
+    The tables at ``fixed`` keep their order (exactly balanced by construction); the
+    remaining tables are seated by :func:`seat_balanced`, whose counts differ by at most one.
     """
-    cycled = k * (passes // k)
-    base: dict[tuple[int, ...], list[int]] = {}
+    doubles, left = divmod(passes, 2 * k)
+    cycled = 2 * k * doubles + (k if left >= k else 0)
+    after: Counter[tuple[int, int]] = Counter()
+    base: dict[tuple[tuple[int, ...], int], list[int]] = {}
     out: list[list[tuple[int, ...]]] = []
     rest: list[tuple[int, ...]] = []
     rest_at: list[int] = []
@@ -540,10 +546,18 @@ def _seat(
         if i in fixed:
             out.append([members])
         elif r < cycled:
-            if members not in base:
-                base[members] = rng.sample(members, k)
-            b, j = base[members], r % k
-            out.append([tuple(b[j:] + b[:j])])
+            block, offset = divmod(r, 2 * k)
+            both = block < doubles  # a block of 2K passes: the order and its reverse
+            if (members, block) not in base:
+                base[(members, block)] = circle = _circle(members, after, both, rng)
+                for a, b in zip(circle, circle[1:] + circle[:1], strict=True):
+                    after[(a, b)] += k
+                    if both:
+                        after[(b, a)] += k
+            order = base[(members, block)]
+            if offset >= k:
+                order, offset = order[::-1], offset - k
+            out.append([tuple(order[offset:] + order[:offset])])
         else:
             out.append([])
             rest.append(members)
@@ -551,6 +565,27 @@ def _seat(
     for i, seats in zip(rest_at, seat_balanced(rest, n, k), strict=True):
         out[i] = [seats]
     return out
+
+
+def _circle(
+    members: tuple[int, ...], after: Counter[tuple[int, int]], both: bool, rng: random.Random
+) -> list[int]:
+    """The circular order of ``members`` whose neighbours played next to each other least so far.
+
+    ``after[(a, b)]``: partidos in which ``b`` played right after ``a``. ``both``: the order will
+    be played both ways round (cost: the pair's count either way), else as it is (cost: that way).
+    Ties are drawn with ``rng`` (deterministic from the torneo's key).
+    """
+    shuffled = rng.sample(members, len(members))
+    best: list[int] = shuffled
+    best_cost: int | None = None
+    for rest in itertools.permutations(shuffled[1:]):
+        circle = [shuffled[0], *rest]
+        pairs = zip(circle, circle[1:] + circle[:1], strict=True)
+        cost = sum(after[(a, b)] + (after[(b, a)] if both else 0) for a, b in pairs)
+        if best_cost is None or cost < best_cost:
+            best, best_cost = circle, cost
+    return best
 
 
 def seat_balanced(tables: Sequence[Sequence[int]], n: int, k: int) -> list[tuple[int, ...]]:
