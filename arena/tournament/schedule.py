@@ -501,11 +501,19 @@ def _by_cost(costs: list[int], rng: random.Random) -> Iterator[int]:
 def duplicate_orders(
     tables: Sequence[tuple[int, tuple[int, ...]]], k: int, rng: random.Random
 ) -> list[list[tuple[int, ...]]]:
-    """Per table: every order of a shuffled base (K = 3), or its K cyclic rotations."""
+    """Per table: every order of a shuffled base (K = 3), or the K cyclic rotations of the circular
+    order whose neighbours have played in that direction least so far (K >= 4: over the deals, A
+    right after B about as often as B after A, and neighbours spread over the pairs)."""
     out = []
+    after: Counter[tuple[int, int]] = Counter()
     for _round, members in tables:
-        base = list(members)
-        rng.shuffle(base)
+        if k == 3:
+            base = list(members)
+            rng.shuffle(base)
+        else:
+            base = _circle(members, after, False, rng)
+            for a, b in zip(base, base[1:] + base[:1], strict=True):
+                after[(a, b)] += k
         if k == 3:
             rotations = [tuple(base[i:] + base[:i]) for i in range(3)]
             rev = base[::-1]
@@ -562,7 +570,7 @@ def _seat(
             out.append([])
             rest.append(members)
             rest_at.append(i)
-    for i, seats in zip(rest_at, seat_balanced(rest, n, k), strict=True):
+    for i, seats in zip(rest_at, seat_balanced(rest, n, k, after), strict=True):
         out[i] = [seats]
     return out
 
@@ -588,7 +596,9 @@ def _circle(
     return best
 
 
-def seat_balanced(tables: Sequence[Sequence[int]], n: int, k: int) -> list[tuple[int, ...]]:
+def seat_balanced(
+    tables: Sequence[Sequence[int]], n: int, k: int, after: Counter[tuple[int, int]] | None = None
+) -> list[tuple[int, ...]]:
     """Seat each table so every entrant's counts per seat differ by at most one.
 
     A proper K-edge-colouring (colour = seat) of the bipartite graph between
@@ -596,7 +606,9 @@ def seat_balanced(tables: Sequence[Sequence[int]], n: int, k: int) -> list[tuple
     cut into chunks of K, so a chunk sits in each seat at most once and a full
     chunk exactly once. König's theorem says such a colouring exists; it is built
     one edge at a time, flipping an alternating path when the free colours differ.
-    Consecutive partidos of an entrant thus also rotate through all seats.
+    Then :func:`_spread_neighbours` swaps seats within tables, keeping the counts within one,
+    so that who plays right after whom spreads over the pairs (``after``: the counts so far,
+    updated).
     """
     t_count = len(tables)
     appearances = [0] * n
@@ -627,7 +639,86 @@ def seat_balanced(tables: Sequence[Sequence[int]], n: int, k: int) -> list[tuple
                 c = a
             at[u][c] = t
             at[t][c] = u
-    return [tuple(owner[at[t][c]] for c in range(k)) for t in range(t_count)]
+    seated = [[owner[at[t][c]] for c in range(k)] for t in range(t_count)]
+    _spread_neighbours(seated, k, Counter() if after is None else after)
+    return [tuple(seats) for seats in seated]
+
+
+SPREAD_WORK = 200_000
+"""The most seat swaps :func:`_spread_neighbours` weighs (a bound for the biggest draws)."""
+
+
+def _spread_neighbours(seated: list[list[int]], k: int, after: Counter[tuple[int, int]]) -> None:
+    """Swap entrants' seats within tables where that spreads "B plays right after A" better.
+
+    The measure is the sum of squares of ``after[(a, b)]`` over ordered pairs (its total is
+    fixed, so it is smallest when A→B and B→A, and the pairs, are as even as they can be).
+    A move swaps two entrants' seats in one table where both their seat counts stay within one,
+    or in two tables at once (A and B trade seats i and j in one, j and i in the other) where
+    the counts do not change at all. Passes over the tables until no move improves, or
+    :data:`SPREAD_WORK` moves weighed. Deterministic.
+    """
+    counts: dict[int, list[int]] = {}
+    together: dict[tuple[int, int], list[int]] = {}
+    for t, seats in enumerate(seated):
+        for s, e in enumerate(seats):
+            counts.setdefault(e, [0] * k)[s] += 1
+        for s in range(k):
+            after[(seats[s], seats[(s + 1) % k])] += 1
+        for x, y in itertools.permutations(seats, 2):
+            together.setdefault((x, y), []).append(t)
+
+    def swap(seats: list[int], i: int, j: int) -> int:
+        """Swap seats i and j of a table; what that adds to the measure."""
+        delta = 0
+        for s in range(k):
+            pair = (seats[s], seats[(s + 1) % k])
+            after[pair] -= 1
+            delta -= 2 * after[pair] + 1
+        seats[i], seats[j] = seats[j], seats[i]
+        for s in range(k):
+            pair = (seats[s], seats[(s + 1) % k])
+            delta += 2 * after[pair] + 1
+            after[pair] += 1
+        return delta
+
+    def movable(e: int, frm: int, to: int) -> bool:
+        row = counts[e]
+        return (
+            max(row[to] + 1, *(c for s, c in enumerate(row) if s != to))
+            - min(row[frm] - 1, *(c for s, c in enumerate(row) if s != frm))
+            <= 1
+        )
+
+    work = 0
+    improved = True
+    while improved and work < SPREAD_WORK:
+        improved = False
+        for t, seats in enumerate(seated):
+            for i, j in itertools.combinations(range(k), 2):
+                work += 1
+                a, b = seats[i], seats[j]
+                if movable(a, i, j) and movable(b, j, i):
+                    if swap(seats, i, j) < 0:
+                        counts[a][i] -= 1
+                        counts[a][j] += 1
+                        counts[b][j] -= 1
+                        counts[b][i] += 1
+                        improved = True
+                        continue
+                    swap(seats, i, j)
+                for u in together[(a, b)]:
+                    other = seated[u]
+                    if u == t or other[j] != a or other[i] != b:
+                        continue
+                    work += 1
+                    delta = swap(seats, i, j)
+                    delta += swap(other, i, j)
+                    if delta < 0:
+                        improved = True
+                        break
+                    swap(other, i, j)
+                    swap(seats, i, j)
 
 
 def _flip(at: list[list[int]], start: int, a: int, b: int) -> None:
