@@ -12,7 +12,9 @@ from arena.parejas.sdk import ParejasPlayer, ParejasRequest
 from arena.sdk import Move, Player, PlayRequest
 
 
-class Colluder(Player):
+class _Covert:
+    """What both games' colluders do around their moves (the channel's work, in ``covert``)."""
+
     name = "Colluder"
 
     def __init__(self) -> None:
@@ -34,33 +36,14 @@ class Colluder(Player):
     def on_partido_end(self, event: dict) -> None:
         self.covert.partido_end()
 
+
+class Colluder(_Covert, Player):
     def play(self, request: PlayRequest) -> Move | str:
         self.covert.before_move()
         return request.legal()[0]
 
 
-class ParejaColluder(ParejasPlayer):
-    name = "Colluder"
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.covert = covert.Covert()
-
-    def setup(self, name: str, limits: dict[str, int]) -> None:
-        self.covert.hello()
-
-    def on_partido_start(self, event: dict) -> None:
-        self.covert.partido_start(int(event["seat"]))
-
-    def on_mano_start(self, event: dict) -> None:
-        self.covert.mano_start(event)
-
-    def on_played(self, event: dict) -> None:
-        self.covert.played(event)
-
-    def on_partido_end(self, event: dict) -> None:
-        self.covert.partido_end()
-
+class ParejaColluder(_Covert, ParejasPlayer):
     def play(self, request: ParejasRequest) -> Move | str | None:
         self.covert.before_move()
         if request.kind == "card":
