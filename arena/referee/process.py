@@ -15,6 +15,7 @@ import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 from arena.inert import EXCERPT
 from arena.protocol import MAX_LINE_BYTES
@@ -130,6 +131,15 @@ def track(pid: int) -> None:
 
 def untrack(pid: int) -> None:
     _live.discard(pid)
+
+
+def start(argv: Sequence[str], **popen: Any) -> subprocess.Popen[Any]:
+    """``subprocess.Popen(argv, **popen)``, tracked under :data:`start_lock`: no other thread's
+    :func:`reap_orphans` sees it untracked (:func:`untrack` it once it is reaped)."""
+    with start_lock:
+        child = subprocess.Popen(argv, **popen)
+        track(child.pid)
+        return child
 
 
 def _is_player_orphan(pid: int, my_session: int) -> bool:
@@ -354,19 +364,17 @@ class PlayerProcess(PipedProcess):
         child_env["ARENA_PLAYER"] = "1"
         err_r, err_w = os.pipe()
         try:
-            with start_lock:  # tracked before another thread's reap_orphans can look
-                self.popen = subprocess.Popen(
-                    self.argv,
-                    cwd=cwd,
-                    env=child_env,
-                    stdin=subprocess.PIPE,
-                    stdout=subprocess.PIPE,
-                    stderr=err_w,
-                    start_new_session=True,
-                    bufsize=0,
-                    pass_fds=tuple(pass_fds),
-                )
-                track(self.popen.pid)
+            self.popen = start(
+                self.argv,
+                cwd=cwd,
+                env=child_env,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=err_w,
+                start_new_session=True,
+                bufsize=0,
+                pass_fds=tuple(pass_fds),
+            )
         except BaseException:
             os.close(err_r)
             raise

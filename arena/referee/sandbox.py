@@ -55,7 +55,7 @@ from arena import i18n, zygote
 from arena.errors import ArenaError
 from arena.i18n import N_, _
 from arena.inert import EXCERPT
-from arena.referee import cgroups, seal, uids
+from arena.referee import cgroups, process, seal, uids
 
 MODES = ("auto", "bwrap", "rlimits", "none")
 MECHANISMS = ("bwrap", "rlimits", "none")
@@ -179,11 +179,18 @@ class Box:
     def run(self, timeout: float) -> subprocess.CompletedProcess[str]:
         """Run the contained process to its end, capturing its output as text (tracked meanwhile:
         another thread's orphan reaper leaves it alone)."""
-        from arena.referee import process
-
-        with process.start_lock:
-            proc = self.popen(stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-            process.track(proc.pid)
+        try:
+            proc = process.start(
+                self.argv,
+                cwd=self.cwd,
+                env=self.env,
+                pass_fds=self.pass_fds,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+            )
+        finally:
+            self.started()
         try:
             try:
                 out, err = proc.communicate(timeout=timeout)

@@ -14,11 +14,11 @@ Knows nothing of the rules or of the protocol's messages.
 
 from __future__ import annotations
 
+import concurrent.futures
 import contextlib
 import json
 import logging
 import os
-import queue
 import secrets
 import select
 import signal
@@ -30,7 +30,6 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from arena.i18n import _
 from arena.protocol import MAX_LINE_BYTES
@@ -89,18 +88,16 @@ class Server:
         try:
             self.box = sandbox.zygote_box(theirs.fileno(), preload)
             try:
-                with process.start_lock:  # tracked before another thread's reap_orphans can look
-                    self.proc = subprocess.Popen(
-                        self.box.argv,
-                        cwd="/",
-                        env=self.box.env,
-                        stdin=subprocess.DEVNULL,
-                        stdout=subprocess.DEVNULL,
-                        stderr=self._errors,
-                        pass_fds=(theirs.fileno(), *self.box.pass_fds),
-                        start_new_session=True,
-                    )
-                    process.track(self.proc.pid)  # a child of ours, not an orphan to reap
+                self.proc = process.start(  # a child of ours, not an orphan to reap
+                    self.box.argv,
+                    cwd="/",
+                    env=self.box.env,
+                    stdin=subprocess.DEVNULL,
+                    stdout=subprocess.DEVNULL,
+                    stderr=self._errors,
+                    pass_fds=(theirs.fileno(), *self.box.pass_fds),
+                    start_new_session=True,
+                )
             finally:
                 self.box.started()
                 theirs.close()
@@ -398,35 +395,20 @@ def _server() -> Server | None:
     return found
 
 
-_keepers: dict[int, queue.SimpleQueue[Any]] = {}
+_keepers: dict[int, concurrent.futures.ThreadPoolExecutor] = {}
+"""Per process: the one thread that starts its warm-start servers when another thread asks."""
 
 
 def _lasting(make: Callable[[], Server]) -> Server:
     """``make()`` run in a thread that lasts as long as this process: bwrap's ``--die-with-parent``
     kills the server when the *thread* that started it ends (a Dask worker's, a test's), not the
-    process."""
+    process. (Called under :data:`_lock`.)"""
     if threading.current_thread() is threading.main_thread():
         return make()
-    jobs = _keepers.get(os.getpid())
-    if jobs is None:
-        jobs = _keepers[os.getpid()] = queue.SimpleQueue()
-        threading.Thread(target=_keep, args=(jobs,), name="warm-start-server", daemon=True).start()
-    done: queue.SimpleQueue[tuple[Server | None, BaseException | None]] = queue.SimpleQueue()
-    jobs.put((make, done))
-    made, error = done.get()
-    if error is not None:
-        raise error
-    assert made is not None
-    return made
-
-
-def _keep(jobs: queue.SimpleQueue[Any]) -> None:
-    while True:
-        make, done = jobs.get()
-        try:
-            done.put((make(), None))
-        except BaseException as exc:  # the caller's to handle, in its own thread
-            done.put((None, exc))
+    keeper = _keepers.get(os.getpid())
+    if keeper is None:
+        keeper = _keepers[os.getpid()] = concurrent.futures.ThreadPoolExecutor(1, "warm-start-server")
+    return keeper.submit(make).result()
 
 
 def _stop(pid: int) -> None:
