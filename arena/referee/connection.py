@@ -29,7 +29,6 @@ from arena.referee.process import (
     LineTooLong,
     PipedProcess,
     PlayerProcess,
-    descendants,
     process_tree_cpu_ns,
 )
 from arena.rules import FaultError
@@ -464,13 +463,6 @@ class SubprocessConnection:
         used = self.box.cpu_ns()
         return used if used is not None else process_tree_cpu_ns(self.process.pid)
 
-    def _threads(self) -> list[int]:
-        """Every thread of the player's tree now (cgroup, else the process and its descendants)."""
-        found = self.box.threads()
-        if found is None:
-            found = idle.threads_of([self.process.pid, *descendants(self.process.pid)])
-        return found
-
     def _read_reply(self, cpu_ms: int, wall_ms: int, start: float, cpu0: int | None, idle_ms: int) -> bytes:
         """The reply line, waiting while the player has CPU time, idle time and wall time left.
 
@@ -480,7 +472,7 @@ class SubprocessConnection:
         """
         deadline = start + wall_ms / 1000
         cores = self.box.cpus or os.cpu_count() or 1
-        clock = idle.IdleClock(self._threads, self._cpu_ns)
+        clock = idle.tree_clock(self.box, self.process.pid)
         look = start + IDLE_LOOK_MS / 1000
         while True:
             used = self._cpu_used_ms(cpu0)

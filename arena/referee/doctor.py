@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 
 from arena.i18n import N_, _
-from arena.referee import cgroups, sandbox
+from arena.referee import cgroups, sandbox, seal
 
 PROBE_LIMITS = sandbox.Resources(memory_mb=512, cpu_s=30, processes=32, file_mb=16, cpus=0.5)
 """Small limits, so that the probe can exceed each of them quickly."""
@@ -125,12 +125,11 @@ print(json.dumps(out))
 """  # not shown
 
 PAIR_PROBE = r"""
-import ctypes, errno, fcntl, json, os, platform, sys, time
+import ctypes, errno, fcntl, json, os, sys, time
 role, shared, word = sys.argv[1:4]
 libc = ctypes.CDLL(None, use_errno=True)
 libc.syscall.restype = ctypes.c_long
-x86 = platform.machine() == "x86_64"
-ADD_KEY, KEYCTL, UNSHARE = (248, 250, 272) if x86 else (217, 219, 97)
+ADD_KEY, KEYCTL, UNSHARE = map(int, sys.argv[4:7])  # this machine's numbers (arena.referee.seal)
 def raw(nr, *args):
     ctypes.set_errno(0)
     r = libc.syscall(ctypes.c_long(nr), *(ctypes.c_long(a) for a in args))
@@ -350,8 +349,10 @@ def _pair(mechanism: str) -> dict[str, bool]:
     with tempfile.TemporaryDirectory() as tmp:
         os.chmod(tmp, 0o755)
         folder = Path(tmp)
-        first = sandbox.contain([sys.executable, "-c", PAIR_PROBE, "a", shared, word], folder, mechanism)
-        second = sandbox.contain([sys.executable, "-c", PAIR_PROBE, "b", shared, word], folder, mechanism)
+        calls = [str(seal.number(name)) for name in ("add_key", "keyctl", "unshare")]
+        probe = [sys.executable, "-c", PAIR_PROBE]
+        first = sandbox.contain([*probe, "a", shared, word, *calls], folder, mechanism)
+        second = sandbox.contain([*probe, "b", shared, word, *calls], folder, mechanism)
         a = first.popen(stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         try:
             assert a.stdout is not None
@@ -382,17 +383,7 @@ def _idle(mechanism: str) -> bool:
         box = sandbox.contain([sys.executable, "-c", IDLE_PROBE], Path(tmp), mechanism, PROBE_LIMITS)
         proc = box.popen()
         try:
-            from arena.referee.process import descendants, process_tree_cpu_ns
-
-            def threads() -> list[int]:
-                found = box.threads()
-                return found if found is not None else idle.threads_of([proc.pid, *descendants(proc.pid)])
-
-            def cpu_ns() -> int | None:
-                used = box.cpu_ns()
-                return used if used is not None else process_tree_cpu_ns(proc.pid)
-
-            clock = idle.IdleClock(threads, cpu_ns)
+            clock = idle.tree_clock(box, proc.pid)
             time.sleep(0.3)  # past the start-up: the sleep itself
             clock.start()
             time.sleep(1.1)

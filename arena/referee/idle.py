@@ -23,6 +23,9 @@ import os
 import time
 from collections.abc import Callable
 
+from arena.referee import sandbox
+from arena.referee.process import descendants, process_tree_cpu_ns
+
 SCHEDSTAT = "/proc/{tid}/schedstat"
 
 
@@ -48,6 +51,21 @@ def threads_of(pids: list[int]) -> list[int]:
         except (OSError, ValueError):
             continue
     return out
+
+
+def tree_clock(box: sandbox.Box, pid: int) -> IdleClock:
+    """The idle clock of the player in ``box`` whose process is ``pid``: its threads and CPU time
+    from its cgroup, else from ``pid`` and its descendants."""
+
+    def threads() -> list[int]:
+        found = box.threads()
+        return found if found is not None else threads_of([pid, *descendants(pid)])
+
+    def cpu_ns() -> int | None:
+        used = box.cpu_ns()
+        return used if used is not None else process_tree_cpu_ns(pid)
+
+    return IdleClock(threads, cpu_ns)
 
 
 class IdleClock:
