@@ -7,6 +7,7 @@ of ``protocol.md`` (``timeout``, ``protocol``, ``crash``) and its evidence.
 from __future__ import annotations
 
 import contextlib
+import math
 import os
 import signal
 import sys
@@ -472,7 +473,7 @@ class SubprocessConnection:
         """
         deadline = start + wall_ms / 1000
         cores = self.box.cpus or os.cpu_count() or 1
-        clock = idle.tree_clock(self.box, self.process.pid)
+        clock: idle.IdleClock | None = None  # made once the reply takes longer than IDLE_LOOK_MS
         look = start + IDLE_LOOK_MS / 1000
         while True:
             used = self._cpu_used_ms(cpu0)
@@ -486,31 +487,31 @@ class SubprocessConnection:
                 )
             # CPU time grows at most `cores` times faster than the wall clock: no need to look sooner.
             wait = left if used is None else min(left, max(0.002, (cpu_ms - used) / 1000 / cores))
-            if clock.enabled and not clock.started:
+            if clock is None and idle.measurable():
                 if now >= look:
+                    clock = idle.tree_clock(self.box, self.process.pid)
                     clock.start()
                 else:
-                    wait = min(wait, max(0.0, look - now))
-            if clock.started:
-                idle_now = clock.idle_ms()
-                if idle_now is not None:
-                    if idle_now > idle_ms:
-                        raise self._timeout(
-                            _(
-                                "idle for {idle} ms (neither computing nor waiting for a CPU; "
-                                "at most {ms} ms)"
-                            ).format(idle=round(idle_now), ms=idle_ms),
-                            start,
-                            used,
-                            idle_ms=round(idle_now, 3),
-                        )
-                    wait = min(
-                        wait, max(0.005, (idle_ms - idle_now) / 1000)
-                    )  # idle grows no faster than time
+                    wait = min(wait, look - now)
+            if clock is not None:
+                wait = min(wait, self._idle_left(clock, idle_ms, start, used))
             try:
                 return self.process.read_line(wait)
             except LineTimeout:
                 continue
+
+    def _idle_left(self, clock: idle.IdleClock, idle_ms: int, start: float, used: float | None) -> float:
+        """How long (s) until the reply's idle time could pass ``idle_ms``: it grows no faster than
+        the clock. Raises the ``timeout`` once it has passed."""
+        idle_now = clock.idle_ms()
+        if idle_now is None:
+            return math.inf
+        if idle_now > idle_ms:
+            detail = _("idle for {idle} ms (neither computing nor waiting for a CPU; at most {ms} ms)")
+            raise self._timeout(
+                detail.format(idle=round(idle_now), ms=idle_ms), start, used, idle_ms=round(idle_now, 3)
+            )
+        return max(0.005, (idle_ms - idle_now) / 1000)
 
     def _cpu_used_ms(self, cpu0: int | None) -> float | None:
         now = self._cpu_ns() if cpu0 is not None else None

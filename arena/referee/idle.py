@@ -19,6 +19,7 @@ Knows nothing of the rules or the protocol.
 
 from __future__ import annotations
 
+import functools
 import os
 import time
 from collections.abc import Callable
@@ -37,6 +38,7 @@ def _wait_ns(path: str) -> int | None:
         return None
 
 
+@functools.cache
 def measurable() -> bool:
     """Whether this kernel keeps per-thread run-queue delays (``CONFIG_SCHED_INFO``)."""
     return _wait_ns("/proc/thread-self/schedstat") is not None
@@ -86,10 +88,6 @@ class IdleClock:
         self._last: dict[int, int] = {}
         self._referee0 = 0
         self.enabled = measurable()
-
-    @property
-    def started(self) -> bool:
-        return self._start is not None
 
     def _sample(self) -> dict[int, int]:
         seen = {}
