@@ -15,7 +15,6 @@ import ctypes
 import json
 import logging
 import os
-import platform
 import resource
 import shutil
 import subprocess
@@ -28,14 +27,13 @@ from typing import Any
 
 import pytest
 
-from arena.referee import leftovers, uids
+from arena.referee import leftovers, seal, uids
 
 if os.geteuid() != 0:
     pytest.skip("leasing uids and acting as them needs a root referee", allow_module_level=True)
 
-ADD_KEY = {"x86_64": 248, "aarch64": 217, "riscv64": 217}.get(platform.machine())
-KEYCTL = leftovers.KEYCTL_NUMBERS.get(platform.machine())
-KEYS = ADD_KEY is not None and KEYCTL is not None and Path("/proc/key-users").exists()
+ADD_KEY, KEYCTL = seal.number("add_key"), seal.number("keyctl")
+KEYS = Path("/proc/key-users").exists()
 MQUEUE = leftovers.mqueue_folder() is not None
 
 PRELUDE = """

@@ -44,7 +44,6 @@ import contextlib
 import ctypes
 import itertools
 import os
-import platform
 import stat
 import struct
 import subprocess
@@ -53,6 +52,8 @@ import tempfile
 import threading
 import time
 from dataclasses import dataclass
+
+from arena.referee import seal
 
 PLACES = ("/tmp", "/var/tmp", "/dev/shm", "/run/lock", "/var/lock", "/run/shm", tempfile.gettempdir())
 """Folders of the machine every user may write in (each walked whole; the same folder once)."""
@@ -70,13 +71,10 @@ its ctime and mtime stay the same (no user can set those back)."""
 KEYS_WAIT = 2.0
 """Seconds to wait for the kernel to free the keys of a uid once they are invalidated."""
 
-KEYCTL_NUMBERS = {"x86_64": 250, "aarch64": 219, "riscv64": 219, "ppc64le": 271, "s390x": 280, "i686": 288}
-"""The ``keyctl`` system call's number per machine."""
-SYS_FSOPEN, SYS_FSCONFIG, SYS_FSMOUNT = 430, 431, 432  # the same on every architecture
 IPC_RMID = 0
 DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
-PLAYER_IDS = range(1_879_048_192, 1_879_048_192 + 65_536)
-"""The uids (and gids) leased to players (:data:`arena.referee.uids.FIRST_UID` onwards)."""
+PLAYER_IDS = range(0x70000000, 0x70000000 + 65_536)
+"""The uids (and gids) leased to players (:mod:`arena.referee.uids` leases them)."""
 
 _libc = ctypes.CDLL(None, use_errno=True)
 _libc.syscall.restype = ctypes.c_long
@@ -215,8 +213,11 @@ def key_count(uid: int) -> int:
 def remove_keys(uid: int) -> None:
     """Empty and invalidate every keyring and key of ``uid``, then wait (a while) for the kernel
     to free them. Only when it has keys: it costs a short process of the uid."""
-    number = KEYCTL_NUMBERS.get(platform.machine())
-    if not key_count(uid) or number is None:
+    if not key_count(uid):
+        return
+    try:
+        number = seal.number("keyctl")
+    except seal.SealError:
         return
     with contextlib.suppress(OSError, subprocess.SubprocessError):
         subprocess.run(
@@ -280,13 +281,17 @@ def mqueue_folder() -> int | None:
 
 
 def _private_mqueue() -> int | None:
-    fs = _libc.syscall(SYS_FSOPEN, b"mqueue", 1)  # FSOPEN_CLOEXEC
+    try:
+        fsopen, fsconfig, fsmount = (seal.number(name) for name in ("fsopen", "fsconfig", "fsmount"))
+    except seal.SealError:
+        return None
+    fs = _libc.syscall(fsopen, b"mqueue", 1)  # FSOPEN_CLOEXEC
     if fs < 0:
         return None
     try:
-        if _libc.syscall(SYS_FSCONFIG, ctypes.c_int(fs), 6, None, None, 0) < 0:  # FSCONFIG_CMD_CREATE
+        if _libc.syscall(fsconfig, ctypes.c_int(fs), 6, None, None, 0) < 0:  # FSCONFIG_CMD_CREATE
             return None
-        mount = _libc.syscall(SYS_FSMOUNT, ctypes.c_int(fs), 1, 0)  # FSMOUNT_CLOEXEC
+        mount = _libc.syscall(fsmount, ctypes.c_int(fs), 1, 0)  # FSMOUNT_CLOEXEC
         if mount < 0:
             return None
         try:

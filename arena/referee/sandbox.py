@@ -270,10 +270,10 @@ class Box:
         self.release()
 
 
-def _succeeds(argv: list[str], env: dict[str, str] | None = None) -> bool:
+def _succeeds(argv: list[str], env: dict[str, str] | None = None, pass_fds: Sequence[int] = ()) -> bool:
     """Whether ``argv`` runs and exits 0 within 10 s (a trial run)."""
     try:
-        done = subprocess.run(argv, capture_output=True, timeout=10, check=False, env=env)
+        done = subprocess.run(argv, capture_output=True, timeout=10, check=False, env=env, pass_fds=pass_fds)
     except (OSError, subprocess.SubprocessError):
         return False
     return done.returncode == 0
@@ -371,17 +371,8 @@ def _bwrap_seals() -> bool:
     fd = seal.program_fd()
     try:
         box = ["bwrap", "--unshare-all", "--die-with-parent", *TRIAL_MOUNTS, "--seccomp", str(fd)]
-        try:
-            done = subprocess.run(
-                [*box, sys.executable, "-I", "-S", "-c", SEAL_TRIAL.format(keyctl=seal.number("keyctl"))],
-                capture_output=True,
-                timeout=20,
-                check=False,
-                pass_fds=(fd,),
-            )
-        except (OSError, subprocess.SubprocessError):
-            return False
-        return done.returncode == 0
+        trial = SEAL_TRIAL.format(keyctl=seal.number("keyctl"))
+        return _succeeds([*box, sys.executable, "-I", "-S", "-c", trial], pass_fds=(fd,))
     finally:
         os.close(fd)
 

@@ -45,9 +45,9 @@ __all__ = [
     "sweep_abandoned",
 ]
 
-FIRST_UID = 1_879_048_192
+FIRST_UID = leftovers.PLAYER_IDS.start
 """0x70000000: the first uid of the range leased to players."""
-COUNT = 65_536
+COUNT = len(leftovers.PLAYER_IDS)
 LOCK_FOLDERS = (Path("/run/tute-arena/uids"), Path(tempfile.gettempdir()) / "tute-arena-uids-0")
 HELD_MAX = 256
 """The most lock files of quarantined uids kept open (other referees skip those while this one lives)."""
