@@ -683,12 +683,11 @@ def _spread_neighbours(seated: list[list[int]], k: int, after: Counter[tuple[int
         return delta
 
     def movable(e: int, frm: int, to: int) -> bool:
-        row = counts[e]
-        return (
-            max(row[to] + 1, *(c for s, c in enumerate(row) if s != to))
-            - min(row[frm] - 1, *(c for s, c in enumerate(row) if s != frm))
-            <= 1
-        )
+        """Whether ``e``'s seat counts stay within one after a move from seat ``frm`` to ``to``."""
+        row = list(counts[e])
+        row[frm] -= 1
+        row[to] += 1
+        return max(row) - min(row) <= 1
 
     work = 0
     improved = True
