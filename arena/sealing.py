@@ -1,9 +1,10 @@
 """Loading the players' syscall filter into a process (stdlib only: the player's side of it).
 
 The program is compiled by the referee (:mod:`arena.referee.seal`); this module only
-hands it to the kernel, for the warm-start server's forks (:mod:`arena.zygote`) and,
-run as ``python -I -S -m arena.sealing FD -- ARGV...``, for ``--sandbox rlimits``,
-where it loads the program read from descriptor FD and then executes ARGV.
+hands it to the kernel, for the warm-start server's forks (:mod:`arena.zygote`) and, run
+as ``python -I -S .../arena/sealing.py FD -- ARGV...`` (a file: ``-I`` ignores the path),
+for ``--sandbox rlimits``, where it loads the program read from descriptor FD and then
+executes ARGV.
 """
 
 from __future__ import annotations
@@ -48,7 +49,7 @@ def main(argv: list[str]) -> None:
     try:
         fd = int(argv[0])
         if argv[1] != "--" or len(argv) < 3:
-            raise ValueError("usage: python -m arena.sealing FD -- ARGV...")  # not shown
+            raise ValueError("usage: sealing.py FD -- ARGV...")  # not shown
         with os.fdopen(fd, "rb") as source:
             program = source.read()
         load(program)
