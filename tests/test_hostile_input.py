@@ -52,6 +52,9 @@ ENGINE_REASONS = {"protocol", "not_in_hand", "renuncio", "false_canto"}
 class FakeProcess:
     """What ``SubprocessConnection._round_trip`` uses of a player process: each read gives ``line``."""
 
+    pid = -1
+    """No such process: a reply the loaded machine makes slow has no idle time to measure."""
+
     def __init__(self) -> None:
         self.line = b""
 
