@@ -45,8 +45,13 @@ Per size and method:
 * ``mean interval width``: the mean number of places an interval spans
   (``high − low + 1``; 1 = a single place, n = no information);
 * ``separated`` / ``sep. right``: the share of adjacent pairs of the order
-  declared separated (``ahead ≥ 95%`` for new, non-overlapping μ ± 1.96σ for
-  old) and, of those, the share in the true order (should be ≥ 95%);
+  declared separated (the pairwise verdict, ≥ 97.5%, for new; non-overlapping
+  μ ± 1.96σ for old) and, of those, the share in the true order (should be ≥ 95%);
+* ``separated pairs`` (new method, the last lines): the share of *all* pairs of the
+  fields that the pairwise verdicts separate (one stronger in ≥ 97.5% of the
+  resamples), the share of those in the true order, and how many of the fields'
+  identical twins (``--twins`` pairs per field, default 1: entrants 2t and 2t + 1
+  get the same ``θ*``) were separated — it should be none;
 * ``s per field``, ``cpu s``: the method's time per field, wall clock and CPU, in
   a worker process (on a loaded machine the wall clock is the larger).
 
@@ -77,7 +82,7 @@ import statistics
 import sys
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -104,6 +109,7 @@ class Job:
     spread: float
     resamples: int
     method: ranking.Method
+    twins: int = 0
 
 
 @dataclass(frozen=True)
@@ -121,6 +127,10 @@ class Result:
     adjacent: int
     seconds: float
     cpu: float
+    pairs_separated: int = 0
+    pairs_right: int = 0
+    twins_separated: int = 0
+    twins: int = 0
 
 
 def field(job: Job) -> tuple[np.ndarray, list[ranking.Outcome]]:
@@ -128,6 +138,8 @@ def field(job: Job) -> tuple[np.ndarray, list[ranking.Outcome]]:
     rng = np.random.default_rng([job.seed, job.size, job.field])
     n, k = job.size, job.table
     theta = rng.normal(0.0, job.spread, n)
+    for t in range(min(job.twins, n // 2)):  # identical twins: entrants 2t and 2t + 1 equal
+        theta[2 * t + 1] = theta[2 * t]
     played = np.zeros(n, dtype=int)
     outcomes = []
     for p in range(round(n * job.per_player / k)):
@@ -227,8 +239,19 @@ def run(job: Job) -> list[Result]:
     n = job.size
     start = time.perf_counter(), time.process_time()
     fit = ranking.places(outcomes, n, job.resamples, method=job.method)
-    sep = [fit.ahead[i] >= ranking.SEPARATED for i in fit.order[:-1]]
+    sep = [fit.pairs is not None and fit.pairs.separated(a, b) for a, b in itertools.pairwise(fit.order)]
     new = score(job, "new", theta, fit.order, fit.low, fit.high, sep, _since(start))
+    if fit.pairs is not None:
+        apart = [(a, b) for a, b in itertools.combinations(range(n), 2) if fit.pairs.separated(a, b)]
+        right = sum((fit.pairs.stronger[a, b] > 0.5) == (theta[a] > theta[b]) for a, b in apart)
+        twins = [(2 * t, 2 * t + 1) for t in range(min(job.twins, n // 2))]
+        new = replace(
+            new,
+            pairs_separated=len(apart),
+            pairs_right=int(right),
+            twins_separated=sum(fit.pairs.separated(a, b) for a, b in twins),
+            twins=len(twins),
+        )
     start = time.perf_counter(), time.process_time()
     order, low, high, sep = old_places(outcomes, n)
     old = score(job, "old", theta, order, low, high, sep, _since(start))
@@ -259,6 +282,7 @@ def main() -> None:
         choices=("auto", "bootstrap", "normal"),
         help="ranking.places' intervals: refits, normal draws, or by the number of partidos",
     )
+    ap.add_argument("--twins", type=int, default=1, help="pairs of identical entrants per field")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument(
@@ -272,7 +296,18 @@ def main() -> None:
     if len(counts) != len(sizes):
         ap.error("--fields: one number, or one per size")
     jobs = [
-        Job(n, k, args.seed, args.table, args.per_player, args.ties, args.spread, args.resamples, args.method)
+        Job(
+            n,
+            k,
+            args.seed,
+            args.table,
+            args.per_player,
+            args.ties,
+            args.spread,
+            args.resamples,
+            args.method,
+            args.twins,
+        )
         for n, count in sorted(zip(sizes, counts, strict=True), reverse=True)  # the slow ones first
         for k in range(count)
     ]
@@ -302,6 +337,7 @@ def main() -> None:
         "mean interval width",
         "separated",
         "sep. right",
+        "pairs sep.",
         "s per field",
         "cpu s",
     )
@@ -326,6 +362,9 @@ def main() -> None:
                 f"{statistics.fmean(r.width for r in rs):.1f}",
                 _pct(sep / sum(r.adjacent for r in rs)),
                 _pct(sum(r.separated_right for r in rs) / sep) if sep else "-",
+                _pct(sum(r.pairs_separated for r in rs) / (len(rs) * n * (n - 1) // 2))
+                if method == "new"
+                else "-",
                 f"{seconds:.2f}",
                 f"{cpu:.2f}",
             )
@@ -343,6 +382,15 @@ def main() -> None:
     old = summary["old"]
     print(f"order recovered: {_pct(statistics.fmean(c for c, _ in new))}")
     print(f"place interval coverage: {_pct(statistics.fmean(v for _, v in new))}")
+    mine = [r for r in results if r.method == "new"]
+    apart = sum(r.pairs_separated for r in mine)
+    total = sum(r.size * (r.size - 1) // 2 for r in mine)
+    right = sum(r.pairs_right for r in mine)
+    print(
+        f"separated pairs: {_pct(apart / total)} of all pairs, "
+        f"{_pct(right / apart) if apart else '-'} of them in the true order; "
+        f"twins separated: {sum(r.twins_separated for r in mine)} of {sum(r.twins for r in mine)}"
+    )
     print(
         f"old online rating — order recovered: {_pct(statistics.fmean(c for c, _ in old))}, "
         f"place interval coverage: {_pct(statistics.fmean(v for _, v in old))}"

@@ -24,8 +24,6 @@ ending ``max position imbalance: X; max neighbour imbalance: Y`` (counts: Y is t
 from __future__ import annotations
 
 import argparse
-import collections
-import itertools
 import subprocess
 import sys
 import types
@@ -35,7 +33,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from arena.tournament.schedule import make_schedule  # noqa: E402
+from arena.tournament.schedule import make_schedule, seating_balance  # noqa: E402
 
 CASES = (
     # (entrants, table size, rounds, partidos, duplicate)
@@ -54,18 +52,8 @@ CASES = (
 
 def imbalance(entrants: int, table_size: int, seats: list[tuple[int, ...]]) -> tuple[int, int, int, int]:
     """(position imbalance, largest |A→B − B→A|, min and max over ordered pairs that met)."""
-    positions = [[0] * table_size for _ in range(entrants)]
-    after: collections.Counter[tuple[int, int]] = collections.Counter()
-    met: set[tuple[int, int]] = set()
-    for table in seats:
-        for s, e in enumerate(table):
-            positions[e][s] += 1
-            after[(e, table[(s + 1) % table_size])] += 1
-        met.update(itertools.permutations(table, 2))
-    position = max(max(row) - min(row) for row in positions)
-    directions = max(abs(after[(a, b)] - after[(b, a)]) for a, b in met)
-    counts = [after[pair] for pair in met]
-    return position, directions, min(counts), max(counts)
+    b = seating_balance(entrants, table_size, seats)
+    return b.position, b.neighbours, b.fewest, b.most
 
 
 def old_make_schedule(rev: str) -> Callable[..., list]:  # type: ignore[type-arg]

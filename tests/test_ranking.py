@@ -110,13 +110,13 @@ def test_a_clear_field_is_ordered_and_separated_and_a_field_of_equals_is_not() -
     _, data = _draw(5, 400, table=4, seed=2)
     clear = places([Outcome(tuple((i,) for i in r), str(k)) for k, r in enumerate(data)], 5, resamples=300)
     assert clear.order == [0, 1, 2, 3, 4]
-    assert clear.group == ["A", "B", "C", "D", "E"]  # 400 partidos, strengths 0.5 apart
+    assert clear.group == ["a", "b", "c", "d", "e"]  # 400 partidos, strengths 0.5 apart
     assert all(p >= ranking.SEPARATED for p in clear.ahead[:4])
     assert [(lo, hi) for lo, hi in zip(clear.low, clear.high, strict=True)] == [(i, i) for i in range(1, 6)]
     # each of four entrants takes each place equally often: equals, however many partidos
     equals = [Outcome(tuple(((k + j) % 4,) for j in range(4)), str(k)) for k in range(40)]
     same = places(equals, 4, resamples=300)
-    assert set(same.group) == {"A"}
+    assert set(same.group) == {"a"}
     assert all(lo < hi for lo, hi in zip(same.low, same.high, strict=True))
 
 
@@ -152,16 +152,41 @@ def test_penalties_are_counted_apart_from_disqualifications() -> None:
     assert (ana["pen_renuncio"], ana["dq_renuncio"]) == (2, 0)
 
 
-def test_separation_lines_say_which_places_are_not_separated() -> None:
+def test_the_verdict_says_who_is_ahead_of_whom_and_what_more_would_settle() -> None:
     names = [f"e{i}" for i in range(4)]
-    _, data = _draw(4, 12, table=4, seed=6)
+    _, data = _draw(4, 40, table=4, seed=6)
     records = [_record(f"p{k}", [names[i] for i in r], [[0], [1], [2], [3]]) for k, r in enumerate(data)]
     df = standings(records, names, resamples=200)
+    letters = list(df["grupo"])
     with i18n.speaking("es"):
         lines = separation_lines(df)
-    assert lines and all("no están separados con 12 partidos por jugador" in x for x in lines)
+    apart = sum(not set(a) & set(b) for a, b in itertools.combinations(letters, 2))
+    assert lines[0] == f"Los partidos separan {apart} de 6 pares de jugadores con 40 partidos cada uno."
+    assert 0 < apart < 6  # strengths 0.5 apart, 40 partidos: the ends apart, neighbours not
+    assert any(x.endswith("no están separados entre sí.") for x in lines)
+    assert any(x.startswith("Harían falta unos ") for x in lines)
     with i18n.speaking("en"):
-        assert separation_lines(df)[0].startswith("Places ")
+        assert separation_lines(df)[0].startswith("The partidos separate ")
+
+
+def test_the_verdict_of_a_field_with_a_clear_first_and_a_chain_below() -> None:
+    names = ["fuerte", "b", "c", "d", "e"]
+    rng = np.random.default_rng(3)
+    true = np.array([2.0, 0.15, 0.0, -0.15, -0.3])
+    records = []
+    for k in range(500):
+        seats = rng.choice(5, 4, replace=False)
+        order = np.argsort(-(rng.gumbel(size=4) + true[seats]))
+        records.append(_record(f"p{k}", [names[i] for i in seats], [[int(o)] for o in order]))
+    df = standings(records, names, resamples=300)
+    with i18n.speaking("en"):
+        lines = separation_lines(df)
+    assert df["entrant"].iloc[0] == "fuerte" and df["grupo"].iloc[0] == "a"
+    assert "#1 fuerte is ahead of everyone." in lines
+    assert "#3–#5 are not separated from each other." in lines  # 0.15 apart: a chain
+    assert "#4 and #5 look equal: no difference between them shows in 403 partidos per player." in lines
+    more = [int(x.split()[1]) for x in lines if x.startswith("About ")]
+    assert more and all(m <= ranking.NEEDED_CAP * 403 for m in more)  # never an endless estimate
 
 
 @pytest.mark.parametrize("groups", [((0, 1), (2,)), ((2,), (0, 1)), ((0, 1, 2),)])
@@ -191,7 +216,7 @@ def test_without_resamples_there_is_an_order_but_no_interval() -> None:
     _, data = _draw(4, 40, seed=8)
     p = places([Outcome(tuple((i,) for i in r), str(k)) for k, r in enumerate(data)], 4, resamples=0)
     assert sorted(p.order) == [0, 1, 2, 3] and p.low == p.high == [0, 0, 0, 0]
-    assert set(p.group) == {"A"} and all(math.isnan(a) for a in p.ahead)
+    assert set(p.group) == {"a"} and all(math.isnan(a) for a in p.ahead)
 
 
 @given(st.data())
@@ -236,7 +261,7 @@ def test_the_normal_draws_find_what_the_refits_find_on_a_clear_field() -> None:
     normal = places(_clear_field(), 5, resamples=300, method="normal")
     refits = places(_clear_field(), 5, resamples=300, method="bootstrap")
     assert normal.order == refits.order == [0, 1, 2, 3, 4]
-    assert normal.group == refits.group == ["A", "B", "C", "D", "E"]
+    assert normal.group == refits.group == ["a", "b", "c", "d", "e"]
     assert (normal.low, normal.high) == (refits.low, refits.high)
     assert normal.theta == refits.theta
     assert all(abs(a - b) < 0.02 for a, b in zip(normal.ahead[:4], refits.ahead[:4], strict=True))
@@ -261,3 +286,44 @@ def test_from_normal_from_partidos_on_the_resamples_are_drawn(monkeypatch: pytes
     assert places(fewer, 6, resamples=100) == places(fewer, 6, resamples=100, method="bootstrap")
     with pytest.raises(ValueError, match="method"):
         places(outcomes, 6, method="laplace")  # type: ignore[arg-type]
+
+
+@given(st.data())
+def test_letters_are_shared_exactly_by_entrants_not_separated(data: st.DataObject) -> None:
+    n = data.draw(st.integers(1, 9))
+    pairs = list(itertools.combinations(range(n), 2))
+    apart = {p for p in pairs if data.draw(st.booleans())}
+    order = data.draw(st.permutations(range(n)))
+    shown = ranking.letters(order, lambda i, j: (min(i, j), max(i, j)) in apart)
+    assert set(shown) == set(range(n)) and all(shown.values())
+    for i, j in pairs:
+        assert bool(set(shown[i]) & set(shown[j])) == ((i, j) not in apart)
+    assert shown[order[0]].startswith("a")  # letters named after their best entrant
+
+
+def test_letters_of_a_chain_say_first_and_last_are_separated() -> None:
+    # 0–1, 1–2, 2–3 close; 0 and 2, 0 and 3, 1 and 3 separated: a chain, not one group
+    apart = {(0, 2), (0, 3), (1, 3)}
+    shown = ranking.letters([0, 1, 2, 3], lambda i, j: (min(i, j), max(i, j)) in apart)
+    assert [shown[i] for i in range(4)] == ["a", "ab", "bc", "c"]
+
+
+def test_pairwise_verdicts_separate_first_and_last_of_a_chain() -> None:
+    _, data = _draw(5, 120, table=4, seed=7)  # strengths 0.5 apart: neighbours close, ends far
+    p = places([Outcome(tuple((i,) for i in r), str(k)) for k, r in enumerate(data)], 5, resamples=300)
+    assert p.pairs is not None
+    first, last = p.order[0], p.order[-1]
+    assert p.pairs.separated(first, last) and p.pairs.stronger[first, last] >= ranking.SEPARATED
+    assert not set(p.group[first]) & set(p.group[last])
+    for i, j in itertools.permutations(range(5), 2):  # P(i over j) + P(j over i) = 1
+        assert p.pairs.stronger[i, j] + p.pairs.stronger[j, i] == pytest.approx(1.0)
+        assert p.pairs.low[i, j] == pytest.approx(-p.pairs.high[j, i])
+
+
+def test_twins_look_equal_and_are_never_given_an_endless_estimate() -> None:
+    # two entrants always tied with each other: equal in every resample, P = 1/2, no estimate
+    tied = [Outcome(((0, 1), (2,)) if k % 3 else ((2,), (0, 1)), str(k)) for k in range(60)]
+    p = places(tied, 3, resamples=200)
+    assert p.pairs is not None
+    assert p.pairs.stronger[0, 1] == 0.5 and p.pairs.equal(0, 1) and not p.pairs.separated(0, 1)
+    assert math.isnan(p.pairs.needed[0, 1]) and p.group[0] == p.group[1]

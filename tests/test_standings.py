@@ -11,16 +11,19 @@ from pathlib import Path
 from typing import Any
 
 import openpyxl
+import pandas as pd
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from arena import i18n
 from arena.referee.stats import finishing_places, partido_stats
+from arena.results.collusion import suspicions
 from arena.results.export import SHEETS, headers, sheet_frames, write_csvs, write_workbook
 from arena.results.standings import (
     faults_table,
     head_to_head,
+    pairwise_table,
     partidos_table,
     spread,
     standings,
@@ -129,7 +132,7 @@ def test_every_standings_figure() -> None:
     assert list(df["puesto"]) == [1, 2, 3, 4]
     assert df.iloc[0]["entrant"] == "ana" and df.iloc[-1]["entrant"] == "dani"
     assert list(df["fuerza"]) == sorted(df["fuerza"], reverse=True)
-    assert set(df["grupo"]) == {"A"}  # two partidos separate nobody
+    assert set(df["grupo"]) == {"a"}  # two partidos separate nobody
     assert all(1 <= int(p.split("–")[0]) <= int(p.split("–")[-1]) <= 4 for p in df["puestos_95"])
 
 
@@ -174,7 +177,15 @@ def test_workbook_sheets_headers_values_chart_and_csvs(lang: str, tmp_path: Path
     config = {"seed": 7, "ruleset": "cabrero-2002", "variants": [], "sandbox": "none"}
     with i18n.speaking(lang):
         frames = sheet_frames(
-            df, partidos_table(RECORDS), head_to_head(RECORDS, ENTRANTS), faults_table(RECORDS), config
+            df,
+            partidos_table(RECORDS),
+            head_to_head(RECORDS, ENTRANTS),
+            faults_table(RECORDS),
+            config,
+            pares=pairwise_table(df),
+            sospechas=suspicions(RECORDS, ENTRANTS, [0.0] * len(ENTRANTS)).rename(
+                columns={"partidos": "juntos"}
+            ),
         )
         path = write_workbook(frames, tmp_path / "standings.xlsx")
         h = headers()
@@ -204,7 +215,13 @@ def test_workbook_sheets_headers_values_chart_and_csvs(lang: str, tmp_path: Path
         "enfrentamientos.csv",
         "descalificaciones.csv",
         "configuracion.csv",
+        "pares.csv",
+        "sospechas.csv",
     ]
+    for sheet in SHEETS:  # every table's header on row 1: pandas reads each sheet as it is
+        read = pd.read_excel(path, sheet_name=sheet)
+        assert not any(str(c).startswith("Unnamed") for c in read.columns), sheet
+    assert list(pd.read_excel(path, sheet_name="Posiciones")[h["entrant"]]) == list(df["entrant"])
     with paths[0].open(encoding="utf-8") as f:
         rows = list(csv.reader(f))
     assert rows[0] == head

@@ -53,8 +53,11 @@ def test_standings_rebuilds_the_workbook_and_csvs(torneo: Path) -> None:
     assert done.output.splitlines()[0] == "2 de 2 partidos jugados (completo)"
     wb = openpyxl.load_workbook(torneo / "standings.xlsx")
     pos = wb["Posiciones"]
-    top = openpyxl.utils.range_boundaries(pos.auto_filter.ref)[1]  # the header row, under the caption
-    assert "separados" in pos["A1"].value  # first, what the order establishes
+    top = openpyxl.utils.range_boundaries(pos.auto_filter.ref)[1]
+    assert top == 1  # the header on the first row; what the order establishes, on the Notas sheet
+    notes = [r for r in wb["Notas"].iter_rows(min_row=2, values_only=True) if r[0] == "Posiciones"]
+    assert notes[0][1].startswith("Los partidos separan ")
+    assert "Diseño de asientos: equilibrado: " in done.output  # which seating design was used
     names = {pos.cell(r, 2).value for r in range(top + 1, pos.max_row + 1)}
     assert names == set(SAMPLES)
     column = [c.value for c in pos[top]].index("Partidos jugados") + 1
@@ -68,6 +71,10 @@ def test_standings_rebuilds_the_workbook_and_csvs(torneo: Path) -> None:
     conf = {r[0]: r[1] for r in wb["Configuración"].iter_rows(min_row=2, values_only=True)}
     assert conf["aislamiento de los jugadores (--sandbox)"] in ("bwrap", "rlimits", "none")
     assert conf["semilla explícita (--seed)"] == "5"
+    assert (
+        conf["diseño de asientos"].startswith("equilibrado: ")
+        and "medido: los asientos de un participante difieren en a lo sumo" in conf["diseño de asientos"]
+    )
 
 
 def test_standings_in_english(torneo: Path) -> None:

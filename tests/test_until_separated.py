@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import itertools
 import os
 import signal
 from collections import Counter
@@ -10,6 +11,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 import pytest
 from click.testing import CliRunner
@@ -84,27 +86,52 @@ def test_budget_needs_until_separated(players: Path, tmp_path: Path) -> None:
     assert result.exit_code == 2 and "--budget va con --until-separated" in result.output
 
 
-def _posiciones(ahead: list[float]) -> pd.DataFrame:
-    n = len(ahead)
-    return pd.DataFrame(
+def _posiciones(
+    open_: dict[tuple[int, int], tuple[float, float]], equal: set[tuple[int, int]], n: int
+) -> pd.DataFrame:
+    """Standings of ``n`` entrants, every pair separated but the ``open_`` ones ((i, j): P(i over
+    j), partidos needed) and the ``equal`` ones (their difference within the band)."""
+    stronger, low, high, needed = (np.full((n, n), np.nan) for _k in range(4))
+    for i, j in itertools.permutations(range(n), 2):
+        p, more = open_.get((min(i, j), max(i, j)), (1.0, np.nan))
+        stronger[i, j] = p if i < j else 1 - p
+        low[i, j], high[i, j] = (-1.0, 1.0) if (min(i, j), max(i, j)) in open_ else (0.5, 2.0)
+        if (min(i, j), max(i, j)) in equal:
+            stronger[i, j], low[i, j], high[i, j] = 0.5, -0.1, 0.1
+        needed[i, j] = more
+    df = pd.DataFrame(
         {
             "puesto": range(1, n + 1),
             "entrant": [f"e{i}" for i in range(n)],
-            "grupo": ["A"] * n,
-            "p_delante": ahead,
+            "grupo": ["a"] * n,
             "partidos": [10] * n,
             "retiradas": [0] * n,
         }
     )
+    apart = np.ones((n, n))
+    for i, j in itertools.permutations(range(n), 2):
+        if (min(i, j), max(i, j)) in open_ or (min(i, j), max(i, j)) in equal:
+            apart[i, j] = 0.0
+    df.attrs["pairs"] = {"stronger": stronger, "low": low, "high": high, "needed": needed, "apart": apart}
+    return df
 
 
-def test_the_weakest_gap_and_who_plays_for_it() -> None:
+def test_the_pair_chased_first_and_who_plays_for_it() -> None:
     names = [f"e{i}" for i in range(6)]
-    df = _posiciones([0.99, 0.7, 0.96, 0.97, 0.98, float("nan")])
+    df = _posiciones({(1, 2): (0.7, 30.0), (2, 3): (0.9, 10.0)}, {(4, 5)}, 6)
     gap = separate.weakest(df)
-    assert gap is not None and gap.label() == "separando 2.º/3.º: 70%"
-    assert separate.members(df, names, 4) == [0, 1, 2, 3]  # e1, e2, topped up with the nearest
-    assert separate.weakest(_posiciones([0.99, 0.96, float("nan")])) is None
+    assert gap is not None and gap.label() == "separando 3.º/4.º: 90%"  # the fewest partidos needed
+    assert [(g.upper, g.lower) for g in separate.gaps(df)] == [(3, 4), (2, 3)]  # 5.º/6.º: shown equal
+    assert separate.members(df, names, 4) == [0, 1, 2, 3]  # e1, e2, e3, topped up with the nearest
+    assert separate.members(df, names, 3) == [1, 2, 3]
+    assert separate.weakest(_posiciones({}, {(0, 1)}, 3)) is None
+
+
+def test_a_pair_that_looks_equal_is_chased_until_it_is_shown_equal() -> None:
+    df = _posiciones({(0, 1): (0.55, np.nan)}, set(), 3)  # no difference shows, the interval still wide
+    gap = separate.weakest(df)
+    assert gap is not None and (gap.upper, gap.lower) == (1, 2)
+    assert separate.weakest(_posiciones({}, {(0, 1)}, 3)) is None  # within the band: no more partidos
 
 
 def _batch(who: list[int], played: int, **changes: Any) -> list[ScheduledPartido]:

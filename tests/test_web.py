@@ -113,7 +113,8 @@ def test_every_page_is_self_contained(game: str, request: pytest.FixtureRequest)
 
 def test_standings_on_the_page_equal_the_store(cabrero: Path) -> None:
     with i18n.speaking("es"), Store.open(cabrero, readonly=True) as store:
-        pos = report.build(store).posiciones
+        rep = report.build(store)
+    pos = rep.posiciones
     page = Page((cabrero / "web" / "index.html").read_text(encoding="utf-8"))
     rows = [e for e in page.tags("tr") if e["attrs"].get("class") == "entrant"]
     assert [r["attrs"]["data-entrant"] for r in rows] == list(pos["entrant"])
@@ -136,8 +137,15 @@ def test_standings_on_the_page_equal_the_store(cabrero: Path) -> None:
             else:
                 assert float(shown[str(key)]) == pytest.approx(float(value), rel=1e-12), key
     assert page.find(id="chart") and page.find(id="chart-svg")[0]["attrs"]["role"] == "img"
+    for matrix in ("enfrentamientos", "pares"):  # head to head, and the pairwise verdicts' heat map
+        (found,) = page.find(id=matrix)
+        assert "heat" in found["attrs"]["class"]
     heat = [e for e in page.tags("td") if "data-row" in e["attrs"]]
-    assert len(heat) == len(pos) ** 2
+    assert len(heat) == 2 * len(pos) ** 2
+    pares = rep.frames["Pares"].set_index(rep.frames["Pares"].columns[0])
+    for cell in heat[len(pos) ** 2 :]:
+        value = pares.loc[cell["attrs"]["data-row"], cell["attrs"]["data-col"]]
+        assert cell["attrs"]["data-value"] == ("" if math.isnan(value) else repr(float(value)))
     assert page.find(id="partidos") and page.find(**{"data-partido": "p0001"})
 
 

@@ -19,8 +19,9 @@ from openpyxl.utils import get_column_letter, range_boundaries
 
 from arena import i18n
 from arena.results import report
+from arena.results.collusion import suspicions
 from arena.results.export import SHEETS, headers, inert_frame, sheet_frames, write_csvs, write_workbook
-from arena.results.standings import faults_table, head_to_head, partidos_table, standings
+from arena.results.standings import faults_table, head_to_head, pairwise_table, partidos_table, standings
 
 ENTRANTS = [f"jugador{i:02d}" for i in range(40)]
 PARTIDOS = 240  # 24 partidos each at tables of 4: Partidos runs over several printed pages
@@ -84,8 +85,12 @@ def tables() -> tuple[pd.DataFrame, ...]:
 
 
 def frames(tables: tuple[pd.DataFrame, ...], lang: str) -> dict[str, pd.DataFrame]:
+    theta = tables[0].set_index("entrant")["fuerza"].reindex(ENTRANTS).to_numpy(dtype=float)
+    sospechas = suspicions(synthetic_records(), ENTRANTS, theta).rename(columns={"partidos": "juntos"})
     with i18n.speaking(lang):
-        return sheet_frames(*tables, {"seed": 7, "sandbox": "none"})
+        return sheet_frames(
+            *tables, {"seed": 7, "sandbox": "none"}, pares=pairwise_table(tables[0]), sospechas=sospechas
+        )
 
 
 def headers_in(lang: str) -> dict[str, str]:
@@ -107,10 +112,11 @@ def test_every_sheet_prints_a4_landscape_one_page_wide_with_its_titles(
         xlsx = write_workbook(frames(tables, lang), tmp_path / "w.xlsx")
     wb = openpyxl.load_workbook(xlsx)
     assert tuple(wb.sheetnames) == SHEETS
-    names = {"Posiciones": "$A:$B", "Enfrentamientos": "$A:$A"}
-    frozen = {"Posiciones": "C", "Enfrentamientos": "B"}
+    names = {"Posiciones": "$A:$B", "Enfrentamientos": "$A:$A", "Pares": "$A:$A"}
+    frozen = {"Posiciones": "C", "Enfrentamientos": "B", "Pares": "B"}
     for ws in wb:
         top = header_row(ws)
+        assert top == 1, ws.title  # pandas.read_excel reads every sheet as it is
         setup = ws.page_setup
         assert (setup.orientation, setup.paperSize) == ("landscape", 9), ws.title  # 9: A4
         assert (setup.fitToWidth, setup.fitToHeight) == (1, 0), ws.title
@@ -128,32 +134,32 @@ def test_every_sheet_prints_a4_landscape_one_page_wide_with_its_titles(
     assert [ws.title for ws in wb if ws.sheet_view.tabSelected] == ["Posiciones"]
 
 
-def test_captions_sit_above_the_tables_and_the_callers_replace_the_defaults(
+def test_captions_are_on_the_notes_sheet_and_the_callers_replace_the_defaults(
     tables: tuple[pd.DataFrame, ...], tmp_path: Path
 ) -> None:
-    wb = openpyxl.load_workbook(write_workbook(frames(tables, "es"), tmp_path / "w.xlsx"))
-    pos, h2h = wb["Posiciones"], wb["Enfrentamientos"]
-    assert pos["A1"].value.startswith("Ordenados por la fuerza estimada (modelo de Plackett–Luce")
-    assert h2h["A1"].value.startswith("Fila A, columna B: parte de los partidos que A y B jugaron juntos")
-    for ws in (pos, h2h):
-        top = header_row(ws)
-        caption = [ws.cell(r, 1).value for r in range(1, top - 1)]
-        assert all(caption) and ws.cell(top - 1, 1).value is None  # the lines, then one empty row
-        assert ws.cell(top, 1).value == headers_in("es")["puesto" if ws is pos else "entrant"]
-        merged = {str(r) for r in ws.merged_cells.ranges}
-        assert all(any(m.startswith(f"A{r}:") for m in merged) for r in range(1, top - 1))
-        assert all(ws.cell(r, 1).alignment.wrap_text for r in range(1, top - 1))
-    for name in ("Partidos", "Descalificaciones", "Configuración"):
-        assert header_row(wb[name]) == 1  # no caption by default
+    path = write_workbook(frames(tables, "es"), tmp_path / "w.xlsx")
+    notes = pd.read_excel(path, sheet_name="Notas")
+    assert list(notes.columns) == ["Hoja", "Nota"]
+    said: dict[str, str] = {}
+    for sheet, note in zip(notes["Hoja"], notes["Nota"], strict=True):
+        said.setdefault(sheet, note)  # each sheet's first line
+    assert said["Posiciones"].startswith("Ordenados por la fuerza estimada (modelo de Plackett–Luce")
+    assert said["Enfrentamientos"].startswith(
+        "Fila A, columna B: parte de los partidos que A y B jugaron juntos"
+    )
+    assert said["Pares"].startswith("Fila A, columna B: la parte de los remuestreos del bootstrap")
+    pos = pd.read_excel(path, sheet_name="Posiciones")  # the header on row 1: read as it is
+    assert list(pos.columns[:3]) == [headers_in("es")[k] for k in ("puesto", "entrant", "grupo")]
+    assert list(pos[headers_in("es")["entrant"]]) == list(tables[0]["entrant"])
 
     mine = {"Partidos": ["Torneo de prueba", "=1+1"], "Posiciones": ["Solo esto"]}
-    wb = openpyxl.load_workbook(write_workbook(frames(tables, "es"), tmp_path / "w.xlsx", captions=mine))
-    partidos, pos = wb["Partidos"], wb["Posiciones"]
-    assert [partidos.cell(r, 1).value for r in range(1, 5)] == ["Torneo de prueba", "=1+1", None, "Partido"]
-    assert partidos["A2"].data_type == "s" and partidos["A2"].quotePrefix  # a caller's text stays inert
-    assert header_row(partidos) == 4 and partidos.freeze_panes == "A5"
-    assert [pos.cell(r, 1).value for r in range(1, 4)] == ["Solo esto", None, "Puesto"]
-    assert wb["Enfrentamientos"]["A1"].value.startswith("Fila A, columna B")  # still the default
+    path = write_workbook(frames(tables, "es"), tmp_path / "w.xlsx", captions=mine)
+    wb = openpyxl.load_workbook(path)
+    rows = list(wb["Notas"].iter_rows(min_row=2, values_only=True))
+    assert rows[:3] == [("Posiciones", "Solo esto"), ("Partidos", "Torneo de prueba"), ("Partidos", "=1+1")]
+    assert wb["Notas"]["B4"].data_type == "s" and wb["Notas"]["B4"].quotePrefix  # a caller's text stays inert
+    assert rows[3][0] == "Enfrentamientos"  # still the default
+    assert header_row(wb["Partidos"]) == 1 and wb["Partidos"].freeze_panes == "A2"
 
 
 def test_formats_filter_colour_scale_and_chart_follow_the_table(
@@ -166,7 +172,7 @@ def test_formats_filter_colour_scale_and_chart_follow_the_table(
     head = [c.value for c in ws[top]]
     rate = get_column_letter(head.index(h["pct_ganados"]) + 1)
     names = get_column_letter(head.index(h["entrant"]) + 1)
-    assert top > 1  # under the caption
+    assert top == 1
     assert ws.auto_filter.ref == f"A{top}:{get_column_letter(len(head))}{top + n}"
     assert ws[f"{rate}{top + 1}"].number_format == "0.0%" and isinstance(ws[f"{rate}{top + 1}"].value, float)
     assert [str(cf.sqref) for cf in ws.conditional_formatting] == [f"{rate}{top + 1}:{rate}{top + n}"]
@@ -184,6 +190,9 @@ def test_formats_filter_colour_scale_and_chart_follow_the_table(
     m = wb["Enfrentamientos"]
     mtop = header_row(m)
     assert m.cell(mtop, 2).alignment.textRotation == 90 and m.cell(mtop + 1, 3).number_format == "0.0%"
+    pares = wb["Pares"]  # the pairwise verdicts: a heat map over the whole matrix
+    assert pares.cell(1, 2).alignment.textRotation == 90 and pares["C2"].number_format == "0.0%"
+    assert [str(cf.sqref) for cf in pares.conditional_formatting] == [f"B2:{get_column_letter(n + 1)}{n + 1}"]
 
 
 def test_english_workbook_is_written_beside_the_spanish_one(
@@ -347,13 +356,14 @@ def test_libreoffice_prints_every_sheet_one_page_wide_with_names_on_every_page(
         last = next(str(c) for c in reversed(df.columns) if c not in hidden)
         for page in by_sheet[name]:
             assert all(w in page["text"] for w in re.findall(r"\w+", last)), (name, last)
-    # the names on every page (Configuración holds none)
+    # the names on every page (Configuración and Notas hold none)
     for page in pages:
-        if page["header"] != "Configuración":
+        if page["header"] not in ("Configuración", "Notas"):
             assert any(e in page["text"] for e in ENTRANTS), page["header"]
     # Posiciones: the table whole on its first page, the chart whole on the next
     assert all(e in by_sheet["Posiciones"][0]["text"] for e in ENTRANTS)
     assert counts["Posiciones"] == 2 and "(IC 95%)" in by_sheet["Posiciones"][1]["text"]
     assert counts["Partidos"] >= 3  # 240 rows run over several pages, each still one page wide
     assert counts["Enfrentamientos"] == counts["Descalificaciones"] == counts["Configuración"] == 1
-    assert total == sum(counts.values()) <= 12, counts
+    assert counts["Pares"] <= 2 and counts["Notas"] == 1 and counts["Sospechas"] >= 1
+    assert total - counts["Sospechas"] <= 14, counts  # Sospechas: a row per ordered pair that met

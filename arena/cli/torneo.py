@@ -499,8 +499,10 @@ def standings_cmd(folder: Path, csv: bool, xls: bool) -> None:
     with store:
         rep = report.build(store)
         key = report.deal_key_shown(store)
+        seating = report.seating_design(store)
     click.echo(report.progress_line(rep))
     click.echo(f"{_(report.KEY_ROW).capitalize()}: {key}")
+    click.echo(f"{_(report.SEATING_ROW).capitalize()}: {seating}")
     click.echo(report.terminal_table(rep))
     for path in report.write(rep, folder, csv):
         click.echo(_("Written: {path}").format(path=path))

@@ -1,8 +1,11 @@
 """The results workbook (``standings.xlsx``) and its CSVs, like the course's results sheet.
 
-Sheets: Posiciones, Partidos, Enfrentamientos, Descalificaciones, Configuración —
-bold frozen headers, filters, widths, number and percent formats, a colour scale
-on the rate, and a native bar chart of the rate with its 95% interval.
+Sheets: Posiciones, Partidos, Enfrentamientos, Descalificaciones, Configuración,
+Pares (the pairwise verdicts as a heat map), Sospechas (pairs an instructor may
+want to look at) and Notas (how to read them) — every table's header on row 1
+(``pandas.read_excel`` reads a sheet as it is), bold frozen headers, filters,
+widths, number and percent formats, colour scales on the rate and on the pairwise
+probabilities, and a native bar chart of the rate with its 95% interval.
 Headers, captions and footers in the language in use (:func:`arena.i18n.language`);
 the sheet names stay the same in every language, so scripts can rely on them.
 """
@@ -26,7 +29,20 @@ from arena import inert
 from arena.i18n import N_, _
 from arena.inert import EXCERPT
 
-SHEETS = ("Posiciones", "Partidos", "Enfrentamientos", "Descalificaciones", "Configuración")
+SHEETS = (
+    "Posiciones",
+    "Partidos",
+    "Enfrentamientos",
+    "Descalificaciones",
+    "Configuración",
+    "Pares",
+    "Sospechas",
+    "Notas",
+)
+NOTES = "Notas"
+"""The sheet of the other sheets' captions (each table's header stays on its sheet's row 1)."""
+MATRICES = ("Enfrentamientos", "Pares")
+"""The sheets that are an entrant × entrant matrix (the names in column A and across)."""
 CSV_NAMES = {s: s.lower().replace("ó", "o") for s in SHEETS}
 
 HEADERS: dict[str, str] = {
@@ -60,7 +76,7 @@ HEADERS: dict[str, str] = {
     "cpu_ms_p95": N_("CPU ms per move (p95)"),
     "pen_renuncio": N_("Penalty renuncio"),
     "pen_false_canto": N_("Penalty false canto"),
-    "grupo": N_("Group"),
+    "grupo": N_("Letters (95%)"),
     "puestos_95": N_("Rank 95%"),
     "retiradas": N_("Forfeited (withdrawn)"),
     "fuerza": N_("Strength (Plackett–Luce)"),
@@ -82,10 +98,45 @@ HEADERS: dict[str, str] = {
     "valor": N_("Value"),
     "err_mas": N_("error +"),
     "err_menos": N_("error −"),
+    "hoja": N_("Sheet"),
+    "nota": N_("Note"),
+    "a": N_("A (helped?)"),
+    "b": N_("B (helping?)"),
+    "juntos": N_("Partidos together"),
+    "partidos_a_sin_b": N_("A's partidos without B"),
+    "partidos_b_sin_a": N_("B's partidos without A"),
+    "apartados": N_("Partidos set aside"),
+    "lugar_esperado_a": N_("A's expected place (together)"),
+    "lugar_a": N_("A's place (together)"),
+    "lugar_esperado_b": N_("B's expected place (together)"),
+    "lugar_b": N_("B's place (together)"),
+    "ventaja_a": N_("A's edge over the others, with B minus without"),
+    "ventaja_b": N_("B's edge over the others, with A minus without"),
+    "porotos_a": N_("A's porotos lost per 100 manos, with B minus without"),
+    "porotos_b": N_("B's porotos lost per 100 manos, with A minus without"),
+    "p_a": N_("p (A gains)"),
+    "p_b": N_("p (B gives up)"),
+    "p_ab": N_("p (A gains more than B)"),
+    "p": N_("p"),
+    "p_corregida": N_("p corrected (Holm)"),
+    "sospecha": N_("To look at"),
 }
 """The column headers by key, in English, marked for the catalog: show them with :func:`headers`."""
 PERCENT = {"pct_ganados", "ic_bajo", "ic_alto", "p_delante"}
 DECIMALS = {
+    "lugar_esperado_a": "0.00",
+    "lugar_a": "0.00",
+    "lugar_esperado_b": "0.00",
+    "lugar_b": "0.00",
+    "ventaja_a": "0.000",
+    "ventaja_b": "0.000",
+    "porotos_a": "0.0",
+    "porotos_b": "0.0",
+    "p_a": "0.0000",
+    "p_b": "0.0000",
+    "p_ab": "0.0000",
+    "p": "0.0000",
+    "p_corregida": "0.0000",
     "lugar_medio": "0.00",
     "porotos_100": "0.0",
     "ms_mediana": "0.00",
@@ -108,21 +159,28 @@ def sheet_frames(
     enfrentamientos: pd.DataFrame,
     descalificaciones: pd.DataFrame,
     config: dict[str, Any],
+    pares: pd.DataFrame | None = None,
+    sospechas: pd.DataFrame | None = None,
 ) -> dict[str, pd.DataFrame]:
-    """The five sheets as frames with the headers in the language in use."""
+    """The sheets as frames with the headers in the language in use (Pares and Sospechas when given)."""
     h = headers()
     pos = posiciones.copy()
     pos["err_mas"] = pos["ic_alto"] - pos["pct_ganados"]
     pos["err_menos"] = pos["pct_ganados"] - pos["ic_bajo"]
     h2h = enfrentamientos.reset_index().rename(columns={"entrant": h["entrant"]})
     conf = pd.DataFrame({"clave": list(config), "valor": [_text(v) for v in config.values()]})
-    return {
+    out = {
         "Posiciones": pos.rename(columns=h),
         "Partidos": partidos.rename(columns=h),
         "Enfrentamientos": h2h,
         "Descalificaciones": descalificaciones.rename(columns=h),
         "Configuración": conf.rename(columns=h),
     }
+    if pares is not None:
+        out["Pares"] = pares.reset_index().rename(columns={"entrant": h["entrant"]})
+    if sospechas is not None:
+        out["Sospechas"] = sospechas.rename(columns=h)
+    return out
 
 
 def _text(value: Any) -> str:
@@ -196,10 +254,11 @@ def write_workbook(
 ) -> Path:
     """Write ``frames`` to ``path`` (xlsx) with the formatting; atomically (temp + rename).
 
-    ``captions`` (sheet name → lines) are written above that sheet's table, one line a row,
-    then an empty row; they replace the sheet's default (:func:`default_captions`: how to
-    read Posiciones and Enfrentamientos). Every sheet prints on A4 landscape, one page wide,
-    its header row (and the names, on Posiciones and Enfrentamientos) on every page.
+    ``captions`` (sheet name → lines) say how to read a sheet; they replace the sheet's default
+    (:func:`default_captions`) and are written, with the sheet's name, on the last sheet
+    (:data:`NOTES`), so that every table's header is on its sheet's first row. Every sheet prints
+    on A4 landscape, one page wide, its header row (and the names, on Posiciones and the
+    matrices) on every page.
     Posiciones opens first, its chart under its table. Every text is inert: control
     characters escaped, and no cell is ever a formula.
 
@@ -212,16 +271,17 @@ def write_workbook(
     h = headers()
     columns = set(frames["Posiciones"].columns) if "Posiciones" in frames else set()
     lines = {**default_captions(h, columns), **(captions or {})}
-    lines = {name: [_printable(str(x)) for x in lines.get(name) or []] for name in frames}
-    tops = {name: len(lines[name]) + 2 if lines[name] else 1 for name in frames}
+    notes = [(name, str(x)) for name in frames for x in lines.get(name) or []]
+    if notes:
+        frames = {**frames, NOTES: pd.DataFrame(notes, columns=[h["hoja"], h["nota"]])}
     frames = {name: df.set_axis([_printable(c) for c in df.columns], axis=1) for name, df in frames.items()}
     book = Workbook()
     book.remove(book.active)
-    tables = {
-        name: _sheet(book.create_sheet(name), df, tops[name], lines[name], h) for name, df in frames.items()
-    }
+    tables = {name: _sheet(book.create_sheet(name), df, h) for name, df in frames.items()}
     pos_ws = book["Posiciones"]
-    _posiciones_chart(pos_ws, frames["Posiciones"], tops["Posiciones"], h)
+    _posiciones_chart(pos_ws, frames["Posiciones"], 1, h)
+    if "Pares" in frames:
+        _heat_map(book["Pares"], frames["Pares"])
     book.active = book.worksheets.index(pos_ws)
     for ws in book.worksheets:
         ws.sheet_view.tabSelected = ws is pos_ws
@@ -240,12 +300,12 @@ Table = tuple[pd.DataFrame, int, list[tuple[int, int]]]
 """A sheet's table, its header row, and each column's two styles (see :func:`_table_format`)."""
 
 
-def _sheet(ws: Any, df: pd.DataFrame, top: int, lines: list[str], h: dict[str, str]) -> Table:
-    """Sheet ``ws`` but for its table's rows: the caption ``lines``, the header on row ``top``,
-    the formats, the frozen panes, the filter and the print setup; returns what its rows need."""
+def _sheet(ws: Any, df: pd.DataFrame, h: dict[str, str]) -> Table:
+    """Sheet ``ws`` but for its table's rows: the header on row 1, the formats, the frozen panes,
+    the filter and the print setup; returns what its rows need."""
     from openpyxl.utils import get_column_letter
 
-    name = ws.title
+    name, top = ws.title, 1
     for i, column in enumerate(df.columns, 1):
         ws.cell(top, i, column)
     styles = _table_format(ws, name, df, top, h)
@@ -253,7 +313,6 @@ def _sheet(ws: Any, df: pd.DataFrame, top: int, lines: list[str], h: dict[str, s
         for key in ("err_mas", "err_menos"):
             if h[key] in df.columns:
                 ws.column_dimensions[get_column_letter(list(df.columns).index(h[key]) + 1)].hidden = True
-    _caption(ws, lines, len(df.columns))
     _text_cells(ws)
     names = _names_columns(name, df, h)
     ws.freeze_panes = f"{get_column_letter(names + 1)}{top + 1}"
@@ -401,20 +460,21 @@ def _cell(ref: str, value: Any, xml: tuple[_Xml, _Xml], check: bool, escape: boo
 
 _FOOTER = N_("Page &P of &N")
 """The printed pages' footer (``&P``, ``&N``: Excel's page number and count), marked for the catalog."""
-_CAPTION_WIDTH = 120
-"""A caption is merged across the table's columns up to about this many characters, then wraps."""
+_NOTE_WIDTH = 110
+"""The width of the Notas sheet's note column (characters); a longer note wraps."""
 
 
 def default_captions(h: dict[str, str], columns: Any) -> dict[str, list[str]]:
-    """How to read Posiciones and Enfrentamientos, in the language in use (``h``: :func:`headers`);
-    the place interval and group letters are explained only when Posiciones has them (``columns``)."""
+    """How to read the sheets, in the language in use (``h``: :func:`headers`); the place interval
+    and the letters are explained only when Posiciones has them (``columns``)."""
     if h.get("puestos_95") in columns and h.get("grupo") in columns:
         order = _(
             "Sorted by estimated strength (a Plackett–Luce model over each partido's full ranking). "
-            "{places}: the range of places consistent with the results; players sharing a {group} "
-            "letter are not separated, and among them the order may not follow {rate} (the model "
-            "weighs whom each played and in which place each finished)."
-        ).format(places=h["puestos_95"], group=h["grupo"].lower(), rate=h["pct_ganados"])
+            "{places}: the range of places consistent with the results. {letters}: two players who "
+            "share no letter are separated (one is stronger in at least 97.5% of the bootstrap's "
+            "resamples); players who share a letter are not, and among them the order may not follow "
+            "{rate} (the model weighs whom each played and in which place each finished)."
+        ).format(places=h["puestos_95"], letters=h["grupo"], rate=h["pct_ganados"])
     else:
         order = _("Sorted by estimated strength (a Plackett–Luce model over each partido's full ranking).")
     return {
@@ -428,12 +488,26 @@ def default_captions(h: dict[str, str], columns: Any) -> dict[str, list[str]]:
                 "finished ahead of B (empty if they never met)."
             ),
         ],
+        "Pares": [
+            _(
+                "Row A, column B: the share of the bootstrap's resamples in which A is stronger than B. "
+                "At least 97.5% (or at most 2.5%): the partidos separate them."
+            ),
+        ],
+        "Sospechas": [
+            _(
+                "Not an accusation: a figure for the instructor to look at. Row A, B: how A does against "
+                "the other players when B sits at its table, compared with when B does not and with what "
+                "the strengths predict, and what B gives up there. {flag}: beyond chance after correcting "
+                "for the number of pairs (Holm, 1%); look at the replays of their partidos together."
+            ).format(flag=h["sospecha"]),
+        ],
     }
 
 
 def _names_columns(name: str, df: pd.DataFrame, h: dict[str, str]) -> int:
     """How many columns from A on hold the names (kept in view and on every printed page)."""
-    if name == "Enfrentamientos":
+    if name in MATRICES:
         return 1
     if name == "Posiciones" and h["entrant"] in df.columns:
         return list(df.columns).index(h["entrant"]) + 1
@@ -467,11 +541,12 @@ def _table_format(ws: Any, name: str, df: pd.DataFrame, top: int, h: dict[str, s
     styles = []
     for i, column in enumerate(df.columns, 1):
         key = next((k for k, v in h.items() if v == column), None)
-        matrix = name == "Enfrentamientos" and i > 1
+        matrix = name in MATRICES and i > 1
         fmt = "0.0%" if key in PERCENT or matrix else DECIMALS.get(key or "")
         shown = max((len(_shown(_printable(v), fmt)) for v in df.iloc[:200, i - 1]), default=0)
         title = str(column)
-        styles.append((_style_id(ws, border, fmt, False), _style_id(ws, border, fmt, True)))
+        wrap = name == NOTES and i == 2
+        styles.append((_style_id(ws, border, fmt, False, wrap), _style_id(ws, border, fmt, True, wrap)))
         cell = ws.cell(top, i)
         cell.border = border
         cell.font = Font(name="Calibri", bold=True)
@@ -482,6 +557,7 @@ def _table_format(ws: Any, name: str, df: pd.DataFrame, top: int, h: dict[str, s
         else:
             word = max(map(len, title.split()), default=0)
             width = min(60, max(6, shown + 2, word + 2, -(-len(title) // 3) + 2))  # up to 3 lines
+            width = _NOTE_WIDTH if wrap else width
             cell.alignment = Alignment(wrap_text=True, horizontal="center", vertical="bottom")
             header_pt = max(header_pt, 15.0 * len(textwrap.wrap(title, width - 2) or [""]))
         ws.column_dimensions[get_column_letter(i)].width = width
@@ -489,43 +565,20 @@ def _table_format(ws: Any, name: str, df: pd.DataFrame, top: int, h: dict[str, s
     return styles
 
 
-def _style_id(ws: Any, border: Any, fmt: str | None, quoted: bool) -> int:
+def _style_id(ws: Any, border: Any, fmt: str | None, quoted: bool, wrap: bool = False) -> int:
     """The workbook's id of a table cell's style (for the rows written straight into the XML):
     a cell made for it and never written (it is left as it is: the workbook keeps its style)."""
     from openpyxl.cell.cell import Cell
+    from openpyxl.styles import Alignment
 
     cell = Cell(ws)
     cell.border = border
+    if wrap:
+        cell.alignment = Alignment(wrap_text=True, vertical="top")
     if fmt:
         cell.number_format = fmt
     cell.quotePrefix = quoted
     return int(cell.style_id)
-
-
-def _caption(ws: Any, lines: list[str], columns: int) -> None:
-    """``lines`` in rows 1, 2, … of column A, each merged across the table's visible columns
-    (up to :data:`_CAPTION_WIDTH` characters) and wrapped."""
-    import textwrap
-
-    from openpyxl.styles import Alignment, Font
-    from openpyxl.utils import get_column_letter
-
-    span, width = 1, 0.0
-    for i in range(1, max(1, columns) + 1):
-        dim = ws.column_dimensions[get_column_letter(i)]
-        if dim.hidden:
-            continue
-        span, width = i, width + (dim.width or 8.43)
-        if width >= _CAPTION_WIDTH:
-            break
-    for r, line in enumerate(lines, 1):
-        cell = ws.cell(r, 1, line)
-        cell.font = Font(name="Calibri", size=11)
-        cell.alignment = Alignment(wrap_text=True, vertical="top")
-        if span > 1:
-            ws.merge_cells(start_row=r, start_column=1, end_row=r, end_column=span)
-        rows = len(textwrap.wrap(line, max(10, int(width) - 2)) or [""])
-        ws.row_dimensions[r].height = min(409.0, 15.0 * rows)  # 409 pt: the most a row can be
 
 
 def _print_setup(ws: Any, top: int, names: int) -> None:
@@ -604,6 +657,30 @@ def _posiciones_chart(ws: Any, pos: pd.DataFrame, top: int, h: dict[str, str]) -
     chart.height = max(7.5, 0.6 * n + 2)
     _chart_on_one_page(ws, chart, len(pos.columns), top, last)
     ws.add_chart(chart, f"A{last + 3}")
+
+
+def _heat_map(ws: Any, pares: pd.DataFrame) -> None:
+    """The colour scale of the Pares matrix: red (the row's entrant surely weaker) through white
+    (no difference shows) to green (surely stronger)."""
+    from openpyxl.formatting.rule import ColorScaleRule
+    from openpyxl.utils import get_column_letter
+
+    n = len(pares)
+    if n:
+        ws.conditional_formatting.add(
+            f"B2:{get_column_letter(n + 1)}{n + 1}",
+            ColorScaleRule(
+                start_type="num",
+                start_value=0,
+                start_color="F8696B",
+                mid_type="num",
+                mid_value=0.5,
+                mid_color="FFFFFF",
+                end_type="num",
+                end_value=1,
+                end_color="63BE7B",
+            ),
+        )
 
 
 _PAGE_PT = (841.89 - 2 * 0.4 * 72, 0.9 * (595.28 - 2 * 0.6 * 72))

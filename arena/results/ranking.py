@@ -21,8 +21,11 @@ is Newton's method on the exact gradient and Hessian, vectorised here (choix has
 neither ties nor weights, and the bootstrap refits a thousand times).
 
 :func:`places` adds how sure the order is: a bootstrap over partidos gives each
-entrant a 95% interval of its place and the probability that it is stronger than
-the entrant just below; adjacent entrants not separated at 95% share a group letter.
+entrant a 95% interval of its place, and every pair the probability that one is
+stronger than the other and a 95% interval of their difference. Two entrants are
+*separated* when one is stronger in at least 97.5% of the resamples; the letters
+(a compact letter display, :func:`letters`) give entrants that are not separated a
+letter in common and separated ones none.
 From :data:`NORMAL_FROM` partidos on, the resamples' strengths are drawn from the
 bootstrap's large-sample limit instead of refitted (see :func:`_normal_draws`).
 """
@@ -33,12 +36,13 @@ import hashlib
 import itertools
 import math
 import string
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
 import numpy as np
 from scipy.linalg import LinAlgError, cho_factor, cho_solve, eigh
+from scipy.stats import norm
 from threadpoolctl import threadpool_limits
 
 ALPHA = 0.01
@@ -52,14 +56,30 @@ NORMAL_FROM = 2000
 approximation of the bootstrap instead of refitting each resample (the refits cost time in
 proportion to the partidos; the approximation gets better with them)."""
 
-SEPARATED = 0.95
-"""An entrant is separated from the next one when it is stronger in this share of resamples."""
+SEPARATED = 0.975
+"""Two entrants are separated when one is stronger in at least this share of the resamples (so
+the other in at most 2.5%): a two-sided test at 95%."""
 
-Z_ONE_SIDED = 1.6448536269514722
+FAMILY_ERROR = 0.05
+"""The chance, in a whole field, of separating any two entrants that are in fact equal: each
+pair's difference must stay beyond chance after Holm's correction for the number of pairs."""
+
+SEPARATE_FROM = 6
+"""The fewest partidos each of two entrants must have for the standings to separate them: with 5,
+one finishing ahead of the other in every one has a chance of 1/32 > 2.5% between equals."""
+
+Z_SEPARATED = 1.959963984540054
 """The normal quantile of SEPARATED (for the estimate of the partidos still needed)."""
 
-NEEDED_CAP = 20
-"""More partidos than this many times those played are not suggested: the gap is too small to chase."""
+EQUAL_BAND = 0.2
+"""Two entrants *are equal* (for all a course needs) when the 95% interval of the difference of
+their strengths lies within ±EQUAL_BAND: one finishes ahead of the other in at most
+e^0.2/(1 + e^0.2) ≈ 55% of the partidos they play together. ``--until-separated`` stops
+chasing such a pair."""
+
+NEEDED_CAP = 4
+"""More partidos than this many times those played are not suggested: no difference shows (the
+verdict says the two look equal)."""
 
 TIE_TOLERANCE = 1e-4
 """Strengths closer than this are equal (the optimiser's precision is far finer)."""
@@ -148,6 +168,16 @@ class _Data:
             self.appearances += np.bincount(entrants.ravel(), minlength=n)[:n]
             if sum(shape) > 1:  # one entrant alone: no information
                 self.blocks.append(_block(tuple(g for g in shape if g), ids, entrants, n))
+
+    def appearances_in(self, weights: np.ndarray) -> np.ndarray:
+        """How many partidos (counted by ``weights``) each entrant ranked with others has."""
+        out = np.zeros(self.n)
+        for b in self.blocks:
+            k = b.entrants.shape[1]
+            out += np.bincount(b.entrants.ravel(), np.repeat(weights[b.partido], k), minlength=self.n)[
+                : self.n
+            ]
+        return out
 
     def local(self, theta: np.ndarray, order: int) -> list[_Local]:
         """Each block's per-partido log-likelihood and derivatives up to ``order`` (no weights yet)."""
@@ -363,12 +393,55 @@ class Places:
     """The share of resamples in which the entrant is stronger than the one placed just below
     it (NaN for the last one and for entrants without partidos)."""
     group: list[str]
-    """A letter per entrant: consecutive entrants not separated at 95% share it."""
+    """The entrant's letters (``a``, ``ab``, …): two entrants are separated exactly when they
+    share no letter ("" without partidos)."""
     needed: list[int | None]
     """For an entrant not separated from the next one: about how many more partidos each of the
     two would have to play to separate them, if their difference is what it seems (None: separated,
     last, or no difference to find)."""
     resamples: int
+    pairs: Pairs | None = None
+    """Every pair's verdict (None without resamples)."""
+
+
+@dataclass(frozen=True, eq=False)
+class Pairs:
+    """Pairwise verdicts, as n×n arrays by entrant index (NaN on the diagonal and for an entrant
+    without partidos)."""
+
+    stronger: np.ndarray
+    """The share of resamples in which row i is stronger than column j (equal strengths: half)."""
+    low: np.ndarray
+    high: np.ndarray
+    """The 95% bootstrap interval of θ_i − θ_j."""
+    needed: np.ndarray
+    """About how many more partidos each would have to play to separate them if their difference
+    is what it seems; NaN when separated, equal, or when no difference shows (over
+    :data:`NEEDED_CAP` times the partidos played)."""
+    apart: np.ndarray
+    """1 where the partidos separate the two (see :func:`_pairs`), else 0."""
+
+    def separated(self, i: int, j: int) -> bool:
+        """Whether the partidos establish the order of ``i`` and ``j``."""
+        return bool(self.apart[i, j] == 1)
+
+    def equal(self, i: int, j: int) -> bool:
+        """Whether ``i`` and ``j`` are established as equal (see :data:`EQUAL_BAND`)."""
+        return bool(self.low[i, j] >= -EQUAL_BAND and self.high[i, j] <= EQUAL_BAND)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Pairs):
+            return NotImplemented
+        return all(
+            np.array_equal(a, b, equal_nan=True)
+            for a, b in zip(
+                (self.stronger, self.low, self.high, self.needed, self.apart),
+                (other.stronger, other.low, other.high, other.needed, other.apart),
+                strict=True,
+            )
+        )
+
+    __hash__ = None  # type: ignore[assignment]
 
 
 def _seed(outcomes: Sequence[Outcome]) -> int:
@@ -379,15 +452,36 @@ def _seed(outcomes: Sequence[Outcome]) -> int:
     return int.from_bytes(h.digest(), "big")
 
 
-def _letters(k: int) -> str:
-    """A, B, …, Z, AA, AB, …"""
-    letters = string.ascii_uppercase
-    out = ""
-    k += 1
-    while k:
-        k, r = divmod(k - 1, 26)
-        out = letters[r] + out
-    return out
+ALPHABET = string.ascii_lowercase + string.ascii_uppercase
+"""The letters of :func:`letters`, in order (past them: ``[53]``, ``[54]``, …)."""
+
+
+def _letter(k: int) -> str:
+    """The ``k``-th letter (0-based)."""
+    return ALPHABET[k] if k < len(ALPHABET) else f"[{k + 1}]"
+
+
+def letters(order: Sequence[int], separated: Callable[[int, int], bool]) -> dict[int, str]:
+    """A compact letter display of the entrants ``order`` (best first): each gets one or more
+    letters, and two share a letter exactly when they are not ``separated``.
+
+    Piepho's insert-and-absorb (2004): one letter for everyone; for every separated pair, each
+    letter held by both is split in two (one without each of them), and a letter held only by
+    entrants that all share another one is absorbed. Letters are named after their best entrant.
+    """
+    columns = [(1 << len(order)) - 1]
+    for a, b in itertools.combinations(range(len(order)), 2):
+        both = (1 << a) | (1 << b)
+        if not any(c & both == both for c in columns) or not separated(order[a], order[b]):
+            continue
+        kept = [c for c in columns if c & both != both]
+        split = {c & ~bit for c in columns if c & both == both for bit in (1 << a, 1 << b)}
+        # a split letter inside another letter is absorbed (the kept ones are maximal already)
+        columns = kept + [c for c in split if not any(c & o == c and o != c for o in (*kept, *split))]
+    columns.sort(key=lambda c: ((c & -c).bit_length(), -c.bit_count(), c))
+    return {
+        e: "".join(_letter(k) for k, c in enumerate(columns) if c >> pos & 1) for pos, e in enumerate(order)
+    }
 
 
 def places(
@@ -411,15 +505,23 @@ def places(
 
 
 def _refits(
-    data: _Data, theta: np.ndarray, alpha: float, resamples: int, rng: np.random.Generator
+    data: _Data,
+    theta: np.ndarray,
+    alpha: float,
+    resamples: int,
+    rng: np.random.Generator,
+    present: np.ndarray | None = None,
 ) -> np.ndarray:
-    """The strengths refitted on ``resamples`` resamples of the partidos (drawn with replacement)."""
+    """The strengths refitted on ``resamples`` resamples of the partidos (drawn with replacement);
+    ``present`` (resamples × n, if given) is set to whether each entrant has a partido in each."""
     at_fit = data.local(theta, order=2)  # a resample's first Newton step needs only these, reweighted
     out = np.empty((resamples, data.n))
     for r in range(resamples):
         w = np.bincount(rng.integers(0, data.size, data.size), minlength=data.size).astype(float)
         start = data.combine(at_fit, theta, w, alpha, order=2)
         out[r] = _newton(data, w, theta, alpha, REFIT_XTOL, start)
+        if present is not None:
+            present[r] = data.appearances_in(w) > 0
     return out
 
 
@@ -463,10 +565,20 @@ def _places(outcomes: Sequence[Outcome], n: int, resamples: int, alpha: float, m
     strengths = None  # no resamples: no intervals (and no separation)
     if ranked and resamples:
         normal = method == "normal" or (method == "auto" and len(ordered) >= NORMAL_FROM)
-        draw = _normal_draws if normal else _refits
-        strengths = draw(data, theta, alpha, resamples, np.random.default_rng(_seed(ordered)))
+        rng = np.random.default_rng(_seed(ordered))
+        present = np.ones((resamples, n), dtype=bool)
+        if normal:
+            strengths = _normal_draws(data, theta, alpha, resamples, rng)
+        else:
+            strengths = _refits(data, theta, alpha, resamples, rng, present)
     low, high = _intervals(strengths, ranked, n)
-    ahead, group, needed = _separation(strengths, theta, ranked, data.appearances, n)
+    pairs = _pairs(strengths, present, theta, ranked, data.appearances) if strengths is not None else None
+    ahead, needed = _adjacent(pairs, ranked, n)
+    group = [""] * n
+    if pairs is not None:
+        group = _fill(letters(ranked, pairs.separated), n)
+    else:
+        group = _fill(dict.fromkeys(ranked, _letter(0)), n)
     return Places(
         theta=[float(theta[i]) if played[i] else math.nan for i in range(n)],
         order=ranked + [i for i in range(n) if not played[i]],
@@ -476,6 +588,7 @@ def _places(outcomes: Sequence[Outcome], n: int, resamples: int, alpha: float, m
         group=group,
         needed=needed,
         resamples=resamples,
+        pairs=pairs,
     )
 
 
@@ -491,27 +604,75 @@ def _intervals(strengths: np.ndarray | None, ranked: list[int], n: int) -> tuple
     return low, high
 
 
-def _separation(
-    strengths: np.ndarray | None, theta: np.ndarray, ranked: list[int], appearances: np.ndarray, n: int
-) -> tuple[list[float], list[str], list[int | None]]:
-    """Per entrant: the share of resamples ahead of the next, its group letter, the partidos needed."""
+def _fill(found: dict[int, str], n: int) -> list[str]:
+    """``found`` by entrant index as a list of ``n`` ("" for the others)."""
+    return [found.get(i, "") for i in range(n)]
+
+
+def _pairs(
+    strengths: np.ndarray, present: np.ndarray, theta: np.ndarray, ranked: list[int], appearances: np.ndarray
+) -> Pairs:
+    """Every pair's verdict from the resamples' ``strengths`` (see :class:`Pairs`).
+
+    A resample in which one of the two has no partido says nothing of their order: it counts as
+    a toss (half). A pair is separated when one is stronger in :data:`SEPARATED` of the
+    resamples, both have :data:`SEPARATE_FROM` partidos, and its difference is still beyond
+    chance once corrected for the number of pairs compared (Holm's step-down at
+    :data:`FAMILY_ERROR`, on each difference's normal approximation: its fitted value over
+    the resamples' spread)."""
+    n = len(theta)
+    stronger, low, high, spread = (np.full((n, n), math.nan) for _k in range(4))
+    for i in ranked:
+        others = [j for j in ranked if j != i]
+        if not others:
+            continue
+        diff = strengths[:, [i]] - strengths[:, others]
+        both = present[:, [i]] & present[:, others]
+        wins = np.where(both, (diff > TIE_TOLERANCE) + 0.5 * (np.abs(diff) <= TIE_TOLERANCE), 0.5)
+        stronger[i, others] = np.mean(wins, axis=0)
+        low[i, others], high[i, others] = np.quantile(diff, [0.025, 0.975], axis=0)
+        spread[i, others] = np.std(diff, axis=0)
+    gap = np.abs(theta[:, None] - theta[None, :])
+    each = np.minimum(appearances[:, None], appearances[None, :]).astype(float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        z = np.where(spread > 0, gap / spread, np.where(gap > TIE_TOLERANCE, np.inf, 0.0))
+    upper = [(i, j) for a, i in enumerate(ranked) for j in ranked[a + 1 :]]
+    beyond = _holm({pair: 2 * float(norm.sf(z[pair])) for pair in upper})
+    apart = np.zeros((n, n), dtype=bool)
+    for i, j in upper:
+        p = stronger[i, j]
+        apart[i, j] = apart[j, i] = bool(
+            (p >= SEPARATED or p <= 1 - SEPARATED) and each[i, j] >= SEPARATE_FROM and (i, j) in beyond
+        )
+    equal = (low >= -EQUAL_BAND) & (high <= EQUAL_BAND)
+    left = max(1, len(upper) - sum(apart[pair] for pair in upper))  # Holm's next divisor
+    z_needed = max(Z_SEPARATED, float(norm.isf(FAMILY_ERROR / (2 * left))))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        more = np.ceil(each * ((z_needed / z) ** 2 - 1))
+    chase = ~apart & ~equal & (gap > 1e-6) & (spread > 0) & (more <= NEEDED_CAP * np.maximum(each, 1))
+    needed = np.where(chase, np.maximum(1.0, more), math.nan)
+    np.fill_diagonal(needed, math.nan)
+    return Pairs(stronger, low, high, needed, apart.astype(float))
+
+
+def _holm(p: dict[tuple[int, int], float]) -> set[tuple[int, int]]:
+    """The pairs whose p-values Holm's step-down rejects at :data:`FAMILY_ERROR`."""
+    out: set[tuple[int, int]] = set()
+    for k, (pair, value) in enumerate(sorted(p.items(), key=lambda item: (item[1], item[0]))):
+        if value > FAMILY_ERROR / (len(p) - k):
+            break
+        out.add(pair)
+    return out
+
+
+def _adjacent(pairs: Pairs | None, ranked: list[int], n: int) -> tuple[list[float], list[int | None]]:
+    """Per entrant: the share of resamples ahead of the next, and the partidos needed to separate them."""
     ahead = [math.nan] * n
     needed: list[int | None] = [None] * n
-    group = [""] * n
-    letter = 0
-    for i, j in itertools.zip_longest(ranked, ranked[1:]):
-        group[i] = _letters(letter)
-        if j is None or strengths is None:
-            continue
-        diff = strengths[:, i] - strengths[:, j]
-        ahead[i] = float(np.mean(diff > TIE_TOLERANCE))  # equal strengths (a tie in the data) are no lead
-        if ahead[i] >= SEPARATED:
-            letter += 1
-            continue
-        gap, spread = theta[i] - theta[j], float(np.std(diff))
-        if gap > 1e-6 and spread > 0:
-            z = gap / spread
-            each = float(min(appearances[i], appearances[j]))
-            more = math.ceil(each * ((Z_ONE_SIDED / z) ** 2 - 1))
-            needed[i] = max(1, more) if more <= NEEDED_CAP * max(each, 1) else None  # else: no gap to find
-    return ahead, group, needed
+    if pairs is None:
+        return ahead, needed
+    for i, j in itertools.pairwise(ranked):
+        ahead[i] = float(pairs.stronger[i, j])
+        more = pairs.needed[i, j]
+        needed[i] = None if math.isnan(more) else int(more)
+    return ahead, needed

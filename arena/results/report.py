@@ -10,7 +10,7 @@ import contextlib
 import gc
 import math
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +21,8 @@ from arena import i18n, inert
 from arena.i18n import N_, _, n_
 from arena.referee.replay import read_replay
 from arena.referee.stats import FIELDS, partido_stats
-from arena.results import export, ranking, standings
+from arena.results import collusion, export, ranking, standings
+from arena.tournament.schedule import seating_balance
 from arena.tournament.store import (
     NO_START,
     TIMES_DTYPE,
@@ -51,6 +52,8 @@ class Report:
     withdrawn: int
     separation: list[str]
     """What the order establishes, in words (:func:`arena.results.standings.separation_lines`)."""
+    suspicion: list[str] = field(default_factory=list)
+    """One line on the pairs flagged for collusion or soft play (:func:`suspicion_line`)."""
 
     @property
     def complete(self) -> bool:
@@ -94,6 +97,7 @@ def records(store: Store, figures: bool = True) -> list[dict[str, Any]]:
                 for f in rec.faults
             ],
             "replay": rec.replay,
+            "porotos": rec.porotos,
         }
         if figures:
             record["stats"] = _stats(store, rec)
@@ -167,8 +171,39 @@ def configuration(store: Store) -> dict[str, Any]:
             kind=exclusion_kind(kind), folder=Path(folder).name
         )
         conf[row] = reason
+    conf[_(SEATING_ROW)] = seating_design(store)
     conf[_(KEY_ROW)] = deal_key_shown(store)  # so that anyone can re-check the replays, once it is over
     return conf
+
+
+SEATING_ROW = N_("seating design")
+"""The Configuración row (and ``arena standings`` line) that says how the tables were seated."""
+
+
+def seating_design(store: Store) -> str:
+    """How the torneo's tables were seated and how even that came out, in the language in use."""
+    config = store.config()
+    k = int(config["table_size"])
+    scheduled = store.scheduled()
+    b = seating_balance(len(store.entrants()), k, (p.seats for p in scheduled))
+    if config.get("duplicate"):
+        design = (
+            _("duplicate: each deal played in all 6 orders of its 3 players")
+            if k == 3
+            else _(
+                "duplicate: each deal played in the {k} rotations of one circular order, chosen so "
+                "that who plays right after whom evens out over the deals"
+            ).format(k=k)
+        )
+    else:
+        design = _(
+            "balanced: each entrant in every seat about equally often, and each pair of neighbours "
+            "in both directions (A right after B as often as B after A)"
+        )
+    return _(
+        "{design}; measured: an entrant's seats differ by at most {position} partidos, the two "
+        "directions of a pair of neighbours by at most {neighbours}, A right after B {fewest} to {most}"
+    ).format(design=design, position=b.position, neighbours=b.neighbours, fewest=b.fewest, most=b.most)
 
 
 def forfeits(store: Store) -> list[dict[str, Any]]:
@@ -240,14 +275,42 @@ def _build(store: Store, resamples: int) -> Report:
     pos = standings.standings(recs, entrants, lost, resamples, counted)
     if accuse or accused:
         pos = standings.with_accusations(pos, {entrants[e]: t for e, t in accused.items()})
+    theta = pos.set_index("entrant")["fuerza"].reindex(entrants).to_numpy(dtype=float)
+    sospechas = collusion.suspicions(recs, entrants, theta).rename(columns={"partidos": "juntos"})
     frames = export.sheet_frames(
         pos,
         standings.partidos_table(recs),
         standings.head_to_head(recs, entrants),
         exclusions,
         conf,
+        pares=standings.pairwise_table(pos),
+        sospechas=sospechas,
     )
-    return Report(pos, frames, scheduled, committed, withdrawn, standings.separation_lines(pos))
+    separation = standings.separation_lines(pos)
+    return Report(pos, frames, scheduled, committed, withdrawn, separation, [suspicion_line(sospechas)])
+
+
+def suspicion_line(sospechas: pd.DataFrame) -> str:
+    """The terminal's one line on collusion: the pairs flagged (B seems to play for A), or none."""
+    flagged = sospechas[sospechas["sospecha"].astype(bool)]
+    tested = int(sospechas["p"].notna().sum())
+    if flagged.empty:
+        return n_(
+            "Suspicions of collusion: none beyond chance ({tested} pair of players tested).",
+            "Suspicions of collusion: none beyond chance ({tested} pairs of players tested).",
+            tested,
+        ).format(tested=tested)
+    pairs = ", ".join(
+        _("{b} for {a}").format(a=inert.printable(str(a)), b=inert.printable(str(b)))
+        for a, b in zip(flagged["a"], flagged["b"], strict=True)
+    )
+    return n_(
+        "Suspicions of collusion: {n} pair to look at (B playing for A?): {pairs}; see the Sospechas sheet. "
+        "Not an accusation.",
+        "Suspicions of collusion: {n} pairs to look at (B playing for A?): {pairs}; see the Sospechas sheet. "
+        "Not an accusation.",
+        len(flagged),
+    ).format(n=len(flagged), pairs=pairs)
 
 
 def workbook_name() -> str:
@@ -261,8 +324,10 @@ def write(report: Report, folder: Path, csv: bool = True) -> list[Path]:
     """(Re)write ``standings.xlsx`` (``standings-en.xlsx`` in English) and the CSVs in ``folder``;
     returns the files written."""
     h = export.headers()
-    caption = export.default_captions(h, set(report.frames["Posiciones"].columns))["Posiciones"]
-    captions = {"Posiciones": [*report.separation, *caption]}
+    caption = export.default_captions(h, set(report.frames["Posiciones"].columns))
+    captions = {"Posiciones": [*report.separation, *caption["Posiciones"]]}
+    if "Sospechas" in report.frames:
+        captions["Sospechas"] = [*report.suspicion, *caption["Sospechas"]]
     with _no_cycles():
         paths = [export.write_workbook(report.frames, folder / workbook_name(), captions)]
         if csv:
@@ -318,7 +383,8 @@ def terminal_table(report: Report) -> str:
         "  ".join(x.ljust(w) for x, w in zip(line, widths, strict=True)).rstrip() for line in [head, *rows]
     ]
     lines.insert(1, "  ".join("-" * w for w in widths))
-    return "\n".join([*report.separation, "", *lines])
+    after = ["", *report.suspicion] if report.suspicion else []
+    return "\n".join([*report.separation, "", *lines, *after])
 
 
 def _num(value: float, fmt: str) -> str:

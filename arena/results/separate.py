@@ -1,11 +1,15 @@
 """``--until-separated``: after the balanced schedule, more partidos where the order is not established.
 
-After every batch (the schedule first), the standings' bootstrap says which
-consecutive places are not separated at 95% (:mod:`arena.results.ranking`). The next
-batch is a balanced set of partidos among the entrants of those places — topped
-up with the nearest entrants in the standings when they are fewer than a table —
-giving each about a quarter of the partidos it has played so far (at least two),
-until every consecutive pair is separated or ``budget`` more partidos were played.
+After every batch (the schedule first), the standings' bootstrap gives every pair of
+entrants a verdict (:mod:`arena.results.ranking`): separated (one is stronger in at
+least 97.5% of the resamples), equal (the 95% interval of their difference lies within
+±``ranking.EQUAL_BAND``), or open. The next batch is for the open pairs that more
+partidos would separate soonest (the fewest partidos needed, if their difference is
+what it seems; pairs that look equal but are not yet shown equal come last): their
+entrants, pair by pair until there is a table of them — topped up with the nearest
+entrants in the standings — each given about a quarter of the partidos it has played
+so far (at least two). It ends when no pair is open or ``budget`` more partidos were
+played: a pair that looks equal stops being chased once it is shown equal.
 
 Everything a batch holds follows from the committed results and the torneo's key
 (tables and seats from a stream derived from the key and the batch number, deals
@@ -16,6 +20,7 @@ of workers and across any kill and ``--resume``.
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 from collections.abc import Sequence
@@ -25,7 +30,6 @@ import pandas as pd
 
 from arena.i18n import _
 from arena.results import report, standings
-from arena.results.ranking import SEPARATED
 from arena.seeds import Seed, derive, is_key
 from arena.tournament.schedule import (
     ScheduledPartido,
@@ -45,52 +49,62 @@ SHARE = 0.25
 
 @dataclass(frozen=True)
 class Gap:
-    """The least separated pair of consecutive places (1-based) and how sure their order is."""
+    """An open pair of places (1-based, ``upper`` the better) and how sure their order is."""
 
     upper: int
+    lower: int
     probability: float
 
     def label(self) -> str:
         """As the progress line shows it, in the language in use: ``separating places 3 and 4: 82%``."""
         return _("separating places {upper} and {lower}: {probability}").format(
-            upper=self.upper, lower=self.upper + 1, probability=f"{self.probability:.0%}"
+            upper=self.upper, lower=self.lower, probability=f"{self.probability:.0%}"
         )
 
 
-def gaps(posiciones: pd.DataFrame) -> list[tuple[int, float]]:
-    """(place, P ahead) of every consecutive pair not separated at 95%, best places first."""
-    out = []
-    rows = posiciones[posiciones["grupo"] != ""].reset_index(drop=True)
-    for i in range(len(rows) - 1):
-        p = float(rows.loc[i, "p_delante"])
-        if not p >= SEPARATED:
-            out.append((int(rows.loc[i, "puesto"]), p))
-    return out
+def gaps(posiciones: pd.DataFrame) -> list[Gap]:
+    """Every open pair of places (neither separated nor shown equal), the one that more partidos
+    would separate soonest first."""
+    pairs = standings.pairs_of(posiciones)
+    if pairs is None:
+        return []
+    n = int((posiciones["grupo"] != "").sum())
+    found = []
+    for i, j in itertools.combinations(range(n), 2):
+        if pairs.separated(i, j) or pairs.equal(i, j):
+            continue
+        more = float(pairs.needed[i, j])
+        width = float(pairs.high[i, j] - pairs.low[i, j])
+        p = float(pairs.stronger[i, j])
+        key = (math.isnan(more), more if not math.isnan(more) else -width, j - i, i)
+        found.append((key, Gap(i + 1, j + 1, max(p, 1 - p))))
+    return [gap for _key, gap in sorted(found, key=lambda f: f[0])]
 
 
 def weakest(posiciones: pd.DataFrame) -> Gap | None:
-    """The pair of consecutive places the partidos separate least (None: every pair is separated)."""
+    """The open pair the next batch chases first (None: every pair is separated or equal)."""
     found = gaps(posiciones)
-    if not found:
-        return None
-    place, p = min(found, key=lambda g: (g[1], g[0]))
-    return Gap(place, p)
+    return found[0] if found else None
 
 
 def members(posiciones: pd.DataFrame, entrants: Sequence[str], table_size: int) -> list[int]:
-    """The entrant indices the next batch is for (at least a table of them), in standings order."""
+    """The entrant indices the next batch is for (at least a table of them), in standings order:
+    the open pairs' entrants, soonest separated first, until there is a table of them."""
     index = {name: i for i, name in enumerate(entrants)}
     rows = posiciones[posiciones["grupo"] != ""].reset_index(drop=True)
     order = [index[name] for name in rows["entrant"]]
+    want = min(table_size, len(order))
     chosen: set[int] = set()
-    for place, _p in gaps(posiciones):
-        chosen.update(order[place - 1 : place + 1])
+    for gap in gaps(posiciones):
+        if len(chosen) >= want:
+            break
+        chosen.update((order[gap.upper - 1], order[gap.lower - 1]))
     if not chosen:
         return []
     picked = [e for e in order if e in chosen]
     centre = sum(order.index(e) for e in picked) / len(picked)
     for e in sorted(order, key=lambda e: (abs(order.index(e) - centre), order.index(e))):
-        if len(picked) >= min(table_size, len(order)):
+        if len(picked) >= want:
             break
         if e not in chosen:
             picked.append(e)
@@ -163,7 +177,7 @@ def next_batch(store: Store) -> tuple[list[ScheduledPartido], str] | None:
     posiciones = standings.standings(recs, names, report.forfeits(store), counted=counted)
     gap = weakest(posiciones)
     if gap is None:
-        log.info("%s", _("every place separated at 95%"))
+        log.info("%s", _("every pair of places separated at 95% or shown equal"))
         return None
     if budget <= 0:
         log.info("%s", _("budget of partidos spent; {gap}").format(gap=gap.label()))

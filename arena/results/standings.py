@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import re
 import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -22,8 +23,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from arena import inert
 from arena.engine import FAULT_REASONS
-from arena.i18n import n_
+from arena.i18n import _, n_
 from arena.referee.stats import ACCUSE_FIELDS, FIELDS, finishing_places
 from arena.results import ranking
 
@@ -198,6 +200,7 @@ def standings(
     df = pd.DataFrame(rows).reindex(fit.order).reset_index(drop=True)
     df.insert(0, "puesto", range(1, len(df) + 1))
     df.attrs["resamples"] = fit.resamples
+    df.attrs["pairs"] = _pairs_attr(fit)
     return df
 
 
@@ -220,52 +223,160 @@ def _span(low: int, high: int) -> str:
     return str(low) if low == high else f"{low}–{high}"
 
 
+DETAILED_UP_TO = 12
+"""Fields up to this size get a line per entrant in the verdict; bigger ones, the summary only."""
+
+
+PAIR_KEYS = ("stronger", "low", "high", "needed", "apart")
+"""The arrays of :class:`arena.results.ranking.Pairs`, as the standings frame keeps them (its attrs)."""
+
+
+def pairs_of(posiciones: pd.DataFrame) -> ranking.Pairs | None:
+    """The pairwise verdicts of the standings ``posiciones``, by row (None without resamples)."""
+    found = posiciones.attrs.get("pairs")
+    if not found:
+        return None
+    return ranking.Pairs(*(np.array(found[k], dtype=float) for k in PAIR_KEYS))
+
+
+def _pairs_attr(fit: ranking.Places) -> dict[str, list[list[float]]] | None:
+    """``fit``'s pairwise verdicts reordered as the standings' rows, as plain lists (the frame's attrs)."""
+    if fit.pairs is None:
+        return None
+    at = np.array(fit.order)
+    return {key: getattr(fit.pairs, key)[np.ix_(at, at)].tolist() for key in PAIR_KEYS}
+
+
+def pairwise_table(posiciones: pd.DataFrame) -> pd.DataFrame:
+    """Row A, column B: the share of the bootstrap's resamples in which A is stronger than B, for
+    the entrants with partidos in standings order (empty without resamples)."""
+    pairs = pairs_of(posiciones)
+    names = list(posiciones.loc[posiciones["grupo"] != "", "entrant"])
+    n = len(names)
+    values = pairs.stronger[:n, :n] if pairs is not None else np.full((n, n), np.nan)
+    return pd.DataFrame(values, index=pd.Index(names, name="entrant"), columns=names)
+
+
+def _place(k: int) -> str:
+    """Place ``k`` as the verdict names it (``3.º``)."""
+    return _("#{place}").format(place=k)
+
+
+def _ranges(places: Sequence[int]) -> str:
+    """Places as runs: ``1.º–3.º``, ``2.º, 4.º and 6.º``."""
+    runs: list[list[int]] = []
+    for k in sorted(places):
+        if runs and k == runs[-1][-1] + 1:
+            runs[-1].append(k)
+        else:
+            runs.append([k])
+    parts = [_place(r[0]) if len(r) == 1 else f"{_place(r[0])}–{_place(r[-1])}" for r in runs]
+    if len(parts) == 1:
+        return parts[0]
+    return _("{some} and {last}").format(some=", ".join(parts[:-1]), last=parts[-1])
+
+
 def separation_lines(df: pd.DataFrame) -> list[str]:
-    """What the order establishes, in words (in the language in use): which consecutive places are
-    not separated, and about how many more partidos each would take."""
+    """What the partidos establish, in words (in the language in use): who is ahead of whom, which
+    places are not separated from each other, and what more partidos would settle."""
     rows = df[df["grupo"] != ""]
-    if rows.empty:
+    pairs = pairs_of(df)
+    if rows.empty or pairs is None:
         return []
     per_player = round(statistics.median(rows["partidos"] + rows["retiradas"]))
-    groups = [g for _key, g in rows.groupby("grupo", sort=False)]
+    n = len(rows)
+    names = [inert.printable(str(x)) for x in rows["entrant"]]
+    apart = [[i != j and pairs.separated(i, j) for j in range(n)] for i in range(n)]
+    total = n * (n - 1) // 2
+    found = sum(apart[i][j] for i in range(n) for j in range(i + 1, n))
+    lines = [
+        n_(
+            "The partidos separate {found} of {total} pairs of players with {per_player} partido each.",
+            "The partidos separate {found} of {total} pairs of players with {per_player} partidos each.",
+            per_player,
+        ).format(found=found, total=total, per_player=per_player)
+    ]
+    if found == total:
+        return lines
+    if n <= DETAILED_UP_TO:
+        lines += _who_is_where(rows, names, apart)
+    lines += _what_more_would_settle(pairs, apart, per_player, n)
+    return lines
+
+
+def _who_is_where(rows: pd.DataFrame, names: list[str], apart: list[list[bool]]) -> list[str]:
+    """Per entrant, whom it is established ahead of or behind; per letter, who is not separated."""
+    n = len(names)
     lines = []
-    for g in groups:
-        if len(g) < 2:
-            continue
-        first, last = int(g["puesto"].iloc[0]), int(g["puesto"].iloc[-1])
-        more = g["faltan"].iloc[:-1].dropna()
-        hint = int(more.max()) if not more.empty else None
-        if not hint:
-            line = n_(
-                "Places {first} to {last} are not separated with {per_player} partido per player.",
-                "Places {first} to {last} are not separated with {per_player} partidos per player.",
-                per_player,
-            )
-        elif hint <= 2:
-            line = n_(
-                "Places {first} to {last} are not separated with {per_player} partido per player; "
-                "one or two more per player would be needed.",
-                "Places {first} to {last} are not separated with {per_player} partidos per player; "
-                "one or two more per player would be needed.",
-                per_player,
+    for i in range(n):
+        behind = [j + 1 for j in range(i) if apart[i][j]]
+        ahead = [j + 1 for j in range(i + 1, n) if apart[i][j]]
+        who = {"place": _place(i + 1), "name": names[i]}
+        if len(behind) + len(ahead) == n - 1:
+            if not behind:
+                lines.append(_("{place} {name} is ahead of everyone.").format(**who))
+            elif not ahead:
+                lines.append(_("{place} {name} is behind everyone.").format(**who))
+            else:
+                lines.append(_("{place} {name} is separated from everyone.").format(**who))
+        elif behind:
+            lines.append(_("{place} {name} is behind {places}.").format(**who, places=_ranges(behind)))
+    for letter in sorted({c for g in rows["grupo"] for c in _letters_of(g)}, key=_letter_order):
+        members = [k + 1 for k, g in enumerate(rows["grupo"]) if letter in _letters_of(g)]
+        if len(members) > 1:
+            lines.append(_("{places} are not separated from each other.").format(places=_ranges(members)))
+    return lines
+
+
+def _letters_of(shown: str) -> list[str]:
+    """The letters of one entrant's ``grupo`` (``ab``, ``a[53]``)."""
+    return re.findall(r"\[\d+\]|[^\[]", shown)
+
+
+def _letter_order(letter: str) -> int:
+    """A letter's rank in :data:`ranking.ALPHABET` order."""
+    return ranking.ALPHABET.index(letter) if len(letter) == 1 else int(letter[1:-1]) - 1
+
+
+def _what_more_would_settle(
+    pairs: ranking.Pairs, apart: list[list[bool]], per_player: int, n: int
+) -> list[str]:
+    """For the neighbours not separated: about how many more partidos would separate the closest
+    to it, and which look equal (never an endless estimate for them)."""
+    open_ = [(pairs.needed[i, i + 1], i) for i in range(n - 1) if not apart[i][i + 1]]
+    chase = sorted((more, i) for more, i in open_ if not math.isnan(more))
+    equal = [i for more, i in open_ if math.isnan(more)]
+    lines = []
+    for more, i in chase[:3]:
+        pair = {"upper": _place(i + 1), "lower": _place(i + 2), "more": int(more)}
+        lines.append(
+            n_(
+                "About {more} more partido per player would separate {upper} and {lower}, "
+                "if their difference is what it seems.",
+                "About {more} more partidos per player would separate {upper} and {lower}, "
+                "if their difference is what it seems.",
+                int(more),
+            ).format(**pair)
+        )
+    for i in equal:
+        pair = {"upper": _place(i + 1), "lower": _place(i + 2)}
+        if pairs.equal(i, i + 1):
+            line = _(
+                "{upper} and {lower} are equal: their strengths differ by less than {band} (one finishes "
+                "ahead of the other in at most {share} of the partidos they play together)."
             )
         else:
             line = n_(
-                "Places {first} to {last} are not separated with {per_player} partido per player; "
-                "about {more} more per player would be needed.",
-                "Places {first} to {last} are not separated with {per_player} partidos per player; "
-                "about {more} more per player would be needed.",
+                "{upper} and {lower} look equal: no difference between them shows in {per_player} partido "
+                "per player.",
+                "{upper} and {lower} look equal: no difference between them shows in {per_player} partidos "
+                "per player.",
                 per_player,
             )
-        lines.append(line.format(first=first, last=last, per_player=per_player, more=hint))
-    if not lines:
-        return [
-            n_(
-                "Every place is separated at 95% with {per_player} partido per player.",
-                "Every place is separated at 95% with {per_player} partidos per player.",
-                per_player,
-            ).format(per_player=per_player)
-        ]
+        band = ranking.EQUAL_BAND
+        lines.append(
+            line.format(**pair, per_player=per_player, band=band, share=f"{1 / (1 + math.exp(-band)):.0%}")
+        )
     return lines
 
 

@@ -270,6 +270,8 @@ def index_page(site: Site, incidents: dict[str, str]) -> str:
         ("posiciones", _("Standings")),
         ("chart", h["pct_ganados"]),
         ("enfrentamientos", _("Head to head")),
+        *([("pares", _("Pairwise verdicts"))] if "Pares" in rep.frames else []),
+        *([("sospechas", _("Suspicions"))] if "Sospechas" in rep.frames else []),
         ("partidos-lista", _("Partidos")),
         ("faltas", _("Faults")),
         ("configuracion", _("Configuration")),
@@ -298,6 +300,8 @@ def index_page(site: Site, incidents: dict[str, str]) -> str:
             + heat_map(site),
             {"aria-labelledby": "enfrentamientos-titulo"},
         ),
+        pares_section(site, captions),
+        suspicions_section(site, captions),
         partidos_section(site, PARTIDOS_IN_INDEX),
         faults_section(site, incidents),
         config_section(site),
@@ -305,6 +309,63 @@ def index_page(site: Site, incidents: dict[str, str]) -> str:
         el("footer", el("p", esc(_("Made by tute-arena {version}.").format(version=__version__)))),
     ]
     return page(title, "\n".join(body), "")
+
+
+def pares_section(site: Site, captions: dict[str, list[str]]) -> str:
+    """The pairwise verdicts: the probability that the row's entrant is stronger, as a heat map."""
+    if "Pares" not in site.rep.frames:
+        return ""
+    return el(
+        "section",
+        el("h2", esc(_("Pairwise verdicts")), {"id": "pares-titulo"})
+        + el("p", esc(captions["Pares"][0]))
+        + heat_map(site, "Pares"),
+        {"aria-labelledby": "pares-titulo"},
+    )
+
+
+SUSPICIONS_SHOWN = 20
+"""The site lists the pairs flagged and, after them, the most suspicious others up to this many rows."""
+
+
+def suspicions_section(site: Site, captions: dict[str, list[str]]) -> str:
+    """The pairs an instructor may want to look at (collusion, soft play): never an accusation."""
+    frame = site.rep.frames.get("Sospechas")
+    if frame is None:
+        return ""
+    h = site.h
+    flag = h["sospecha"]
+    flagged = int(frame[flag].astype(bool).sum()) if flag in frame.columns else 0
+    shown_rows = frame.head(max(flagged, SUSPICIONS_SHOWN))
+    keys = [next((k for k, v in h.items() if v == c), str(c)) for c in frame.columns]
+    rows = []
+    for record in shown_rows.itertuples(index=False):
+        cells = []
+        for key, value in zip(keys, record, strict=True):
+            values: dict[str, Any] = {"data-col": key}
+            if key in ("a", "b"):
+                cells.append(el("td", site.player_link(str(value), ""), values))
+                continue
+            if key == "sospecha":
+                cells.append(el("td", esc(_("yes") if value else _("no")), values))
+                continue
+            if is_number(value):
+                values["data-value"] = raw(value)
+                values["class"] = "num"
+            cells.append(el("td", esc(shown(key, value)), values))
+        rows.append(
+            el("tr", "".join(cells), {"class": "suspect" if record[keys.index("sospecha")] else "pair"})
+        )
+    inner = el("h2", esc(_("Suspicions")), {"id": "sospechas-titulo"})
+    inner += "".join(el("p", esc(x)) for x in [*site.rep.suspicion, captions["Sospechas"][0]])
+    inner += table(
+        [str(c) for c in frame.columns],
+        rows,
+        {"id": "sospechas-tabla"},
+        _("Suspicions"),
+        _("Suspicions table, scrolls sideways"),
+    )
+    return el("section", inner, {"id": "sospechas", "aria-labelledby": "sospechas-titulo"})
 
 
 def posiciones_table(site: Site) -> str:
@@ -440,8 +501,9 @@ def chart(site: Site) -> str:
     )
 
 
-def heat_map(site: Site) -> str:
-    frame = site.rep.frames["Enfrentamientos"]
+def heat_map(site: Site, sheet: str = "Enfrentamientos") -> str:
+    """The matrix sheet ``sheet`` (Enfrentamientos, Pares) as a table coloured by its shares."""
+    frame = site.rep.frames[sheet]
     names = [str(c) for c in frame.columns[1:]]
     rows = []
     for row in frame.itertuples(index=False):
@@ -457,6 +519,14 @@ def heat_map(site: Site) -> str:
             values = {"data-row": who, "data-col": col, "data-value": repr(v), "class": f"heat-{step}"}
             cells.append(el("td", esc(shown("pct_ganados", v)), values))
         rows.append(el("tr", "".join(cells)))
+    if sheet == "Pares":
+        return table(
+            [site.h["entrant"], *names],
+            rows,
+            {"id": "pares", "class": "heat"},
+            _("Pairwise verdicts"),
+            _("Pairwise verdicts table, scrolls sideways"),
+        )
     return table(
         [site.h["entrant"], *names],
         rows,

@@ -29,7 +29,7 @@ import itertools
 import math
 import random
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from arena.i18n import _
@@ -734,3 +734,36 @@ def _flip(at: list[list[int]], start: int, a: int, b: int) -> None:
         other = b if c == a else a
         at[x][other] = y
         at[y][other] = x
+
+
+@dataclass(frozen=True)
+class SeatingBalance:
+    """How evenly a torneo's tables are seated (see ``benchmarks/seating.py``)."""
+
+    position: int
+    """For each entrant, its most-used seat minus its least-used one: the largest over entrants."""
+    neighbours: int
+    """For each pair that met, |A right before B − B right before A| in play order: the largest."""
+    fewest: int
+    most: int
+    """The fewest and most partidos any ordered pair that met sat A right before B."""
+
+
+def seating_balance(entrants: int, table_size: int, seats: Iterable[Sequence[int]]) -> SeatingBalance:
+    """The balance of ``seats`` (each partido's entrants by seat) among ``entrants`` at tables of
+    ``table_size`` (play goes from seat s to s + 1, mod the table)."""
+    positions = [[0] * table_size for _e in range(entrants)]
+    after: Counter[tuple[int, int]] = Counter()
+    met: set[tuple[int, int]] = set()
+    for table in seats:
+        for s, e in enumerate(table):
+            positions[e][s] += 1
+            after[(e, table[(s + 1) % len(table)])] += 1
+        met.update(itertools.permutations(table, 2))
+    counts = [after[pair] for pair in met] or [0]
+    return SeatingBalance(
+        position=max((max(row) - min(row) for row in positions if any(row)), default=0),
+        neighbours=max((abs(after[(a, b)] - after[(b, a)]) for a, b in met), default=0),
+        fewest=min(counts),
+        most=max(counts),
+    )
