@@ -153,7 +153,7 @@ def evidence(df: Any) -> str:
         "torneo",
         "a",
         "b",
-        "partidos",
+        "juntos",
         "apartados",
         "lugar_esperado_a",
         "lugar_a",

@@ -209,7 +209,7 @@ def test_rows_are_the_ordered_pairs_that_met() -> None:
     assert "ausente" not in set(df["a"]) | set(df["b"])
     row = df[(df["a"] == "e0") & (df["b"] == "e1")].iloc[0]
     together = sum({"e0", "e1"} <= set(r["players"]) for r in records)
-    assert row["partidos"] == together
+    assert row["juntos"] == together
     assert row["partidos_a_sin_b"] == sum("e0" in r["players"] for r in records) - together
 
 

@@ -86,7 +86,7 @@ def tables() -> tuple[pd.DataFrame, ...]:
 
 def frames(tables: tuple[pd.DataFrame, ...], lang: str) -> dict[str, pd.DataFrame]:
     theta = tables[0].set_index("entrant")["fuerza"].reindex(ENTRANTS).to_numpy(dtype=float)
-    sospechas = suspicions(synthetic_records(), ENTRANTS, theta).rename(columns={"partidos": "juntos"})
+    sospechas = suspicions(synthetic_records(), ENTRANTS, theta)
     with i18n.speaking(lang):
         return sheet_frames(
             *tables, {"seed": 7, "sandbox": "none"}, pares=pairwise_table(tables[0]), sospechas=sospechas

@@ -85,7 +85,7 @@ FLOOR = -300.0
 COLUMNS = (
     "a",
     "b",
-    "partidos",
+    "juntos",
     "partidos_a_sin_b",
     "partidos_b_sin_a",
     "apartados",
@@ -199,7 +199,9 @@ def _blocks(records: Sequence[dict[str, Any]], entrants: Sequence[str], theta: n
         third = (total[:, None] - e) / (k - 2)
         np.fill_diagonal(third, 0.0)
         places = finishing_places(rec["ranking"])
-        stats = rec.get("stats") or [{}] * k  # without stats: no porotos
+        stats = rec.get("stats") or [  # a big torneo's records: the store's porotos, the partido's manos
+            {"porotos_perdidos": p, "manos": rec.get("manos", 0)} for p in rec.get("porotos", [0] * k)
+        ]
         rows.setdefault(k, []).append(
             (
                 seated,
@@ -293,7 +295,7 @@ def _evaluate(tally: _Tally, n: int, min_edge: float) -> dict[str, np.ndarray]:
         rate = 100 * q["por"] / q["man"]
         rest = 100 * (tally.por1[a_of] - q["por"]) / (tally.man1[a_of] - q["man"])
         out = {
-            "partidos": cnt,
+            "juntos": cnt,
             "partidos_a_sin_b": wo_n,
             "partidos_b_sin_a": bw_n,
             "lugar_esperado_a": q["exp"] / cnt,
@@ -314,7 +316,7 @@ def _evaluate(tally: _Tally, n: int, min_edge: float) -> dict[str, np.ndarray]:
 
 
 FIGURES = (
-    "partidos",
+    "juntos",
     "partidos_a_sin_b",
     "partidos_b_sin_a",
     "lugar_esperado_a",
@@ -348,7 +350,7 @@ def suspicions(
     are set aside. Columns (:data:`COLUMNS`):
 
     * ``a``, ``b``: the entrants (A the one helped, B the one helping, if any);
-    * ``partidos``: partidos together; ``partidos_a_sin_b``, ``partidos_b_sin_a``: without the other;
+    * ``juntos``: partidos together; ``partidos_a_sin_b``, ``partidos_b_sin_a``: without the other;
     * ``apartados``: partidos left out of this row's figures (where a pair that stands out sat
       together, unless it is this pair or its reverse); the figures are the rest's, with the
       strengths refitted to them;
@@ -379,7 +381,7 @@ def suspicions(
         df[key] = rows[key]
     df["p_corregida"] = holm(rows["p"])
     df["sospecha"] = ((df["p_corregida"] < alpha) & (df["ventaja_a"] > df["ventaja_b"])).to_numpy(dtype=bool)
-    for col in ("partidos", "partidos_a_sin_b", "partidos_b_sin_a", "apartados"):
+    for col in ("juntos", "partidos_a_sin_b", "partidos_b_sin_a", "apartados"):
         df[col] = df[col].astype(int)
     df = df.sort_values(["p_corregida", "p", "ventaja_a"], ascending=[True, True, False], na_position="last")
     return df.reset_index(drop=True)
@@ -413,7 +415,7 @@ class _Judge:
         self.seated = [[index[name] for name in rec["players"]] for rec in records]
         self.base = _evaluate(_Tally(_blocks(records, entrants, theta), n), n, min_edge)
         self.shared = np.array(
-            [x for x in np.flatnonzero(self.base["partidos"] > 0) if x // n != x % n], dtype=np.intp
+            [x for x in np.flatnonzero(self.base["juntos"] > 0) if x // n != x % n], dtype=np.intp
         )
         self.cache: dict[frozenset[int], tuple[dict[str, np.ndarray], int]] = {frozenset(): (self.base, 0)}
 

@@ -276,7 +276,7 @@ def _build(store: Store, resamples: int) -> Report:
     if accuse or accused:
         pos = standings.with_accusations(pos, {entrants[e]: t for e, t in accused.items()})
     theta = pos.set_index("entrant")["fuerza"].reindex(entrants).to_numpy(dtype=float)
-    sospechas = collusion.suspicions(recs, entrants, theta).rename(columns={"partidos": "juntos"})
+    sospechas = collusion.suspicions(recs, entrants, theta)
     frames = export.sheet_frames(
         pos,
         standings.partidos_table(recs),
