@@ -184,7 +184,8 @@ def test_the_verdict_of_a_field_with_a_clear_first_and_a_chain_below() -> None:
     assert df["entrant"].iloc[0] == "fuerte" and df["grupo"].iloc[0] == "a"
     assert "#1 fuerte is ahead of everyone." in lines
     assert "#3–#5 are not separated from each other." in lines  # 0.15 apart: a chain
-    assert "#4 and #5 look equal: no difference between them shows in 403 partidos per player." in lines
+    equal = "#4–#5 look equal, each to the next: no difference between neighbours shows in 403 partidos"
+    assert f"{equal} per player." in lines
     more = [int(x.split()[1]) for x in lines if x.startswith("About ")]
     assert more and all(m <= ranking.NEEDED_CAP * 403 for m in more)  # never an endless estimate
 

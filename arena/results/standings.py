@@ -358,24 +358,31 @@ def _what_more_would_settle(
                 int(more),
             ).format(**pair)
         )
-    for i in equal:
+    shown_equal = [i for i in equal if pairs.equal(i, i + 1)]
+    for i in shown_equal:
         pair = {"upper": _place(i + 1), "lower": _place(i + 2)}
-        if pairs.equal(i, i + 1):
-            line = _(
-                "{upper} and {lower} are equal: their strengths differ by less than {band} (one finishes "
-                "ahead of the other in at most {share} of the partidos they play together)."
-            )
-        else:
-            line = n_(
-                "{upper} and {lower} look equal: no difference between them shows in {per_player} partido "
-                "per player.",
-                "{upper} and {lower} look equal: no difference between them shows in {per_player} partidos "
-                "per player.",
-                per_player,
-            )
         band = ranking.EQUAL_BAND
         lines.append(
-            line.format(**pair, per_player=per_player, band=band, share=f"{1 / (1 + math.exp(-band)):.0%}")
+            _(
+                "{upper} and {lower} are equal: their strengths differ by less than {band} (one finishes "
+                "ahead of the other in at most {share} of the partidos they play together)."
+            ).format(**pair, band=band, share=f"{1 / (1 + math.exp(-band)):.0%}")
+        )
+    runs: list[list[int]] = []
+    for i in (i for i in equal if i not in shown_equal):  # neighbours with no difference to show
+        if runs and runs[-1][-1] == i:
+            runs[-1].append(i + 1)
+        else:
+            runs.append([i, i + 1])
+    for run in runs:
+        lines.append(
+            n_(
+                "{places} look equal, each to the next: no difference between neighbours shows in "
+                "{per_player} partido per player.",
+                "{places} look equal, each to the next: no difference between neighbours shows in "
+                "{per_player} partidos per player.",
+                per_player,
+            ).format(places=f"{_place(run[0] + 1)}–{_place(run[-1] + 1)}", per_player=per_player)
         )
     return lines
 
