@@ -199,9 +199,10 @@ def _blocks(records: Sequence[dict[str, Any]], entrants: Sequence[str], theta: n
         third = (total[:, None] - e) / (k - 2)
         np.fill_diagonal(third, 0.0)
         places = finishing_places(rec["ranking"])
-        stats = rec.get("stats") or [  # a big torneo's records: the store's porotos, the partido's manos
-            {"porotos_perdidos": p, "manos": rec.get("manos", 0)} for p in rec.get("porotos", [0] * k)
-        ]
+        if "porotos" in rec:  # the store's porotos and the partido's manos: the same with or without stats
+            stats = [{"porotos_perdidos": p, "manos": rec["manos"]} for p in rec["porotos"]]
+        else:
+            stats = rec.get("stats") or [{}] * k
         rows.setdefault(k, []).append(
             (
                 seated,
