@@ -1,19 +1,23 @@
 """The game behind the referee: what it needs of a partido, whatever the card game.
 
 The referee (:mod:`arena.referee.table`) drives a partido only through
-:class:`Game` and creates one only through :func:`new_partido`, so a second game
-(Tute por parejas) fits behind the same judge: it provides a class with these
-members and an entry in :data:`GAMES`, and the referee's fault handling, the
-replay, the store and the results side stay as they are.
+:class:`Game` and creates one only through :func:`new_partido`, so every game fits
+behind the same judge: its package (``arena.games.<game>``) provides a class with these
+members and registers a :class:`arena.games.gamespec.GameSpec` (:mod:`arena.games`), and the
+referee's fault handling, the replay, the store and the results side stay as they are.
+These functions are the house's door to the registry.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from typing import Any, Protocol
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, Protocol, cast
 
+from arena import games
+from arena.games.common.tute import RulesError
+from arena.games.gamespec import GameSpec, choices
 from arena.i18n import _
-from arena.protocol import DEFAULT_GAME
+from arena.protocol import DEFAULT_GAME, PROCESS_FAULTS
 from arena.seeds import Seed
 
 Event = dict[str, Any]
@@ -60,8 +64,13 @@ class Game(Protocol):
     def start(self) -> None:
         """Deal the first mano (a partido is created undealt, so hello faults come first)."""
 
-    def request(self) -> Event:
-        """What the seat to move may see: the protocol's play request."""
+    def request(self) -> Mapping[str, Any]:
+        """What the seat to move may see: the protocol's play request (the game's ``wire`` types)."""
+        ...
+
+    def moves(self) -> list[tuple[str | None, str | None]]:
+        """Every ``(card, sing)`` the seat to move may answer now (accusations aside): what a random
+        legal player picks from, and what the conformance test plays."""
         ...
 
     def view(self, event: Event, seat: int) -> Event:
@@ -84,43 +93,19 @@ class Game(Protocol):
 GameFactory = Callable[..., Game]
 
 
-def _tute_cabrero(n: int, seed: Seed, rules: Any = None, *, deal: bool = True) -> Game:
-    from arena.engine import Partido
-
-    return Partido(n, seed, rules, deal=deal)
-
-
-def _tute_parejas(n: int, seed: Seed, rules: Any = None, *, deal: bool = True) -> Game:
-    from arena.parejas.engine import ParejasPartido
-
-    return ParejasPartido(n, seed, rules, deal=deal)
-
-
-GAMES: dict[str, GameFactory] = {"tute-cabrero": _tute_cabrero, "tute-parejas": _tute_parejas}
-"""Every game the referee can judge, by name."""
-
-TEAMS: dict[str, tuple[tuple[int, ...], ...]] = {"tute-parejas": ((0, 2), (1, 3))}
-"""The seats of each team, by game; a game not named here is every player for himself."""
-
-SHORT_NAMES = {"cabrero": "tute-cabrero", "parejas": "tute-parejas"}
-"""What ``--game`` accepts besides the full names."""
-
-
 def game_name(name: str) -> str:
     """The full name of ``name`` (``parejas`` -> ``tute-parejas``); ValueError when no game has it."""
-    full = SHORT_NAMES.get(name, name)
-    if full not in GAMES:
-        raise ValueError(
-            _("unknown game {name}; known: {known}").format(
-                name=repr(name), known=", ".join([*SHORT_NAMES, *GAMES])
-            )
-        )
-    return full
+    return games.spec(name).name
+
+
+def spec_of(name: str) -> GameSpec:
+    """The spec of game ``name`` (full or short); ValueError (one line) when no game has it."""
+    return games.spec(name)
 
 
 def teams(game: str) -> tuple[tuple[int, ...], ...] | None:
     """The seats of each team of ``game``, or None when it has no teams."""
-    return TEAMS.get(game)
+    return games.spec(game).teams
 
 
 def seat_sides(sides: tuple[tuple[int, ...], ...]) -> list[int]:
@@ -134,24 +119,12 @@ def seat_sides(sides: tuple[tuple[int, ...], ...]) -> list[int]:
 
 def rules_of(game: str, rules: Any) -> Any:
     """``rules`` (a rule set, its dict or None) as ``game``'s rule-set object, checked."""
-    if game_name(game) == "tute-parejas":
-        from arena.parejas.rules import ParejasRules
-
-        return rules if isinstance(rules, ParejasRules) else ParejasRules.from_dict(rules or {})
-    from arena.rules import RuleSet
-
-    return rules if isinstance(rules, RuleSet) else RuleSet.from_dict(rules or {})
+    return games.spec(game).rules_of(rules)
 
 
 def rulesets(game: str) -> tuple[str, ...]:
     """The rulesets of ``game``, its default first."""
-    if game_name(game) == "tute-parejas":
-        from arena.parejas.rules import RULESETS as PAREJAS
-
-        return PAREJAS
-    from arena.rules import RULESETS
-
-    return RULESETS
+    return games.spec(game).rulesets
 
 
 def make_rules(
@@ -163,38 +136,44 @@ def make_rules(
 ) -> Any:
     """``game``'s rule set from the command line's values; RulesError (one line) for a wrong one.
 
-    ``ruleset`` None is the game's default. ``variants`` are Tute Cabrero's; ``juegos``
-    (the juegos that win a partido) is Tute por parejas'.
+    ``ruleset`` None is the game's default; ``variants``, ``renuncio`` and ``juegos`` must be
+    ones the game has (:class:`arena.games.gamespec.GameSpec`).
     """
-    from arena.rules import RulesError
-
-    full = game_name(game)
-    if ruleset is not None and ruleset not in rulesets(full):
+    spec = games.spec(game)
+    chosen = tuple(variants)
+    if ruleset is not None and ruleset not in spec.rulesets:
         raise RulesError(
             _("{game} has no ruleset {name}; its rulesets: {known}").format(
-                game=full, name=repr(ruleset), known=", ".join(rulesets(full))
+                game=spec.name, name=repr(ruleset), known=", ".join(spec.rulesets)
             )
         )
-    if full == "tute-parejas":
-        from arena.parejas.rules import DEFAULT_RULESET, ParejasRules
+    for variant in chosen:
+        if variant not in spec.variants:
+            raise RulesError(
+                _("{game} has no variant {name}; its variants: {known}").format(
+                    game=spec.name, name=repr(variant), known=", ".join(spec.variants) or _("none")
+                )
+            )
+    if renuncio not in spec.renuncio_policies:
+        raise RulesError(
+            _("{game} has no renuncio policy {name}; its policies: {known}").format(
+                game=spec.name, name=repr(renuncio), known=", ".join(spec.renuncio_policies)
+            )
+        )
+    if juegos is not None and "juegos" not in spec.options:
+        raise RulesError(
+            _("{game} is not played to juegos: drop --juegos").format(game=spec.name)
+        )
+    return spec.make_rules(ruleset, chosen, renuncio, juegos)
 
-        if tuple(variants):
-            raise RulesError(_("Tute por parejas has no variants (--variant is Tute Cabrero's)"))
-        return ParejasRules(ruleset or DEFAULT_RULESET, juegos, renuncio)
-    from arena.rules import DEFAULT_RULESET as CABRERO
-    from arena.rules import RuleSet
 
-    if juegos is not None:
-        raise RulesError(_("--juegos is Tute por parejas' (with --game parejas)"))
-    return RuleSet(ruleset or CABRERO, frozenset(variants), renuncio)
-
-
-TABLE_SIZES = {"tute-parejas": 4}
-"""The only table size of a game that has one; the others seat 3 to 6."""
+def fault_reasons() -> tuple[str, ...]:
+    """Every fault any game records, each once: the games' rule faults, then a program's."""
+    return tuple(choices([*(s.rule_faults for s in games.specs()), PROCESS_FAULTS]))
 
 
 def new_partido(
     n: int, seed: Seed, rules: Any = None, *, game: str = DEFAULT_GAME, deal: bool = True
 ) -> Game:
     """A new partido of ``game`` for ``n`` seats, dealt from ``seed``, under ``rules``."""
-    return GAMES[game_name(game)](n, seed, rules, deal=deal)
+    return cast(Game, games.spec(game).new_partido(n, seed, rules, deal=deal))

@@ -11,7 +11,7 @@ import os
 import sys
 
 from arena.errors import ArenaError
-from arena.sdk import Player
+from arena.games.common.player import BasePlayer as Player
 
 
 class PlayerLoadError(ArenaError, ValueError):
@@ -57,7 +57,9 @@ def load_player_class(folder: str | os.PathLike[str]) -> type[Player]:
             from arena.i18n import _
 
             raise PlayerLoadError(
-                _("{file}: player_class is not a subclass of arena.sdk.Player").format(file=file)
+                _("{file}: player_class is not a game's player class (arena.sdk.Player, …)").format(
+                    file=file
+                )
             )
         return chosen
     found = [
@@ -72,7 +74,7 @@ def load_player_class(folder: str | os.PathLike[str]) -> type[Player]:
         from arena.i18n import _
 
         raise PlayerLoadError(
-            _("{file}: no player class (a subclass of arena.sdk.Player) defined here").format(file=file)
+            _("{file}: no player class (a subclass of arena.sdk.Player, …) defined here").format(file=file)
         )
     if len(found) > 1:
         from arena.i18n import _

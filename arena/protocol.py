@@ -359,17 +359,15 @@ def _accused(seat: object, may_accuse: list[int]) -> int:
 
 
 def play_of(obj: object, request: Message) -> tuple[str | None, str | None]:
-    """Validate the reply ``obj`` to the ``play`` ``request`` of either game; returns (card, sing).
+    """Validate the reply ``obj`` to a ``play`` ``request`` of any game; returns (card, sing).
 
-    A Tute Cabrero request (``may_sing`` a bool) awaits a card, with a canto when
-    ``may_sing``. A Tute por parejas request (it has ``may_concede``) awaits a card
-    when ``legal`` is not empty; otherwise a canto from ``may_sing``, ``"tirar"``
-    when ``may_concede``, or neither (a pass), and no card.
+    The request's fields say what it awaits, whatever the game: without ``legal``
+    (Tute Cabrero) a card, with a canto when ``may_sing`` is true; with ``legal``
+    (Tute por parejas, …) a card when ``legal`` is not empty, otherwise a canto from
+    ``may_sing`` (a list), ``"tirar"`` when ``may_concede``, or neither (a pass), and no card.
     """
-    if "may_concede" in request:
-        may_sing = bool(request["may_sing"]) or request["may_concede"] is True
-        return check_play(obj, request["id"], may_sing, card_expected=bool(request["legal"]))
-    return check_play(obj, request["id"], request["may_sing"] is True)
+    may_sing = bool(request.get("may_sing")) or request.get("may_concede") is True
+    return check_play(obj, request["id"], may_sing, card_expected=bool(request.get("legal", True)))
 
 
 def check_play(

@@ -43,7 +43,7 @@ class _StdoutToLog:
 
 def serve(player: object, lines: object, out: object) -> None:
     """Answer requests and deliver events read from ``lines`` until ``bye``."""
-    from arena.sdk import Player
+    from arena.games.common.player import BasePlayer as Player
 
     assert isinstance(player, Player)
     write = out.write  # type: ignore[attr-defined]

@@ -147,26 +147,17 @@ def analyse(torneo: Torneo, records: list[dict[str, Any]]) -> Any:
     return collusion.suspicions(records, entrants, fit.theta)
 
 
+LEFT_OUT = ("partidos_a_sin_b", "partidos_b_sin_a", "p_b", "p")
+"""Of :data:`arena.results.collusion.COLUMNS`, what :func:`evidence` leaves out (to fit a line):
+the sizes of the groups apart, the one-sided p-values before correction."""
+
+
 def evidence(df: Any) -> str:
-    """The evidence columns of some rows, as a text table."""
-    cols = [
-        "torneo",
-        "a",
-        "b",
-        "juntos",
-        "apartados",
-        "lugar_esperado_a",
-        "lugar_a",
-        "lugar_esperado_b",
-        "lugar_b",
-        "ventaja_a",
-        "ventaja_b",
-        "porotos_a",
-        "porotos_b",
-        "p_ab",
-        "p_corregida",
-        "sospecha",
-    ]
+    """The evidence columns of some rows (the torneo, then the suspicions' columns less
+    :data:`LEFT_OUT`), as a text table."""
+    from arena.results.collusion import COLUMNS
+
+    cols = ["torneo", *(c for c in COLUMNS if c not in LEFT_OUT)]
     return str(df[cols].to_string(index=False, float_format=lambda x: f"{x:.3g}"))
 
 

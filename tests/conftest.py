@@ -24,6 +24,28 @@ if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
     signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
+PROCESSES = {
+    *("test_check", "test_node_player", "test_parejas_tournament", "test_accuse", "test_accuse_samples"),
+    *("test_web", "test_web_browser", "test_standings_cli", "test_inert", "test_dos_play"),
+}
+"""Modules whose tests start player processes (in the sandbox) besides those using ``run_token``."""
+BROWSER = {"test_web_browser"}
+"""Modules that drive a headless browser."""
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Markers: ``sandbox`` (starts player processes), ``browser`` (a headless browser), and ``slow``
+    for both, so that ``pytest -m "not slow"`` is the fast tier (the rules, the engines, the results)."""
+    for item in items:
+        module = item.module.__name__.rsplit(".", 1)[-1] if item.module else ""
+        if module in PROCESSES or "run_token" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.sandbox)
+        if module in BROWSER:
+            item.add_marker(pytest.mark.browser)
+        if item.get_closest_marker("sandbox") or item.get_closest_marker("browser"):
+            item.add_marker(pytest.mark.slow)
+
+
 @pytest.fixture(autouse=True)
 def spanish() -> Iterator[None]:
     """Every test starts in the default language, Spanish, whatever the shell's ARENA_LANG; a test

@@ -5,12 +5,13 @@ from __future__ import annotations
 import pytest
 
 from arena.engine import Partido
-from arena.game import DEFAULT_GAME, GAMES, new_partido
+from arena.game import DEFAULT_GAME, new_partido
+from arena.games import names, specs
 
 
 def test_the_referee_s_factory_makes_an_undealt_tute_cabrero_partido() -> None:
     p = new_partido(4, 7, deal=False)
-    assert isinstance(p, Partido) and DEFAULT_GAME in GAMES
+    assert isinstance(p, Partido) and DEFAULT_GAME in names()
     assert p.events == [] and p.mano_number == 0  # hello faults come before the first deal
     p.start()
     assert p.mano_number == 1 and p.to_move is not None
@@ -22,8 +23,6 @@ def test_the_same_seed_deals_the_same_through_the_factory_and_the_engine() -> No
 
 
 def test_an_unknown_game_is_named_with_the_known_ones() -> None:
-    with pytest.raises(
-        ValueError,
-        match=r"juego desconocido .mus.; los que hay: cabrero, parejas, tute-cabrero, tute-parejas",
-    ):
+    with pytest.raises(ValueError, match=r"juego desconocido .mus.; los que hay: cabrero, parejas, ") as info:
         new_partido(4, 1, game="mus")
+    assert all(f"{s.short}," in str(info.value) and s.name in str(info.value) for s in specs())

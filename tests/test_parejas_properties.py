@@ -131,9 +131,11 @@ def _attempt_illegal(p: ParejasPartido, rng: random.Random, r: dict[str, Any]) -
         move, expected = (rng.choice(sorted(DECK - hand)), None), "not_in_hand"
     elif kind == 2:
         false = [c for c in (*CANTO_POINTS, "tute") if c not in r["may_sing"]]
-        move, expected = (r["legal"][0] if r["legal"] else None, rng.choice(false)), "false_canto"
+        move = (r["legal"][0] if r["legal"] else None, rng.choice(false))
+        expected = "protocol" if r["legal"] else "false_canto"  # beside a card request: its shape (A23)
     elif kind == 3 and not r["may_concede"]:
-        move, expected = (r["legal"][0] if r["legal"] else None, "tirar"), "false_canto"
+        move = (r["legal"][0] if r["legal"] else None, "tirar")
+        expected = "protocol" if r["legal"] else "false_canto"
     else:
         return False
     before = (len(p.events), p.to_move, p.request(), p.juegos[:])

@@ -21,7 +21,8 @@ import pytest
 from arena import cards
 from arena.cards import SUITS, parse, parse_mask, points_of
 from arena.engine import IllegalMove, Partido, deal_key, deal_order
-from arena.game import GAMES, new_partido
+from arena.game import new_partido
+from arena.games import names
 from arena.parejas import rules as pr
 from arena.parejas.engine import ParejasPartido, stack_hands
 from arena.parejas.rules import ParejasRules
@@ -455,7 +456,7 @@ def test_p15_each_canto_once_per_mano() -> None:
 def test_p16_no_canto_before_the_pair_s_first_baza() -> None:
     p = first_mano(SINGER)
     assert p.request()["may_sing"] == []
-    assert refused(p, "1-oro", "veinte-copa") == "false_canto"
+    assert refused(p, "1-oro", "veinte-copa") == "protocol"
 
 
 def test_p16_only_the_pair_that_won_the_baza_is_offered_either_partner() -> None:
@@ -478,7 +479,7 @@ def test_p16_only_the_pair_that_won_the_baza_is_offered_either_partner() -> None
     assert p.to_move == 3
     p.play(p.request()["legal"][0])
     assert p.to_move == 0
-    assert refused(p, p.request()["legal"][0], "veinte-copa") == "false_canto"
+    assert refused(p, p.request()["legal"][0], "veinte-copa") == "protocol"
 
 
 def test_p16_a_canto_may_wait_for_a_later_baza() -> None:
@@ -518,7 +519,7 @@ def test_p18_espanol_one_canto_after_one_baza() -> None:
     p.play(None, "veinte-copa")
     r = p.request()
     assert r["may_sing"] == [] and r["legal"]
-    assert refused(p, r["legal"][0], "veinte-espada") == "false_canto"  # over the limit
+    assert refused(p, r["legal"][0], "veinte-espada") == "protocol"  # over the limit
 
 
 def test_p18_the_winner_is_offered_first_then_the_partner() -> None:
@@ -627,7 +628,7 @@ def test_p21_ludoteka_no_tute_after_the_singer_s_own_canto() -> None:
     assert p.request()["may_sing"] == ["tute", "cuarenta"]
     p.play(None, "cuarenta")
     assert "tute" not in p.request()["may_sing"]
-    assert refused(p, None, "tute") == "false_canto"
+    assert refused(p, None, "tute") == ("false_canto" if not p.request().get("legal") else "protocol")
     q = first_mano(hands, ESPANOL)  # espanol has no such bar, but one canto per baza
     pass_offers(q)
     play(q, "1-oro", "4-oro", "5-oro", "6-oro")
@@ -644,10 +645,10 @@ def test_p21_ludoteka_only_the_singer_s_own_cantos_bar_tute() -> None:
     assert pr.valid_cantos(kings, 0, 1 << copa, True, "espanol") == ["tute"]
 
 
-def test_p22_false_cantos_are_renuncios() -> None:
+def test_p22_false_cantos_are_renuncios_and_a_canto_beside_a_card_is_a_protocol_fault() -> None:
     p = first_mano(SINGER)
-    assert refused(p, "1-oro", "cuarenta") == "false_canto"  # wrong moment
-    assert refused(p, "1-oro", "tirar") == "false_canto"  # no tirar under ludoteka
+    assert refused(p, "1-oro", "cuarenta") == "protocol"  # beside a card request: the reply's shape (A23)
+    assert refused(p, "1-oro", "tirar") == "protocol"  # the same, whatever the ruleset
     assert refused(p, "1-oro", "cuarentaa") == "protocol"  # no canto at all
     play(p, "1-oro", "4-oro", "5-oro", "6-oro")
     assert refused(p, None, "veinte-oro") == "false_canto"  # the trump pair is the cuarenta
@@ -756,7 +757,7 @@ def test_p28_tirar_is_offered_only_to_poor_hands_in_turn_from_the_mano() -> None
     p.play(None)
     r = p.request()
     assert p.to_move == 0 and not r["may_concede"] and r["legal"]
-    assert refused(p, r["legal"][0], "tirar") == "false_canto"  # too late (A23)
+    assert refused(p, r["legal"][0], "tirar") == "protocol"  # too late (A23)
 
 
 def test_p28_giving_up_gives_the_other_pair_two_juegos() -> None:
@@ -774,10 +775,10 @@ def test_p28_a_rich_hand_may_not_give_up_and_ludoteka_has_no_tirar() -> None:
     while p.request()["may_concede"]:
         assert p.to_move != 0
         p.play(None)
-    assert p.to_move == 0 and refused(p, None, "tirar") == "false_canto"
+    assert p.to_move == 0 and refused(p, None, "tirar") == "protocol"
     q = first_mano(_tirar_hands(0), LUDOTEKA)
     assert not q.request()["may_concede"]
-    assert refused(q, None, "tirar") == "false_canto"
+    assert refused(q, None, "tirar") == "protocol"
     assert pr.may_tirar(parse_mask(POOR)) and not pr.may_tirar(parse_mask(["1-oro"]))
     assert pr.may_tirar(parse_mask(["3-oro", "2-copa"])) and not pr.may_tirar(
         parse_mask(["3-oro", "10-copa"])
@@ -944,7 +945,7 @@ def test_a_card_that_is_not_held_is_not_in_hand() -> None:
 
 
 def test_the_game_is_registered() -> None:
-    assert "tute-parejas" in GAMES
+    assert "tute-parejas" in names()
     p = new_partido(4, 11, {"ruleset": "espanol"}, game="tute-parejas")
     assert isinstance(p, ParejasPartido) and p.rules == ESPANOL
     assert p.events == ParejasPartido(4, 11, ESPANOL).events

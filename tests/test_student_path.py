@@ -112,7 +112,7 @@ def test_an_install_without_samples_names_where_it_looked(
 ) -> None:
     # as an installed wheel that does not ship sample_players, run outside the project
     places = (tmp_path / "site-packages" / "sample_players", tmp_path / "arena" / "sample_players")
-    monkeypatch.setattr(check, "SAMPLE_DIRS", places)
+    monkeypatch.setattr(check, "sample_dirs", lambda game=None: places)
     r = arena("check", ROOT / "sample_players" / "random_legal", "--out", tmp_path / "out")
     assert r.exit_code == 2
     assert all(f"{p}: no existe" in r.output for p in places), r.output
@@ -120,7 +120,7 @@ def test_an_install_without_samples_names_where_it_looked(
 
 
 def test_check_samples_option_points_at_them(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(check, "SAMPLE_DIRS", (tmp_path / "nowhere",))
+    monkeypatch.setattr(check, "sample_dirs", lambda game=None: (tmp_path / "nowhere",))
     r = arena(
         "check",
         ROOT / "sample_players" / "a_mas",

@@ -7,10 +7,11 @@ from typing import Any, TypeVar
 
 import click
 
-from arena import i18n
-from arena.game import SHORT_NAMES, make_rules, rulesets
+from arena import games, i18n
+from arena.game import game_name, make_rules
+from arena.games.common.tute import RulesError
+from arena.games.gamespec import choices
 from arena.i18n import N_
-from arena.rules import RENUNCIO_POLICIES, VARIANTS, RulesError
 
 DEFAULT_SAMPLES = ("random_legal", "a_mas", "a_menos")
 
@@ -22,10 +23,10 @@ def game_rules(
     game: str, ruleset: str | None, variants: tuple[str, ...], renuncio: str, juegos: int | None
 ) -> tuple[str, Any]:
     """The game's full name and its rule set from ``rules_options``' values; UsageError when wrong."""
-    full = SHORT_NAMES.get(game, game)
     try:
+        full = game_name(game)
         return full, make_rules(full, ruleset, variants, renuncio, juegos)
-    except RulesError as exc:
+    except (RulesError, ValueError) as exc:
         raise click.UsageError(str(exc)) from None
 
 
@@ -191,11 +192,11 @@ def rules_options(f: F) -> F:
         metavar="N",
         type=click.IntRange(1),
         default=None,
-        help=N_("Tute por parejas: the juegos that win a partido [default: 4 ludoteka, 8 espanol]."),
+        help=N_("The juegos that win a partido, in a game scored in juegos [default: the ruleset's]."),
     )(f)
     f = click.option(
         "--renuncio",
-        type=click.Choice(RENUNCIO_POLICIES),
+        type=click.Choice(choices(s.renuncio_policies for s in games.specs())),
         default="disqualify",
         show_default=True,
         help=N_("What a renuncio or false canto costs."),
@@ -204,22 +205,21 @@ def rules_options(f: F) -> F:
         "--variant",
         "variants",
         multiple=True,
-        type=click.Choice(VARIANTS),
-        help=N_("A named variant (repeatable)."),
+        type=click.Choice(choices(s.variants for s in games.specs())),
+        help=N_("A named variant of the game (repeatable)."),
     )(f)
-    every = [*rulesets("tute-cabrero"), *rulesets("tute-parejas")]
     f = click.option(
         "--ruleset",
-        type=click.Choice(every),
+        type=click.Choice(choices(s.rulesets for s in games.specs())),
         default=None,
-        help=N_("The game's ruleset [default: cabrero-2002; with --game parejas: ludoteka]."),
+        help=N_("The game's ruleset [default: the game's first]."),
     )(f)
     f = click.option(
         "--game",
-        type=click.Choice([*SHORT_NAMES, *SHORT_NAMES.values()]),
-        default="cabrero",
+        type=click.Choice(choices([(s.short for s in games.specs()), games.names()])),
+        default=games.default().short,
         show_default=True,
-        help=N_("The game: Tute Cabrero, or Tute por parejas (each entrant plays as a pair of its own)."),
+        help=N_("The game (docs/games.md); in a game of teams each entrant plays as a team of its own."),
     )(f)
     return f
 

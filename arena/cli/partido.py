@@ -22,16 +22,16 @@ from arena.cli.options import (
     sandbox_option,
     seed_option,
 )
-from arena.game import seat_sides, teams
+from arena.game import seat_sides, spec_of
 from arena.i18n import N_, _
-from arena.rules import MAX_PLAYERS, MIN_PLAYERS
 
 
 @click.command(
     help=N_(
-        "Play one partido of 3-6 PLAYERS (folders), each in its own process.\n\n"
-        "With --game parejas: four PLAYERS in seat order (seats 0 and 2 are partners), or two, "
-        "each playing as a pair of two processes of its own folder."
+        "Play one partido of PLAYERS (folders), each in its own process: as many as the game seats "
+        "(Tute Cabrero: 3-6; docs/games.md).\n\n"
+        "In a game of teams (--game parejas): the PLAYERS of every seat in seat order (seats 0 and 2 "
+        "are partners), or one folder per team, each playing as a team of processes of its own folder."
     )
 )
 @click.argument("players", nargs=-1, type=click.Path(file_okay=False, path_type=Path))
@@ -78,7 +78,8 @@ def play(
     from arena.seeds import short
 
     game, rules = game_rules(game, ruleset, variants, renuncio, juegos)
-    sides = teams(game)
+    spec = spec_of(game)
+    sides = spec.teams
     if sides is not None and len(players) == len(sides):
         players = tuple(players[side] for side in seat_sides(sides))
     elif sides is not None and len(players) != len(seat_sides(sides)):
@@ -88,10 +89,10 @@ def play(
                 "or {pairs} folders playing as pairs; got {n}"
             ).format(game=game, seats=len(seat_sides(sides)), pairs=len(sides), n=len(players))
         )
-    elif sides is None and not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+    elif sides is None and len(players) not in spec.table_sizes:
         raise click.UsageError(
             _("a partido needs {min} to {max} players, got {n}").format(
-                min=MIN_PLAYERS, max=MAX_PLAYERS, n=len(players)
+                min=min(spec.table_sizes), max=max(spec.table_sizes), n=len(players)
             )
         )
     deals = deals_from(seed)

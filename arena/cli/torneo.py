@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 import click
 from click.core import ParameterSource
 
+from arena import games
 from arena.cli.options import (
     cold_start_option,
     containment,
@@ -18,9 +19,9 @@ from arena.cli.options import (
     sandbox_option,
 )
 from arena.i18n import N_, _, n_
-from arena.rules import MAX_PLAYERS, MIN_PLAYERS
 
 if TYPE_CHECKING:
+    from arena.games.gamespec import GameSpec
     from arena.referee.players import PlayerSpec
     from arena.tournament.coordinator import Config
     from arena.tournament.schedule import ScheduledPartido
@@ -58,9 +59,9 @@ RESULT_OPTIONS = (
         "in it (default: players/, or sample_players/). Results, replays and the log go to DIR "
         "(default: a new folder under results/). With --scheduler the partidos run on a Dask "
         "cluster's workers; this process alone writes DIR.\n\n"
-        "With --game parejas each entrant plays Tute por parejas as a pair of two processes of its "
-        "own folder, and every two entrants meet --rounds times (default folders: pairs/, or "
-        "sample_pairs/)."
+        "In a game of teams (--game parejas) each entrant plays as a team of processes of its "
+        "own folder, and every two entrants meet --rounds times (default folders: the game's, "
+        "docs/games.md)."
     )
 )
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path), metavar="[PATH]...")
@@ -70,10 +71,12 @@ RESULT_OPTIONS = (
 @click.option(
     "--table-size",
     metavar="K",
-    type=click.IntRange(MIN_PLAYERS, MAX_PLAYERS),
-    default=4,
-    show_default=True,
-    help=N_("Players per partido (3-6); Tute por parejas is always two pairs."),
+    type=click.IntRange(
+        min(min(s.entrants_per_partido) for s in games.specs()),
+        max(max(s.entrants_per_partido) for s in games.specs()),
+    ),
+    default=None,
+    help=N_("Players per partido, as the game allows [default: 4, or the game's only size]."),
 )
 @click.option(
     "--rounds",
@@ -133,7 +136,7 @@ RESULT_OPTIONS = (
 def tournament(
     paths: tuple[Path, ...],
     out: Path | None,
-    table_size: int,
+    table_size: int | None,
     rounds: int,
     seed: int | None,
     workers: int | None,
@@ -161,13 +164,13 @@ def tournament(
     cold_start: bool,
 ) -> None:
     """``arena tournament`` (its help: the command's ``help``)."""
-    from arena.game import teams
+    from arena.game import spec_of
     from arena.inert import printable
     from arena.referee.connection import wall_backstop
     from arena.referee.players import PlayerLoadError
     from arena.seeds import new_key, predictable_warning
     from arena.tournament import coordinator as t
-    from arena.tournament.entrants import SAMPLE_PAIRS, SAMPLE_PLAYERS, collect_intake, default_folders
+    from arena.tournament.entrants import collect_intake, default_folders
     from arena.tournament.entrants import with_samples as fill_with_samples
     from arena.tournament.store import NOT_A_PLAYER
 
@@ -200,18 +203,16 @@ def tournament(
             )
         else:
             game, rules = game_rules(game, ruleset, variants, renuncio, juegos)
-            sides = teams(game)
-            if sides is not None:
-                if ctx.get_parameter_source("table_size") is ParameterSource.COMMANDLINE:
-                    raise click.UsageError(_("Tute por parejas is played by two pairs: drop --table-size"))
-                table_size = len(sides)
+            spec = spec_of(game)
+            sides = spec.teams
+            table_size = _table_size(spec, table_size)
             if budget is not None and not until_separated:
                 raise click.UsageError(_("--budget goes with --until-separated"))
             if partidos is not None and ctx.get_parameter_source("rounds") is ParameterSource.COMMANDLINE:
                 raise click.UsageError(_("give either --rounds or --partidos, not both"))
             folder = out or t.default_out()
             t.check_empty(folder)
-            specs, skipped = collect_intake(paths, default_folders(sides is not None))
+            specs, skipped = collect_intake(paths, default_folders(game))
             for s in skipped:
                 click.echo(
                     _("Not a player: {folder} — {reason}").format(
@@ -221,8 +222,7 @@ def tournament(
             left_out = [(str(s.folder), NOT_A_PLAYER, s.reason) for s in skipped]
             if with_samples and len(specs) < table_size:
                 before = {s.folder for s in specs}
-                kind = SAMPLE_PAIRS if sides is not None else SAMPLE_PLAYERS
-                specs = fill_with_samples(specs, table_size, kind=kind)
+                specs = fill_with_samples(specs, table_size, kind=Path(spec.samples))
                 added = [s.name for s in specs if s.folder not in before]
                 if added:
                     click.echo(_("Filled with sample players: {players}.").format(players=", ".join(added)))
@@ -253,15 +253,44 @@ def tournament(
             schedule = t.plan(config, len(specs))
             if sides is not None:
                 click.echo(
-                    _(
-                        "Tute por parejas ({ruleset}, {juegos} juegos to win): each entrant plays as a pair."
-                    ).format(ruleset=rules.ruleset, juegos=rules.juegos)
+                    _("{game} ({rules}): each entrant plays as a team of its own.").format(
+                        game=_(spec.title), rules=_rules_line(rules.to_dict())
+                    )
                 )
             click.echo(_announce(len(specs), table_size, len(schedule), duplicate, seed, sides is not None))
         planned = None if resume else schedule
         _play(folder, config, specs, workers, planned, scheduler, left_out, warm=not cold_start)
     except (t.TournamentError, PlayerLoadError) as exc:
         raise click.ClickException(printable(str(exc), multiline=True)) from None
+
+
+def _table_size(spec: GameSpec, given: int | None) -> int:
+    """The entrants per partido: the game's only size, else ``given`` (default 4) if the game seats it."""
+    sizes = spec.entrants_per_partido
+    if spec.teams is not None:
+        if given is not None:
+            raise click.UsageError(
+                _("{game} is played by {n} teams: drop --table-size").format(game=_(spec.title), n=sizes[0])
+            )
+        return sizes[0]
+    if given is None:
+        return 4 if 4 in sizes else sizes[0]
+    if given not in sizes:
+        raise click.UsageError(
+            _("{game} seats {sizes} players a partido, not {k}").format(
+                game=_(spec.title), sizes=", ".join(map(str, sizes)), k=given
+            )
+        )
+    return given
+
+
+def _rules_line(rules: dict[str, object]) -> str:
+    """A rule set's values in one line (``ruleset ludoteka, juegos 4, renuncio disqualify``)."""
+    return ", ".join(
+        f"{key} {', '.join(map(str, value)) if isinstance(value, list) else value}"
+        for key, value in rules.items()
+        if value not in ([], None)
+    )
 
 
 def _announce(

@@ -1,9 +1,2 @@
-"""Tute por parejas: four players in two pairs, judged behind the referee's :class:`arena.game.Game`.
-
-:mod:`arena.parejas.rules` holds the rules as pure functions (``docs/rules-parejas.md``)
-and :class:`ParejasRules`; :mod:`arena.parejas.engine` the partido, :class:`ParejasPartido`;
-:mod:`arena.parejas.sdk` the student's side, :class:`ParejasPlayer`.
-
-The package imports neither on its own: a player importing :mod:`arena.parejas.sdk`
-starts without the engine.
-"""
+"""The old name of :mod:`arena.games.parejas`, kept for the players and scripts that import
+``arena.parejas.sdk`` (and its rules and engine): each submodule is the same module as the new one."""

@@ -22,10 +22,11 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from arena import protocol
 from arena.errors import ArenaError
-from arena.game import DEFAULT_GAME, new_partido, seat_sides, teams
+from arena.game import DEFAULT_GAME, new_partido, seat_sides, spec_of
 from arena.i18n import N_, _, n_
 from arena.inert import printable
 from arena.protocol import Message
@@ -36,24 +37,25 @@ from arena.referee.players import PlayerSpec, find_player, unique_names
 from arena.referee.process import LineClosed, LineTimeout, LineTooLong, PlayerProcess
 from arena.referee.replay import read_replay
 from arena.referee.table import play_folders
-from arena.rules import RuleSet
 from arena.runner import PRINT_NOTE
 from arena.seeds import new_key, short
 
 _HERE = Path(__file__).resolve()
-SAMPLE_DIRS = (
-    _HERE.parents[2] / "sample_players",  # beside the package: a checkout, an editable install
-    _HERE.parents[1] / "sample_players",  # inside the package, if shipped as package data
-    Path("sample_players"),  # the current folder (e.g. a copy of the project's samples)
-)
-"""Where the sample opponents are looked for, in order, when ``--samples`` is not given."""
-PAIR_SAMPLE_DIRS = tuple(folder.parent / "sample_pairs" for folder in SAMPLE_DIRS)
-"""Where the sample pairs are looked for (Tute por parejas), in order, when ``--samples`` is not given."""
-OPPONENTS = ("a_mas", "a_menos", "random_legal", "a_mas", "a_menos")
-PAIR_OPPONENTS = ("random_legal", "heuristica")
-"""The sample pairs a pair is checked against, in turn (in :data:`PAIR_SAMPLE_DIRS`)."""
-TABLES = (3, 4, 5)
-"""Table sizes of the check's partidos, in turn."""
+
+
+def sample_dirs(game: str = DEFAULT_GAME) -> tuple[Path, ...]:
+    """Where ``game``'s sample opponents (its spec's ``samples`` folder) are looked for, in order,
+    when ``--samples`` is not given."""
+    name = spec_of(game).samples
+    return (
+        _HERE.parents[2] / name,  # beside the package: a checkout, an editable install
+        _HERE.parents[1] / name,  # inside the package, if shipped as package data
+        Path(name),  # the current folder (e.g. a copy of the project's samples)
+    )
+
+
+OPPONENTS = spec_of(DEFAULT_GAME).check_opponents
+"""The default game's check opponents, in turn (each game's spec names its own)."""
 STACK_WAIT_S = 1.0
 """How long a timed-out Python player is given to print its traceback after ``SIGINT``."""
 
@@ -121,9 +123,9 @@ class CheckReport:
 def _opponents(
     samples: Path | None, wanted: tuple[str, ...] = OPPONENTS, dirs: tuple[Path, ...] | None = None
 ) -> list[PlayerSpec]:
-    """The sample opponents, looked for in ``samples``, else ``dirs`` (default :data:`SAMPLE_DIRS`);
+    """The sample opponents, looked for in ``samples``, else ``dirs`` (default: :func:`sample_dirs`);
     :class:`SamplesNotFound` (one line naming what is missing) if absent."""
-    dirs = SAMPLE_DIRS if dirs is None else dirs
+    dirs = sample_dirs() if dirs is None else dirs
     roots = [samples] if samples else list(dirs)
     for root in roots:
         if all((root / name / "player.py").is_file() for name in wanted):
@@ -153,7 +155,7 @@ def check_player(
     *,
     partidos: int = 3,
     limits: Limits | None = None,
-    ruleset: RuleSet | None = None,
+    ruleset: Any = None,
     out: Path | None = None,
     say: Say = print,
     samples: Path | None = None,
@@ -165,10 +167,10 @@ def check_player(
 
     Partido ``i`` deals from ``seed + i`` when ``seed`` is given (predictable, to
     reproduce), else from a new secret key. The sample opponents come from
-    ``samples``, else from :data:`SAMPLE_DIRS`. A game of teams (Tute por parejas)
-    seats the player as a pair of two processes of its folder, against the sample
-    pairs of :data:`PAIR_OPPONENTS` in turn (from ``samples``, else :data:`PAIR_SAMPLE_DIRS`),
-    in the first team's seats in odd partidos and the second's in even ones.
+    ``samples``, else from :func:`sample_dirs` (the game's spec names the opponents and the
+    table sizes, in turn). A game of teams seats the player as a team of processes of its
+    folder against each opponent team in turn, in the first team's seats in odd partidos and
+    the second's in even ones.
 
     Raises :class:`arena.referee.players.PlayerLoadError` when the folder cannot run at all,
     :class:`SamplesNotFound` (before anything runs) when the sample players cannot be found.
@@ -176,10 +178,10 @@ def check_player(
     limits = limits or Limits()
     say = _shown(say)
     spec = find_player(folder)
-    sides = teams(game)
-    opponents = (
-        _opponents(samples) if sides is None else _opponents(samples, PAIR_OPPONENTS, PAIR_SAMPLE_DIRS)
-    )
+    game_spec = spec_of(game)
+    sides = game_spec.teams
+    tables = game_spec.check_tables
+    opponents = _opponents(samples, game_spec.check_opponents, sample_dirs(game))
     mechanism = mechanism or sandbox.resolve("auto")
     report = CheckReport(spec.name)
     out = out or Path("results") / "check" / f"{spec.name}-{time.strftime('%Y%m%d-%H%M%S')}"
@@ -225,9 +227,10 @@ def check_player(
     for i in range(partidos):
         deals = new_key() if seed is None else seed + i
         if sides is None:
-            n = TABLES[i % len(TABLES)]
+            n = tables[i % len(tables)]
             seat = i % n
-            table = [*opponents[: n - 1]]
+            first = 0 if len(tables) > 1 else i // n * (n - 1)  # one size: each opponent in turn
+            table = [opponents[(first + k) % len(opponents)] for k in range(n - 1)]
             table.insert(seat, spec)
             seats = [seat]
         else:
@@ -322,7 +325,7 @@ def check_player(
         )
     idle = [s for s in report.stuck if not _busy(s)]
     if spec.kind == "command" and idle:  # the Python runner always flushes: only a program can forget
-        probe = flush_probe(spec, limits, mechanism)
+        probe = flush_probe(spec, limits, mechanism, game)
         if probe:
             report.warnings.append(probe)
     for w in report.warnings:
@@ -626,14 +629,17 @@ def _check_replay(replay: Path, say: Say) -> None:
         say("  ✗ " + _("the replay {replay} has no partido_end").format(replay=replay))
 
 
-def flush_probe(spec: PlayerSpec, limits: Limits, mechanism: str = "none") -> str | None:
+def flush_probe(
+    spec: PlayerSpec, limits: Limits, mechanism: str = "none", game: str = DEFAULT_GAME
+) -> str | None:
     """Find out whether a timeout was a reply left in the player's output buffer.
 
     Sends hello and one play request; if no reply comes in time, closes the
     player's input (as at the end of a partido, when buffers are flushed on
     exit) and looks at what it then writes.
     """
-    p = new_partido(3, 1)
+    n = spec_of(game).table_sizes[0]
+    p = new_partido(n, 1, game=game)
     seat = p.to_move
     assert seat is not None
     start = next(e for e in p.events if e["type"] == "mano_start")
@@ -647,15 +653,15 @@ def flush_probe(spec: PlayerSpec, limits: Limits, mechanism: str = "none") -> st
         return None
     try:
         lines = [
-            protocol.hello(1, spec.name, limits.to_dict()),
+            protocol.hello(1, spec.name, limits.to_dict(), game=spec_of(game).name),
             {
                 "type": "partido_start",
                 "partido": "probe",
                 "seat": seat,
-                "players": ["a", "b", "c"],
+                "players": [chr(ord("a") + s) for s in range(n)],
                 "rules": p.rules.to_dict(),
             },
-            protocol.view(start, seat),
+            p.view(start, seat),
             {**p.request(), "id": 2},
         ]
         proc.write(b"".join(protocol.encode(m) for m in lines), 1.0)

@@ -18,6 +18,8 @@ from pathlib import Path
 from typing import Protocol
 
 from arena import protocol
+from arena.games.common.player import BasePlayer as Player
+from arena.games.common.tute import FaultError
 from arena.i18n import N_, _
 from arena.inert import EXCERPT, printable
 from arena.loader import PlayerLoadError
@@ -32,9 +34,7 @@ from arena.referee.process import (
     PlayerProcess,
     process_tree_cpu_ns,
 )
-from arena.rules import FaultError
 from arena.runner import LOAD_ERROR
-from arena.sdk import Player
 
 BYE_GRACE_S = 0.2
 TRANSCRIPT_LINES = 30

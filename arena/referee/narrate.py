@@ -5,53 +5,23 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from arena.i18n import N_, _, n_
+from arena.game import DEFAULT_GAME, spec_of
+from arena.games.common.words import OUTCOMES, REASONS, outcome_name, reason_name, sings
+from arena.games.gamespec import GameSpec, Narrator
+from arena.i18n import _, n_
 from arena.inert import printable
 
 Message = dict[str, Any]
 
-OUTCOMES = {
-    "points": N_("by points"),
-    "capote": N_("capote"),
-    "tute": N_("tute"),
-    "void": N_("mano voided"),
-    "penalty": N_("renuncio penalized"),
-    "tirar": N_("cards thrown in"),
-    "accused": N_("ended by an accusation"),
-}
-"""How a mano ends (``mano_end``'s ``outcome``), marked for the catalog: shown by :func:`outcome_name`."""
-REASONS = {
-    "renuncio": N_("renuncio"),
-    "false_canto": N_("false canto"),
-    "not_in_hand": N_("card not in hand"),
-    "timeout": N_("timeout"),
-    "crash": N_("crash"),
-    "protocol": N_("protocol error"),
-}
-"""Each fault's reason code in words, marked for the catalog: show it with :func:`reason_name`."""
+__all__ = ["OUTCOMES", "REASONS", "narrate", "outcome_name", "reason_name"]
 
-
-def reason_name(reason: str) -> str:
-    """A fault's reason code in words, in the language in use (an unknown code as it is)."""
-    return _(REASONS[reason]) if reason in REASONS else reason
-
-
-def outcome_name(outcome: str) -> str:
-    """How a mano ended, in words, in the language in use (an unknown outcome as it is)."""
-    return _(OUTCOMES[outcome]) if outcome in OUTCOMES else outcome
-
-
-def _sings(player: str, canto: str) -> str:
-    """The line of ``player`` singing ``canto``."""
-    if canto == "tute":
-        return _("{player} sings tute!").format(player=player)
-    if canto == "cuarenta":
-        return _("{player} sings las cuarenta").format(player=player)
-    if canto.startswith("veinte-"):
-        return _("{player} sings las veinte in {suit}").format(
-            player=player, suit=canto.removeprefix("veinte-")
-        )
-    return _("{player} sings {canto}").format(player=player, canto=canto)
+KNOWN = frozenset(
+    {
+        *("partido_start", "mano_start", "sang", "played", "accused", "conceded", "trick_end"),
+        *("disqualified", "penalized", "mano_end", "partido_end", "review", "playoff_start", "playoff"),
+    }
+)
+"""The events every game shares, told here; the game's spec tells the others (``narrate_other``)."""
 
 
 def narrate(events: Sequence[Message], hands: bool = False, only_mano: int | None = None) -> Iterator[str]:
@@ -82,41 +52,42 @@ def _narrate(events: Sequence[Message], hands: bool, only_mano: int | None) -> I
             f"{names[s] if s < len(names) else s} {v}" for s, v in enumerate(values) if v is not None
         )
 
+    say = Narrator(who, seats, pair, by_seat)
+    game: GameSpec = spec_of(DEFAULT_GAME)
+    hosted: list[Message] = []  # a playoff's events [25.3], told as a partido of its own game
+
     for e in events:
         kind = e["type"]
+        if kind == "playoff":
+            hosted.append(e["event"])
+            continue
+        if hosted:
+            yield from _narrate(hosted, hands, None)
+            hosted = []
+        if kind == "playoff_start":
+            hosted = [
+                {
+                    "type": "partido_start",
+                    "partido": "playoff",
+                    "game": e["game"],
+                    "players": [names[s] if s < len(names) else str(s) for s in e["seats"]],
+                    "rules": e.get("rules", {}),
+                }
+            ]
+            yield ""
+            yield _("{players} are left: they play {game} to one winner (rule 25.3)").format(
+                players=seats(e["seats"]), game=_(spec_of(e["game"]).title)
+            )
+            continue
         if kind == "partido_start":
             names = (
                 [p["name"] for p in e["players"]]
                 if "players" in e and isinstance(e["players"][0], dict)
                 else list(e.get("players", []))
             )
-            rules = e.get("rules", {})
             teams = [list(t) for t in e.get("teams", [])]
-            if teams:
-                yield _(
-                    "Partido {partido} — {game}, seed {seed}, rules {ruleset}, {juegos} juegos to win, "
-                    "renuncio: {renuncio}"
-                ).format(
-                    partido=e.get("partido", ""),
-                    game=e.get("game"),
-                    seed=e.get("seed", "?"),
-                    ruleset=rules.get("ruleset"),
-                    juegos=rules.get("juegos"),
-                    renuncio=rules.get("renuncio"),
-                )
-                yield _("Pairs: {pairs}").format(pairs=" | ".join(pair(i) for i in range(len(teams))))
-                continue
-            variants = ", ".join(rules.get("variants", [])) or _("no variants")
-            yield _(
-                "Partido {partido} — seed {seed}, rules {ruleset} ({variants}), renuncio: {renuncio}"
-            ).format(
-                partido=e.get("partido", ""),
-                seed=e.get("seed", "?"),
-                ruleset=rules.get("ruleset"),
-                variants=variants,
-                renuncio=rules.get("renuncio"),
-            )
-            yield _("Players: {players}").format(players=", ".join(who(s) for s in range(len(names))))
+            game = spec_of(e.get("game", DEFAULT_GAME))
+            yield from game.narrate_start(e, say)
             continue
         if kind == "mano_start":
             mano = e["mano"]
@@ -144,7 +115,7 @@ def _narrate(events: Sequence[Message], hands: bool, only_mano: int | None) -> I
                     if h is not None:
                         yield f"  {who(s)}: {' '.join(h)}"
         elif kind == "sang":
-            yield "  " + _sings(who(e["seat"]), e["canto"])
+            yield "  " + sings(who(e["seat"]), e["canto"])
         elif kind == "played" and e.get("renuncio") is True:
             yield "  " + _("{player} plays {card}: a renuncio (accepted under the accuse policy)").format(
                 player=who(e["seat"]), card=e["card"]
@@ -171,22 +142,8 @@ def _narrate(events: Sequence[Message], hands: bool, only_mano: int | None) -> I
             yield "  " + _("{player} penalized for {reason}: {detail}").format(
                 player=who(e["seat"]), reason=reason_name(e["reason"]), detail=e["detail"]
             )
-        elif kind == "mano_end" and "juegos_won" in e:
-            yield from _pair_mano_end(e, pair)
         elif kind == "mano_end":
-            scores = e.get("scores")
-            outcome = outcome_name(e["outcome"])
-            if scores:
-                yield "  " + _("End of mano {mano} ({outcome}); points {scores}").format(
-                    mano=e["mano"], outcome=outcome, scores=by_seat(scores)
-                )
-            else:
-                yield "  " + _("End of mano {mano} ({outcome})").format(mano=e["mano"], outcome=outcome)
-            yield "  " + _("Losers: {players}; porotos: {porotos}").format(
-                players=seats(e["losers"]), porotos=by_seat(e["porotos"])
-            )
-            if e["eliminated"]:
-                yield "  " + _("Eliminated: {players}").format(players=seats(e["eliminated"]))
+            yield from game.narrate_mano_end(e, say)
         elif kind == "partido_end":
             manos = e.get("manos", mano)
             yield ""
@@ -198,21 +155,7 @@ def _narrate(events: Sequence[Message], hands: bool, only_mano: int | None) -> I
             yield _("Standings: {ranking}").format(
                 ranking=" | ".join(f"{i}. {seats(g)}" for i, g in enumerate(e["ranking"], 1))
             )
-
-
-def _pair_mano_end(e: Message, pair: Any) -> Iterator[str]:
-    """The lines of a ``mano_end`` of Tute por parejas (``pair(i)`` names pair ``i``)."""
-    outcome = outcome_name(e["outcome"])
-    if e.get("tantos"):
-        yield "  " + _("End of mano {mano} ({outcome}); tantos {first} – {second}").format(
-            mano=e["mano"], outcome=outcome, first=e["tantos"][0], second=e["tantos"][1]
-        )
-    else:
-        yield "  " + _("End of mano {mano} ({outcome})").format(mano=e["mano"], outcome=outcome)
-    if e.get("winner") is not None:
-        won = e["juegos_won"][e["winner"]]
-        yield "  " + n_(
-            "{pair} win {n} juego; juegos: {first} – {second}",
-            "{pair} win {n} juegos; juegos: {first} – {second}",
-            won,
-        ).format(pair=pair(e["winner"]), n=won, first=e["juegos"][0], second=e["juegos"][1])
+        elif kind not in KNOWN:
+            yield from game.narrate_other(e, say)
+    if hosted:  # a partido cut short in its playoff
+        yield from _narrate(hosted, hands, None)

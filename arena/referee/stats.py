@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from arena.game import DEFAULT_GAME, spec_of
+from arena.games.gamespec import Tally
 from arena.i18n import _
 
 Event = dict[str, Any]
@@ -22,9 +24,9 @@ FIELDS = (
     "cantos",
 )
 """Counted per seat: manos dealt in (void ones excluded), manos lost, porotos given up,
-capotes made, tutes sung, and cuarenta/veinte sung. In Tute por parejas (a replay with
-``teams``) a mano is lost by the pair that did not win it, and the porotos given up are the
-juegos the other pair won with it."""
+capotes made, tutes sung, and cuarenta/veinte sung. What a ``mano_end`` adds is the game's
+(its spec's ``tally_mano``): in a game of teams a mano is lost by the team that did not win it,
+and the porotos given up are what the other team won with it."""
 
 
 ACCUSE_FIELDS = ("renuncios", "renuncios_cazados", "acusaciones_bien", "acusaciones_mal")
@@ -55,6 +57,7 @@ def partido_stats(events: Sequence[Event]) -> list[dict[str, Any]]:
     if events[-1].get("type") != "partido_end":
         raise ValueError(_("the partido has no partido_end: it was cut short and does not count"))
     n = len(events[0]["players"])
+    game = spec_of(events[0].get("game", DEFAULT_GAME))
     teams = [list(t) for t in events[0].get("teams", [])]
     accuse = events[0].get("rules", {}).get("renuncio") == "accuse"
     out: list[dict[str, Any]] = [
@@ -91,29 +94,10 @@ def partido_stats(events: Sequence[Event]) -> list[dict[str, Any]]:
             out[e["seat"]]["tutes" if e["canto"] == "tute" else "cantos"] += 1
         elif kind in ("disqualified", "penalized"):
             out[e["seat"]]["faults"].append(e["reason"])
-        elif kind == "mano_end" and teams:  # Tute por parejas: juegos to the winning pair
-            if e["outcome"] != "void":
-                for s in range(n):
-                    out[s]["manos"] += 1
-            if e.get("winner") is not None:
-                for side, team in enumerate(teams):
-                    if side != e["winner"]:
-                        for s in team:
-                            out[s]["manos_perdidas"] += 1
-                            out[s]["porotos_perdidos"] += e["juegos_won"][e["winner"]]
+        elif kind == "playoff" and e["event"]["type"] in ("disqualified", "penalized"):  # [25.3]
+            out[e["seats"][e["event"]["seat"]]]["faults"].append(e["event"]["reason"])
         elif kind == "mano_end":
-            if e["outcome"] != "void":
-                for s in dealt:
-                    out[s]["manos"] += 1
-            cost = 2 if e["outcome"] == "penalty" or (e["outcome"] == "accused" and proven) else 1
-            for s in e["losers"]:
-                out[s]["manos_perdidas"] += 1
-                out[s]["porotos_perdidos"] += cost
-            if e["outcome"] == "capote":
-                total = sum(t for t in e["tricks"] if t)
-                for s, t in enumerate(e["tricks"]):
-                    if t == total:
-                        out[s]["capotes"] += 1
+            game.tally_mano(e, Tally(out, dealt, proven, teams))
     end = events[-1]
     places = finishing_places(end["ranking"])
     for s in range(n):

@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING, Any
 
 from arena import protocol
 from arena.game import DEFAULT_GAME, Game, new_partido, teams
+from arena.games.common.player import BasePlayer as Player
+from arena.games.common.tute import FaultError
 from arena.i18n import _
 from arena.inert import EXCERPT, printable
 from arena.protocol import Message, ProtocolError
@@ -24,8 +26,6 @@ from arena.referee import sandbox
 from arena.referee.connection import Connection, InProcessConnection, Limits, PlayerFault
 from arena.referee.narrate import reason_name
 from arena.referee.players import PlayerSpec, unique_names
-from arena.rules import FaultError, RuleSet
-from arena.sdk import Player
 from arena.seeds import Seed
 
 if TYPE_CHECKING:
@@ -87,7 +87,7 @@ class Referee:
         names: Sequence[str],
         seed: Seed,
         *,
-        ruleset: RuleSet | Any = None,
+        ruleset: Any = None,
         limits: Limits | None = None,
         partido_id: str = "partido",
         sources: Sequence[str] | None = None,
@@ -192,7 +192,7 @@ class Referee:
 
     def _turn(self, seat: int) -> None:
         p = self.partido
-        request = p.request()
+        request = dict(p.request())
         conn = self.connections[seat]
         try:
             reply = conn.ask(request, self.limits.move_ms, self.limits.move_wall)
@@ -292,7 +292,7 @@ def play_partido(
     players: Sequence[Player],
     seed: Seed,
     *,
-    ruleset: RuleSet | None = None,
+    ruleset: Any = None,
     names: Sequence[str] | None = None,
     replay: str | None = None,
     sinks: Sequence[EventSink] = (),
@@ -333,7 +333,7 @@ def play_folders(
     specs: Sequence[PlayerSpec],
     seed: Seed,
     *,
-    ruleset: RuleSet | None = None,
+    ruleset: Any = None,
     limits: Limits | None = None,
     replay: Path | None = None,
     sinks: Sequence[EventSink] = (),

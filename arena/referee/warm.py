@@ -31,6 +31,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from arena import games
 from arena.i18n import _
 from arena.protocol import MAX_LINE_BYTES
 from arena.referee import cgroups, process, sandbox
@@ -41,10 +42,8 @@ log = logging.getLogger("arena.referee.warm")
 PRELOAD = (
     "arena.runner",
     "arena.loader",
-    "arena.sdk",
-    "arena.parejas.sdk",
+    *(module for game in games.specs() for module in game.sdk_modules),
     "arena.cards",
-    "arena.rules",
     "arena.i18n",
     "json",
     "random",

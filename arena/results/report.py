@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 
 from arena import i18n, inert
-from arena.i18n import N_, _, n_
+from arena.i18n import N_, _, n_, shown
 from arena.referee.replay import read_replay
 from arena.referee.stats import FIELDS, partido_stats
 from arena.results import collusion, export, ranking, standings
@@ -91,7 +91,7 @@ def records(store: Store, figures: bool = True) -> list[dict[str, Any]]:
                     "seat": f.seat,
                     "reason": f.reason,
                     "penalized": f.penalized,
-                    "detail": f.detail,
+                    "detail": shown(f.detail),
                     "incident": f.incident or "",
                 }
                 for f in rec.faults
@@ -170,7 +170,7 @@ def configuration(store: Store) -> dict[str, Any]:
         row = _("out of the torneo ({kind}): {folder}").format(
             kind=exclusion_kind(kind), folder=Path(folder).name
         )
-        conf[row] = reason
+        conf[row] = shown(reason)
     conf[_(SEATING_ROW)] = seating_design(store)
     conf[_(KEY_ROW)] = deal_key_shown(store)  # so that anyone can re-check the replays, once it is over
     return conf
@@ -231,7 +231,7 @@ def _with_exclusions(faults: pd.DataFrame, store: Store) -> pd.DataFrame:
             "entrant": Path(folder).name,
             "motivo": exclusion_kind(kind),
             "penalizado": False,
-            "detalle": reason,
+            "detalle": shown(reason),
             "incidente": "",
         }
         for folder, kind, reason in store.exclusions()

@@ -24,7 +24,7 @@ import numpy as np
 import pandas as pd
 
 from arena import inert
-from arena.engine import FAULT_REASONS
+from arena.game import fault_reasons
 from arena.i18n import _, n_
 from arena.referee.stats import ACCUSE_FIELDS, FIELDS, finishing_places
 from arena.results import ranking
@@ -131,7 +131,7 @@ def outcomes(
 def _fault_counts(records: Sequence[dict[str, Any]], entrants: Sequence[str]) -> list[dict[str, int]]:
     """By entrant: its disqualifications (``dq_<reason>``) and penalties (``pen_<reason>``)."""
     index = {name: i for i, name in enumerate(entrants)}
-    keys = [f"dq_{r}" for r in FAULT_REASONS] + [f"pen_{r}" for r in PENALIZABLE]
+    keys = [f"dq_{r}" for r in fault_reasons()] + [f"pen_{r}" for r in PENALIZABLE]
     out = [dict.fromkeys(keys, 0) for _e in entrants]
     for rec in records:
         for f in rec["faults"]:

@@ -23,14 +23,13 @@ from pathlib import Path
 from typing import Any
 
 from arena.errors import ArenaError
-from arena.game import DEFAULT_GAME, teams
+from arena.game import DEFAULT_GAME, rules_of, spec_of
 from arena.i18n import N_, _, n_
 from arena.referee.connection import IDLE_MS, INIT_IDLE_MS, Limits
 from arena.referee.players import PlayerLoadError, PlayerSpec, find_player
-from arena.rules import RuleSet
 from arena.tournament.backend import Backend, BackendError
 from arena.tournament.entrants import fingerprint
-from arena.tournament.schedule import MIN_SIDES, MIN_TABLE, ScheduledPartido, make_schedule
+from arena.tournament.schedule import ScheduledPartido, make_schedule
 from arena.tournament.store import DB_NAME, NO_START, Entrant, Store, StoreError
 from arena.tournament.worker import PartidoTask, check_entrant, play_task
 
@@ -76,7 +75,7 @@ class Config:
     """An explicit seed (``--seed N``: predictable deals, for reproduction); None: deals from ``key``."""
     duplicate: bool = False
     partidos: int | None = None
-    rules: dict[str, Any] = field(default_factory=lambda: RuleSet().to_dict())
+    rules: dict[str, Any] = field(default_factory=lambda: rules_of(DEFAULT_GAME, None).to_dict())
     init_ms: int = 10_000
     move_ms: int = 1_000
     init_wall_ms: int | None = None
@@ -164,7 +163,7 @@ def plan(config: Config, entrants: int) -> list[ScheduledPartido]:
             seed,
             config.duplicate,
             config.partidos,
-            min_table=MIN_SIDES if teams(config.game) else MIN_TABLE,
+            sizes=spec_of(config.game).entrants_per_partido,
         )
     except ValueError as exc:
         raise TournamentError(str(exc)) from None

@@ -7,19 +7,19 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from arena.game import spec_of
 from arena.i18n import _
 from arena.referee.players import PlayerLoadError, PlayerSpec, find_player, is_player_folder, unique_names
 
 DEFAULT_PLAYERS = Path("players")
 SAMPLE_PLAYERS = Path("sample_players")
-DEFAULT_PAIRS = Path("pairs")
-SAMPLE_PAIRS = Path("sample_pairs")
-"""Tute por parejas' entrants when no path is given (each plays as a pair of its own)."""
 
 
-def default_folders(teams: bool) -> tuple[Path, Path]:
-    """Where a torneo's entrants are looked for when no path is given: the instructor's, then the samples'."""
-    return (DEFAULT_PAIRS, SAMPLE_PAIRS) if teams else (DEFAULT_PLAYERS, SAMPLE_PLAYERS)
+def default_folders(game: str) -> tuple[Path, Path]:
+    """Where a torneo of ``game`` looks for entrants when no path is given: the instructor's, then the
+    samples' (the game's spec names both)."""
+    spec = spec_of(game)
+    return Path(spec.default_folders[0]), Path(spec.samples)
 
 
 class NoEntrants(PlayerLoadError):
@@ -152,7 +152,7 @@ def with_samples(
     specs: Sequence[PlayerSpec], table_size: int, samples: Path | None = None, kind: Path = SAMPLE_PLAYERS
 ) -> list[PlayerSpec]:
     """``specs`` topped up with sample players (not already in) up to one table (``--with-samples``);
-    ``kind``: the samples' folder name (:data:`SAMPLE_PAIRS` for Tute por parejas)."""
+    ``kind``: the samples' folder name (the game's spec's ``samples``)."""
     if samples is None:  # here, else beside the package (a checkout), else inside it (a wheel)
         package = Path(__file__).resolve().parents[1]
         places = [kind, package.parent / kind, package / kind]

@@ -33,12 +33,10 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from arena.i18n import _
-from arena.rules import MAX_PLAYERS, MIN_PLAYERS
 from arena.seeds import Seed, check_seed, derive, is_key
 
-MIN_TABLE, MAX_TABLE = MIN_PLAYERS, MAX_PLAYERS  # a table seats what a partido takes
-MIN_SIDES = 2
-"""The fewest entrants of a partido of a game of teams (a side each: Tute por parejas' two pairs)."""
+TABLE_SIZES = (3, 4, 5, 6)
+"""The entrants a partido seats when the caller names no game's sizes (Tute Cabrero's: the tests')."""
 MAX_PARTIDOS = 1_000_000
 """A larger schedule is refused: draw a subset with ``partidos`` instead."""
 CYCLIC_WORK = 250_000
@@ -110,19 +108,19 @@ def make_schedule(
     seed: Seed = 2002,
     duplicate: bool = False,
     partidos: int | None = None,
-    min_table: int = MIN_TABLE,
+    sizes: Sequence[int] = TABLE_SIZES,
 ) -> list[ScheduledPartido]:
     """The ordered schedule; ValueError (one clear line) for impossible options.
 
     ``seed``: the torneo's key, or an explicit int (the default suits tests only).
-    ``min_table``: :data:`MIN_SIDES` schedules the sides of a game of teams (each
-    "seat" an entrant's side, :mod:`arena.tournament.sides`).
+    ``sizes``: the entrants a partido of the game seats (its spec's ``entrants_per_partido``:
+    in a game of teams each "seat" is an entrant's side, :mod:`arena.tournament.sides`).
     """
     check_seed(seed)
     n, k = entrants, table_size
-    if not min_table <= k <= MAX_TABLE:
+    if k not in sizes:
         raise ValueError(
-            _("a table seats {min} to {max} players, not {k}").format(min=min_table, max=MAX_TABLE, k=k)
+            _("a table seats {min} to {max} players, not {k}").format(min=min(sizes), max=max(sizes), k=k)
         )
     if n < k:
         raise ValueError(_("tables of {k} need at least {k} players, got {n}").format(k=k, n=n))

@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.errors import ArenaError
-from arena.i18n import N_, _
+from arena.i18n import N_, _, stored
 from arena.referee.stats import ACCUSE_FIELDS, FIELDS
 from arena.seeds import Seed
 from arena.tournament.schedule import ScheduledPartido
@@ -883,7 +883,7 @@ class Store:
                     f["seat"],
                     partido.seats[f["seat"]],
                     f["reason"],
-                    f["detail"],
+                    stored(f["detail"]),
                     int(f["penalized"]),
                     incidents.get(f["seat"]),
                 )
@@ -916,7 +916,7 @@ class Store:
             self.db.execute(_FAILURES)
             self.db.execute(
                 "INSERT INTO failures (partido, pos, reason, at) VALUES (?, ?, ?, ?)",
-                (partido.id, partido.pos, reason, now()),
+                (partido.id, partido.pos, stored(reason), now()),
             )
 
     def failures(self) -> list[tuple[str, str, str]]:
@@ -931,7 +931,10 @@ class Store:
         submission that cannot start) or ``no es jugador`` (a folder without a player)."""
         with self.db:
             self.db.execute(_EXCLUDED)
-            self.db.executemany("INSERT INTO excluded (folder, kind, reason) VALUES (?, ?, ?)", rows)
+            self.db.executemany(
+                "INSERT INTO excluded (folder, kind, reason) VALUES (?, ?, ?)",
+                [(folder, kind, stored(reason)) for folder, kind, reason in rows],
+            )
 
     def exclusions(self) -> list[tuple[str, str, str]]:
         """The folders left out, as recorded: (folder, kind, reason)."""

@@ -25,7 +25,7 @@ from typing import Any
 
 from arena import i18n
 from arena.game import DEFAULT_GAME, rules_of, teams
-from arena.i18n import _, n_
+from arena.i18n import _, n_, stored
 from arena.referee.cgroups import pid_alive
 from arena.referee.connection import Limits
 from arena.referee.players import PlayerSpec
@@ -251,7 +251,13 @@ def play(task: PartidoTask) -> dict[str, Any]:
         "manos": result.manos,
         "porotos": result.porotos,
         "faults": [
-            {"mano": f.mano, "seat": f.seat, "reason": f.reason, "detail": f.detail, "penalized": f.penalized}
+            {
+                "mano": f.mano,
+                "seat": f.seat,
+                "reason": f.reason,
+                "detail": stored(f.detail),  # a code, said in the language of whoever reads it
+                "penalized": f.penalized,
+            }
             for f in result.faults
         ],
         "move_ms": [[round(ms, 3) for ms in seat] for seat in result.move_ms],

@@ -41,17 +41,26 @@
           s.shown = e.shown || "";
           s.outOfPlay = e.out_of_play || "";
           if (e.porotos) s.porotos = e.porotos.slice();
-          if (e.juegos) s.juegos = e.juegos.slice();
+          if (e.juegos) { s.juegos = e.juegos.slice(); s.juegosBySeat = !pairs; }
         } else if (e.type === "played") {
           var hand = s.hands[e.seat] || [];
           var at = hand.indexOf(e.card);
           if (at >= 0) hand.splice(at, 1);
           s.trick.push({ seat: e.seat, card: e.card, renuncio: e.renuncio === true });
+        } else if (e.type === "drew") {  // a card from the stock (monte): into the seat's hand
+          (s.hands[e.seat] = s.hands[e.seat] || []).push(e.card);
+          if (e.card === s.shown) s.shown = "";
+        } else if (e.type === "exchanged") {  // the turned-up card taken for one of the hand
+          var held = s.hands[e.seat] || [];
+          var gave = held.indexOf(e.gave);
+          if (gave >= 0) held.splice(gave, 1);
+          held.push(e.took);
+          s.shown = e.gave;
         } else if (e.type === "trick_end") {
           s.trick = [];
         } else if (e.type === "mano_end") {
           if (e.porotos) s.porotos = e.porotos.slice();
-          if (e.juegos) s.juegos = e.juegos.slice();
+          if (e.juegos) { s.juegos = e.juegos.slice(); s.juegosBySeat = !pairs; }
         } else if (e.type === "disqualified") {
           s.out[e.seat] = true;
         }
@@ -114,6 +123,9 @@
         if (pairs) {
           var team = Number(section.getAttribute("data-team"));
           value = s.juegos[team];
+          label = words.juegos;
+        } else if (s.porotos[seat] === null && s.juegosBySeat) {  // a game scored in juegos by seat
+          value = s.juegos[seat];
           label = words.juegos;
         } else {
           value = s.porotos[seat];

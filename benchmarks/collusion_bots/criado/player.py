@@ -12,50 +12,30 @@ would disqualify it), without a thought for its own score:
   every card it may play wins, its cheapest.
 
 Without the master at the table (or once the master is out) it plays honestly throughout.
-``master = None`` makes it honest everywhere (the benchmark's honest copy).
+``master = None`` makes it honest everywhere (the benchmark's honest copy). The play it shares
+with the other bots is in ``../collusion_shared.py``.
 """
 
-from arena.cards import POINTS, parse
-from arena.rules import beats
-from arena.sdk import Move, Player, PlayRequest
+import sys
+from pathlib import Path
 
-MASTER = "maestro"
+BOTS = str(Path(__file__).resolve().parent.parent)
+if BOTS not in sys.path:  # benchmarks/collusion_bots/: the bots' shared module
+    sys.path.append(BOTS)
 
+from collusion_shared import Servant  # noqa: E402
 
-def strength(card: str) -> int:
-    return parse(card) % 10
-
-
-def cheap(card: str) -> tuple[int, int]:
-    return POINTS[parse(card)], strength(card)
+from arena.sdk import Move, PlayRequest  # noqa: E402
 
 
-class Criado(Player):
+class Criado(Servant):
     name = "Criado"
-    master: str | None = MASTER
-
-    def master_seat(self) -> int | None:
-        """The master's seat when it is dealt in this mano (and so am I), else None."""
-        view = self.view
-        if self.master is None or self.master not in view.players:
-            return None
-        seat = view.players.index(self.master)
-        return seat if seat != view.seat and seat in view.order else None
 
     def play(self, request: PlayRequest) -> Move:
         boss = self.master_seat()
-        cantos = request.cantos() if boss is None else []
-        if "tute" in cantos:
-            return Move(sing="tute")
-        sing = "cuarenta" if "cuarenta" in cantos else (cantos[0] if cantos else None)
-        legal = request.legal()
-        trump = self.view.trump_suit
-        win = request.winning()
-        if win is None:
-            plain = [c for c in legal if parse(c) // 10 != trump] or legal
-            return Move(card=max(plain, key=strength), sing=sing)
-        winners = [c for c in legal if beats(parse(c), parse(win[1]), trump)]
-        losers = [c for c in legal if c not in winners]
-        if win[0] == boss and losers:
-            return Move(card=max(losers, key=lambda c: (POINTS[parse(c)], -strength(c))))
-        return Move(card=min(winners or legal, key=cheap))
+        if boss is None:
+            return super().play(request)
+        card = self.feed(request, boss)
+        if card is not None:
+            return Move(card=card)
+        return super().play(request._replace(may_sing=False))  # a_mas's card, without a canto

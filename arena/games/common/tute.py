@@ -1,0 +1,118 @@
+"""The rules every game of the Tute family shares, as pure functions: the baza, cantos, faults.
+
+Cards are ints and card sets bit masks (:mod:`arena.games.common.cards`). A game's
+own rules (``arena.games.<game>.rules``) re-export what it uses from here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from arena.errors import ArenaError
+from arena.games.common.cards import SUITS, card
+from arena.i18n import _
+
+RULE_FAULTS: tuple[str, ...] = ("renuncio", "false_canto", "not_in_hand")
+"""Faults against the rules of play; the faults of a player process are protocol.PROCESS_FAULTS."""
+
+LAST_TRICK_BONUS = 10  # "las diez de última"
+CUARENTA_POINTS, VEINTE_POINTS = 40, 20
+
+TUTE = "tute"
+CUARENTA = "cuarenta"
+
+
+class RulesError(ArenaError, ValueError):
+    """A ruleset, variant, policy or table size that does not exist."""
+
+
+class FaultError(Exception):
+    """A player's fault: ``reason`` is one of the game's fault reasons, ``evidence`` its replay fields."""
+
+    def __init__(self, reason: str, detail: str, **evidence: object) -> None:
+        super().__init__(detail)
+        self.reason = reason
+        self.detail = detail
+        self.evidence = evidence
+
+
+class IllegalMove(FaultError, ValueError):
+    """A move the rules forbid (``reason`` is one of :data:`RULE_FAULTS`)."""
+
+
+class FrozenRules:
+    """An immutable rule set, equal to another of its kind with the same :meth:`_key`: shared, never
+    copied (a deep copy of a partido keeps the same rule set)."""
+
+    def _key(self) -> tuple[object, ...]:
+        raise NotImplementedError
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"{type(self).__name__} is immutable")  # not shown
+
+    def __copy__(self) -> FrozenRules:
+        return self  # immutable: a copy is the same rule set
+
+    def __deepcopy__(self, memo: dict[int, object]) -> FrozenRules:
+        return self
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, type(self)) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+
+# ---------------------------------------------------------------- a baza
+
+
+def beats(c: int, winning: int, trump: int) -> bool:
+    """Whether card ``c`` beats the card ``winning`` the baza so far."""
+    cs, ws = c // 10, winning // 10
+    return (cs == ws and c > winning) or (cs == trump and ws != trump)
+
+
+def trick_winner(cards: Sequence[tuple[int, int]], trump: int) -> int:
+    """The seat that takes a baza given as (seat, card) in playing order."""
+    seat, winning = cards[0]
+    for s, c in cards[1:]:
+        if beats(c, winning, trump):
+            seat, winning = s, c
+    return seat
+
+
+# ---------------------------------------------------------------- cantos
+
+KING = tuple(card(12, s) for s in range(4))
+KNIGHT = tuple(card(11, s) for s in range(4))
+PAIR_MASK = tuple((1 << KING[s]) | (1 << KNIGHT[s]) for s in range(4))
+TUTE_MASKS = (sum(1 << k for k in KING), sum(1 << k for k in KNIGHT))
+CANTO_NAMES: tuple[str, ...] = tuple(f"veinte-{s}" for s in SUITS)
+
+
+def canto_name(suit: int, trump: int) -> str:
+    """The name of the king-knight pair canto of ``suit``."""
+    return CUARENTA if suit == trump else CANTO_NAMES[suit]
+
+
+def canto_suit(canto: str, trump: int) -> int:
+    """The suit of a pair canto name, or -1 for ``tute``; RulesError if unknown."""
+    if canto == TUTE:
+        return -1
+    if canto == CUARENTA:
+        return trump
+    if canto in CANTO_NAMES:
+        return CANTO_NAMES.index(canto)
+    raise RulesError(
+        _("unknown canto {canto}; known: tute, cuarenta, veinte-<suit>").format(canto=repr(canto))
+    )
+
+
+def canto_points(suit: int, trump: int) -> int:
+    """What the pair canto of ``suit`` is worth: 40 in triunfo, else 20."""
+    return CUARENTA_POINTS if suit == trump else VEINTE_POINTS
+
+
+def has_tute(hand: int) -> bool:
+    """Whether ``hand`` holds the four kings or the four knights."""
+    return (hand & TUTE_MASKS[0]) == TUTE_MASKS[0] or (hand & TUTE_MASKS[1]) == TUTE_MASKS[1]

@@ -1,0 +1,112 @@
+"""What a game tells the rest of the house: :class:`GameSpec`, one per game, registered in
+:mod:`arena.games`. The referee, tournament, results, site and CLI ask the spec; none of them
+names a game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    pass
+
+Event = dict[str, Any]
+Line = Callable[[int], str]
+"""Names a seat in a narration line (``who(2)`` -> ``"ana (2)"``)."""
+
+
+@dataclass(frozen=True)
+class Tally:
+    """What a game's :attr:`GameSpec.tally_mano` is given besides the ``mano_end`` event.
+
+    ``out`` is one dict per seat of :data:`arena.referee.stats.FIELDS` (to add to),
+    ``dealt`` the seats dealt in this mano, ``proven`` whether the mano ended by a proven
+    accusation, ``teams`` the partido's teams (empty: every player for himself).
+    """
+
+    out: list[dict[str, Any]]
+    dealt: Sequence[int]
+    proven: bool
+    teams: Sequence[Sequence[int]]
+
+
+@dataclass(frozen=True)
+class Narrator:
+    """How a game's narration names things: ``who(seat)``, ``seats(group)``, ``pair(index)``,
+    ``by_seat(values)`` (a value per seat, with names)."""
+
+    who: Callable[[int], str]
+    seats: Callable[[Sequence[int]], str]
+    pair: Callable[[int], str]
+    by_seat: Callable[[Sequence[Any]], str]
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """Everything the house needs of one game; the game's package builds it, :mod:`arena.games` keeps it.
+
+    The callables import the game's engine only when called, so a player process that
+    imports the game's SDK never pays for it.
+    """
+
+    name: str
+    """The full name, as the protocol and the store write it (``"tute-cabrero"``)."""
+    short: str
+    """What ``--game`` accepts besides :attr:`name` (``"cabrero"``)."""
+    title: str
+    """The game's name for people, marked for the catalog (show it with ``_(spec.title)``)."""
+    table_sizes: tuple[int, ...]
+    """The seats a partido may have."""
+    rulesets: tuple[str, ...]
+    """Its rulesets, the default first."""
+    new_partido: Callable[..., Any]
+    """``new_partido(n, seed, rules, deal=True)``: a :class:`arena.game.Game`."""
+    rules_of: Callable[[Any], Any]
+    """A rule set, its dict or None (the default) as the game's rule-set object, checked."""
+    make_rules: Callable[[str | None, Sequence[str], str, int | None], Any]
+    """``make_rules(ruleset, variants, renuncio, juegos)`` from the command line; RulesError (one line)."""
+    tally_mano: Callable[[Event, Tally], None]
+    """Adds a ``mano_end`` to the per-seat figures of :mod:`arena.referee.stats`."""
+    narrate_start: Callable[[Event, Narrator], Iterator[str]]
+    """The first lines of an account of a partido (its ``partido_start``)."""
+    narrate_mano_end: Callable[[Event, Narrator], Iterator[str]]
+    """The lines of a ``mano_end``."""
+    player_hint: str
+    """What a player of this game subclasses (``"arena.sdk.Player"``), for a wrong ``hello``."""
+    sdk_modules: tuple[str, ...]
+    """What a player process of this game imports (preloaded by the warm start)."""
+    samples: str
+    """The samples' folder beside the package (``"sample_players"``)."""
+    check_opponents: tuple[str, ...]
+    """The samples ``arena check`` plays against, in turn."""
+    check_tables: tuple[int, ...]
+    """The table sizes of ``arena check``'s partidos, in turn."""
+    default_folders: tuple[str, ...] = ("players",)
+    """Where a torneo looks for entrants when no path is given (then :attr:`samples`)."""
+    teams: tuple[tuple[int, ...], ...] | None = None
+    """The seats of each team, or None when it is every player for himself."""
+    variants: tuple[str, ...] = ()
+    renuncio_policies: tuple[str, ...] = ("disqualify", "penalize")
+    rule_faults: tuple[str, ...] = ("renuncio", "false_canto", "not_in_hand")
+    """The faults against its rules (the faults of a program, ``protocol.PROCESS_FAULTS``, come on top)."""
+    guide: str = "docs/student-guide.md"
+    """The student guide's page (or section) for this game."""
+    options: tuple[str, ...] = field(default=())
+    """The command-line options the game takes besides ``--ruleset`` and ``--renuncio`` (``"juegos"``)."""
+    default_player: str = ""
+    """A plain player of the game (``module.Class``), for a playoff in another game whose player brings
+    none of its own (Tute Cabrero's ``hasta-un-ganador`` and tute de a dos)."""
+    narrate_other: Callable[[Event, Narrator], Iterator[str]] = field(default=lambda e, say: iter(()))
+    """The lines of an event of the game's own, one the shared narration does not know (none by default)."""
+
+    @property
+    def entrants_per_partido(self) -> tuple[int, ...]:
+        """How many entrants a partido seats: a side each in a game of teams, else a seat each."""
+        return (len(self.teams),) if self.teams else self.table_sizes
+
+
+def choices(values: Iterable[Iterable[str]]) -> list[str]:
+    """Every value once, in first-seen order (the union of the games' rulesets, variants, …)."""
+    return list(dict.fromkeys(v for group in values for v in group))
