@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 REGISTERED: tuple[str, ...] = (
     "arena.games.cabrero.spec",
     "arena.games.parejas.spec",
+    "arena.games.dos.spec",
 )
 """The games' spec modules, the default game first: adding a game adds its line here."""
 

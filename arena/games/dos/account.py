@@ -1,0 +1,75 @@
+"""Tute de a dos' part of the standings' figures and of the account of a partido."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from arena.games.common.words import outcome_name
+from arena.games.gamespec import Narrator, Tally
+from arena.i18n import _, n_
+
+Event = dict[str, Any]
+
+
+def tally_mano(e: Event, t: Tally) -> None:
+    """A ``mano_end``: both seats dealt in (unless void); the seat that did not win loses the mano
+    and gives up, as porotos, the juegos the winner got with it (1, or 2 for a penalty: D26, D28)."""
+    out = t.out
+    if e["outcome"] != "void":
+        for s in t.dealt:
+            out[s]["manos"] += 1
+    winner = e.get("winner")
+    if winner is not None:
+        for s in t.dealt:
+            if s != winner:
+                out[s]["manos_perdidas"] += 1
+                out[s]["porotos_perdidos"] += e["juegos_won"][winner]
+
+
+def narrate_start(e: Event, say: Narrator) -> Iterator[str]:
+    """The header of a partido: its seed, rules, juegos to win (D27) and players."""
+    rules = e.get("rules", {})
+    yield _(
+        "Partido {partido} — {game}, seed {seed}, rules {ruleset}, {juegos} juegos to win, "
+        "renuncio: {renuncio}"
+    ).format(
+        partido=e.get("partido", ""),
+        game=e.get("game"),
+        seed=e.get("seed", "?"),
+        ruleset=rules.get("ruleset"),
+        juegos=rules.get("juegos"),
+        renuncio=rules.get("renuncio"),
+    )
+    yield _("Players: {players}").format(players=", ".join(say.who(s) for s in range(len(e["players"]))))
+
+
+def narrate_mano_end(e: Event, say: Narrator) -> Iterator[str]:
+    """A mano's end: how, the tantos (D22), who wins it and the juegos."""
+    outcome = outcome_name(e["outcome"])
+    if e.get("tantos"):
+        yield "  " + _("End of mano {mano} ({outcome}); tantos {first} – {second}").format(
+            mano=e["mano"], outcome=outcome, first=e["tantos"][0], second=e["tantos"][1]
+        )
+    else:
+        yield "  " + _("End of mano {mano} ({outcome})").format(mano=e["mano"], outcome=outcome)
+    if e.get("winner") is not None:
+        won = e["juegos_won"][e["winner"]]
+        yield "  " + n_(
+            "{player} wins {n} juego; juegos: {first} – {second}",
+            "{player} wins {n} juegos; juegos: {first} – {second}",
+            won,
+        ).format(player=say.who(e["winner"]), n=won, first=e["juegos"][0], second=e["juegos"][1])
+
+
+def narrate_other(e: Event, say: Narrator) -> Iterator[str]:
+    """The game's own events: a card drawn from the monte (when it is known: D11) and a cambio (D16)."""
+    kind = e.get("type")
+    if kind == "drew" and e.get("card"):
+        yield "  " + _("{player} draws {card} from the monte").format(
+            player=say.who(e["seat"]), card=e["card"]
+        )
+    elif kind == "exchanged":
+        yield "  " + _("Cambio: {player} gives {gave} and takes {took}").format(
+            player=say.who(e["seat"]), gave=e["gave"], took=e["took"]
+        )
