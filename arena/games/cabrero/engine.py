@@ -23,6 +23,7 @@ from typing import Any, cast
 
 from arena import protocol
 from arena.games.cabrero import rules, wire
+from arena.games.cabrero.playoff import PLAYOFF, Playoff
 from arena.games.cabrero.rules import RuleSet
 from arena.games.common.cards import NAMES, POINTS, SUITS, card, names_of, parse
 from arena.games.common.deal import deal_key as deal_key
@@ -409,6 +410,8 @@ class Partido:
         """Under ``accuse``: the seats that played a renuncio in this mano (each once)."""
         self.played: list[int] = []
         """Under ``accuse``: the seats that played a card in this mano (each once)."""
+        self.playoff: Playoff | None = None
+        """Under ``hasta-un-ganador`` [25.3], once two are left: their partido of tute de a dos."""
         if deal:
             self.start()
 
@@ -425,16 +428,22 @@ class Partido:
     @property
     def to_move(self) -> int | None:
         """The seat whose play (or review) is awaited, or None when the partido is over (or not started)."""
-        if self.over or self.mano is None:
+        if self.over or (self.mano is None and self.playoff is None):
             return None
+        if self.playoff is not None:
+            return self.playoff.to_move
+        assert self.mano is not None
         return self.reviews[0] if self.reviews else self.mano.turn
 
     def active_seats(self) -> list[int]:
         return [s for s in range(self.n) if self.active[s]]
 
-    def request(self) -> wire.PlayRequest | wire.ReviewRequest:
+    def request(self) -> wire.PlayRequest | wire.ReviewRequest | dict[str, Any]:
         """The protocol's ``play`` request for the player to move (without ``id``); under ``accuse``
-        with ``may_accuse``, and after the mano's last trick a ``review`` request."""
+        with ``may_accuse``, and after the mano's last trick a ``review`` request; in a playoff
+        [25.3], the hosted game's request (it names its ``game``)."""
+        if self.playoff is not None and not self.over:
+            return self.playoff.request()
         m = self._current()
         if self.reviews:
             return {"type": "review", "may_accuse": self.may_accuse(self.reviews[0])}
@@ -452,6 +461,8 @@ class Partido:
 
     def moves(self) -> list[tuple[str | None, str | None]]:
         """Every ``(card, sing)`` the player to move may answer (a review: only not accusing)."""
+        if self.playoff is not None and not self.over:
+            return self.playoff.moves()
         if self.reviews:
             return [(None, None)]
         m = self._current()
@@ -468,13 +479,20 @@ class Partido:
         return [s for s in m.order if s != seat and s in self.played]
 
     def view(self, event: Event, seat: int) -> Event:
-        """``event`` as the player at ``seat`` receives it (:func:`arena.protocol.view`)."""
+        """``event`` as the player at ``seat`` receives it (:func:`arena.protocol.view`; a playoff's
+        event as :meth:`Playoff.view` shows it)."""
+        if event["type"] == "playoff" and self.playoff is not None:
+            return self.playoff.view(event, seat)
         return protocol.view(event, seat)
 
     def ranking(self) -> list[list[int]]:
         """Winners first; then the eliminated, later elimination higher (ties per mano);
-        then the disqualified, a later disqualification higher."""
+        then the disqualified, a later disqualification higher. After a playoff [25.3] its loser
+        ranks second."""
         groups: list[list[int]] = [sorted(self.winners)] if self.winners else []
+        if self.playoff is not None and self.over:
+            beaten = [s for s in self.playoff.seats if s not in self.winners and s not in self.disqualified]
+            groups += [[s] for s in beaten]
         by_mano: dict[int, list[int]] = {}
         for s, k in self.eliminated_at.items():
             by_mano.setdefault(k, []).append(s)
@@ -508,6 +526,13 @@ class Partido:
         Raises :class:`IllegalMove` (with the fault ``reason``) and changes nothing
         when the move is not allowed; the caller then calls :meth:`fault`.
         """
+        if self.playoff is not None and not self.over:
+            if accuse is not None:
+                raise IllegalMove("protocol", _("no accusation in the playoff (tute de a dos)"))
+            self.playoff.play(card, sing)
+            if self.playoff.over:
+                self._end_partido()
+            return
         m = self._current()
         if accuse is not None or self.reviews:
             self._review_or_accuse(m, card, sing, accuse)
@@ -620,6 +645,8 @@ class Partido:
             raise rules.RulesError(f"unknown fault reason {reason!r}")  # not shown
         if self.over or not self.active[seat]:
             return False
+        if self.playoff is not None:
+            return self._playoff_fault(seat, reason, detail, evidence)
         m = self.mano
         dealt_in = m is not None and (not m.over or bool(self.reviews)) and seat in m.order  # unscored
         if reason in ("renuncio", "false_canto") and self.rules.renuncio == "penalize" and dealt_in:
@@ -787,9 +814,26 @@ class Partido:
         else:
             self._deal()
 
+    def _playoff_fault(self, seat: int, reason: str, detail: str, evidence: dict[str, Any]) -> bool:
+        """A fault in the playoff, judged by its game; a disqualification there is one here too."""
+        assert self.playoff is not None
+        if not self.playoff.fault(seat, reason, detail, **evidence):
+            return False
+        if seat in self.playoff.disqualified and seat not in self.disqualified:
+            self.active[seat] = False
+            self.disqualified.append(seat)
+        if self.playoff.over:
+            self._end_partido()
+        return True
+
     def _end_partido(self) -> None:
+        left = self.active_seats()
+        if self.rules.has(PLAYOFF) and self.playoff is None and len(left) == 2:  # [25.3]
+            self.playoff = Playoff(left, self.seed, self.rules.renuncio, self._emit)
+            if not self.playoff.over:
+                return
         self.over = True
-        self.winners = self.active_seats()
+        self.winners = self.playoff.winners if self.playoff is not None else left
         self._emit(
             {
                 "type": "partido_end",

@@ -58,7 +58,7 @@ from arena.i18n import _
 
 RULESETS: tuple[str, ...] = ("cabrero-2002", "rioplatense")
 DEFAULT_RULESET = RULESETS[0]
-VARIANTS: tuple[str, ...] = ("rotating-trump", "mano-tiebreak", "tute-wins-partido")
+VARIANTS: tuple[str, ...] = ("rotating-trump", "mano-tiebreak", "tute-wins-partido", "hasta-un-ganador")
 RENUNCIO_POLICIES: tuple[str, ...] = ("disqualify", "penalize", "accuse")
 MIN_PLAYERS, MAX_PLAYERS = 3, 6
 STARTING_POROTOS = 4

@@ -315,7 +315,10 @@ class Player(BasePlayer):
     # ---- used by the runners; players need not call these
 
     def handle_play(self, msg: Message) -> Message:
-        """Answer a ``play`` request with a reply message."""
+        """Answer a ``play`` request with a reply message (a playoff's, by :attr:`playoff`'s player)."""
+        hosted = self.hosted(msg)
+        if hosted is not None:
+            return hosted.handle_play(msg)
         move = self.play(PlayRequest.from_message(cast(wire.PlayRequest, msg), self.view))
         if isinstance(move, str):
             move = Move(card=move)
