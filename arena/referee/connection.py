@@ -245,7 +245,7 @@ class SubprocessConnection:
     all (no interpreter or command, a ``player.py`` that does not load) raises
     :class:`PlayerLoadError`; a late or wrong ``ready`` is kept in :attr:`failed`.
     ``mechanism`` is the containment (:data:`arena.referee.sandbox.MECHANISMS`; default: the
-    best that works here). ``game`` is what ``hello`` names (:data:`arena.game.GAMES`).
+    best that works here). ``game`` is what ``hello`` names (:func:`arena.games.names`).
     """
 
     game: str = protocol.DEFAULT_GAME

@@ -358,7 +358,7 @@ def play_folders(
     ``timings``, when given, receives the seconds spent starting and greeting the players
     (``start``), playing (``play``) and stopping them (``stop``). ``warm``: Python players' processes
     start warm where the machine allows (:mod:`arena.referee.warm`); False: fresh (``--cold-start``).
-    ``game``: what is played (:data:`arena.game.GAMES`); ``connect`` is then called with ``game=``.
+    ``game``: what is played (:func:`arena.games.names`); ``connect`` is then called with ``game=``.
     """
     clock = [time.monotonic()]
     mechanism = mechanism or sandbox.resolve("auto")

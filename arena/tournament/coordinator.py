@@ -95,7 +95,7 @@ class Config:
     sandbox: str | None = None
     """The containment mechanism the partidos run under (``bwrap``, ``rlimits``, ``none``)."""
     game: str = DEFAULT_GAME
-    """What is played (:data:`arena.game.GAMES`); a torneo begun before Tute por parejas plays Cabrero."""
+    """What is played (:func:`arena.games.names`); a torneo stored before it was named plays the default."""
     key: str | None = field(default=None, repr=False, compare=False)
     """The torneo's secret deal key (:func:`arena.seeds.new_key`) when ``seed`` is None.
 

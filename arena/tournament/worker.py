@@ -62,7 +62,7 @@ class PartidoTask:
     warm: bool = True
     """Start the players' processes warm where the machine allows (:mod:`arena.referee.warm`)."""
     game: str = DEFAULT_GAME
-    """What is played (:data:`arena.game.GAMES`). In a game of teams ``specs`` are the sides, each
+    """What is played (:func:`arena.games.names`). In a game of teams ``specs`` are the sides, each
     playing in every seat of its team (:mod:`arena.tournament.sides`), and the result is by side."""
 
 
