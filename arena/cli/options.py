@@ -199,7 +199,7 @@ def rules_options(f: F) -> F:
         type=click.Choice(choices(s.renuncio_policies for s in games.specs())),
         default="disqualify",
         show_default=True,
-        help=N_("What a renuncio or false canto costs."),
+        help=N_("What a renuncio or false canto costs (accuse: Tute Cabrero's only, rule 25.4)."),
     )(f)
     f = click.option(
         "--variant",
