@@ -433,11 +433,15 @@ def test_a_worker_killed_mid_partido_changes_nothing(
         while not stop.is_set():
             if committed(out) >= 1:
                 for w in clean.workers:
-                    if clean.playing(w):
+                    if not clean.playing(w):
+                        continue
+                    clean.signal_group(w, signal.SIGSTOP)  # frozen: it cannot finish the partido now
+                    if clean.playing(w):  # still mid-partido once frozen (a loaded machine is slow)
                         killed.append(committed(out))
                         clean.kill(w)
                         clean.workers.remove(w)
                         return
+                    clean.signal_group(w, signal.SIGCONT)  # it had just finished: another try
             time.sleep(0.005)
 
     thread = threading.Thread(target=killer, daemon=True)
