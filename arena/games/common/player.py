@@ -7,9 +7,10 @@ view, request and :meth:`BasePlayer.play`; the loader takes any subclass.
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 from arena.games.common import cards
+from arena.games.common.wire import PlayReply
 
 Message = dict[str, Any]
 
@@ -241,6 +242,27 @@ class BasePlayer:
     def handle_review(self, msg: Message) -> Message:
         """Answer a ``review`` request (only a game that asks one overrides this)."""
         raise NotImplementedError
+
+
+def card_or_sing(msg: Message, card_asked: bool, answer: Move | str | None) -> Message:
+    """The reply to a request that asks a card (``card_asked``) or else a canto or a pass, from what
+    ``play()`` returned: a card name, a :class:`Move`, or None (a pass). A card is sent only when one
+    is asked (ValueError when it is asked and missing), a canto never with a card."""
+    move = Move(card=answer) if isinstance(answer, str) else answer or Move()
+    reply: PlayReply = {"type": "play", "id": msg["id"]}
+    if card_asked:
+        if move.card is None:
+            from arena.i18n import _
+
+            raise ValueError(
+                _("a card is asked: play() must return one of request.legal, not {move}").format(
+                    move=repr(answer)
+                )
+            )
+        reply["card"] = move.card
+    elif move.sing is not None:
+        reply["sing"] = move.sing
+    return cast(Message, reply)
 
 
 def _plain_player(game: str) -> type[BasePlayer]:

@@ -36,10 +36,9 @@ from collections.abc import Iterable, Sequence
 from typing import NamedTuple, cast
 
 from arena.games.common import cards
-from arena.games.common.player import BasePlayer, Message, SeenView
+from arena.games.common.player import BasePlayer, Message, SeenView, card_or_sing
 from arena.games.common.player import Move as Move
 from arena.games.common.tute import KING, KNIGHT
-from arena.games.common.wire import PlayReply
 from arena.games.dos import rules as dr
 from arena.games.dos import wire
 from arena.games.dos.rules import DosRules
@@ -343,22 +342,7 @@ class DosPlayer(BasePlayer):
     def handle_play(self, msg: Message) -> Message:
         """Answer a ``play`` request with a reply message of its kind."""
         request = DosRequest.from_message(cast(wire.PlayRequest, msg), self.view)
-        answer = self.play(request)
-        move = Move(card=answer) if isinstance(answer, str) else answer or Move()
-        reply: PlayReply = {"type": "play", "id": msg["id"]}
-        if request.kind == CARD:
-            if move.card is None:
-                from arena.i18n import _
-
-                raise ValueError(
-                    _("a card is asked: play() must return one of request.legal, not {move}").format(
-                        move=repr(answer)
-                    )
-                )
-            reply["card"] = move.card
-        elif move.sing is not None:
-            reply["sing"] = move.sing
-        return cast(Message, reply)
+        return card_or_sing(msg, request.kind == CARD, self.play(request))
 
 
 class SimplePlayer(DosPlayer):

@@ -34,9 +34,8 @@ from collections.abc import Iterable, Sequence
 from typing import NamedTuple, cast
 
 from arena.games.common import cards
-from arena.games.common.player import BasePlayer, Message, SeenView
+from arena.games.common.player import BasePlayer, Message, SeenView, card_or_sing
 from arena.games.common.player import Move as Move
-from arena.games.common.wire import PlayReply
 from arena.games.parejas import rules as pr
 from arena.games.parejas import wire
 from arena.games.parejas.rules import ParejasRules
@@ -284,19 +283,4 @@ class ParejasPlayer(BasePlayer):
     def handle_play(self, msg: Message) -> Message:
         """Answer a ``play`` request with a reply message of its kind."""
         request = ParejasRequest.from_message(cast(wire.PlayRequest, msg), self.view)
-        answer = self.play(request)
-        move = Move(card=answer) if isinstance(answer, str) else answer or Move()
-        reply: PlayReply = {"type": "play", "id": msg["id"]}
-        if request.kind == CARD:
-            if move.card is None:
-                from arena.i18n import _
-
-                raise ValueError(
-                    _("a card is asked: play() must return one of request.legal, not {move}").format(
-                        move=repr(answer)
-                    )
-                )
-            reply["card"] = move.card
-        elif move.sing is not None:
-            reply["sing"] = move.sing
-        return cast(Message, reply)
+        return card_or_sing(msg, request.kind == CARD, self.play(request))
