@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    pass
+    from arena.seeds import Seed
 
 Event = dict[str, Any]
 Line = Callable[[int], str]
@@ -110,3 +110,23 @@ class GameSpec:
 def choices(values: Iterable[Iterable[str]]) -> list[str]:
     """Every value once, in first-seen order (the union of the games' rulesets, variants, …)."""
     return list(dict.fromkeys(v for group in values for v in group))
+
+
+def lazy_engine(module: str, name: str) -> Callable[..., Any]:
+    """A ``new_partido`` that imports the game's engine (``module.name``) only when first called."""
+
+    def new_partido(n: int, seed: Seed, rules: Any = None, *, deal: bool = True) -> Any:
+        import importlib
+
+        return getattr(importlib.import_module(module), name)(n, seed, rules, deal=deal)
+
+    return new_partido
+
+
+def rules_reader(kind: type) -> Callable[[Any], Any]:
+    """A ``rules_of`` for the rule-set class ``kind``: a rule set, its dict (``from_dict``) or None."""
+
+    def rules_of(value: Any) -> Any:
+        return value if isinstance(value, kind) else kind.from_dict(value or {})  # type: ignore[attr-defined]
+
+    return rules_of

@@ -3,22 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from arena.games.cabrero import account, rules
-from arena.games.gamespec import GameSpec
+from arena.games.gamespec import GameSpec, lazy_engine, rules_reader
 from arena.i18n import N_
-from arena.seeds import Seed
-
-
-def _new_partido(n: int, seed: Seed, rule_set: Any = None, *, deal: bool = True) -> Any:
-    from arena.games.cabrero.engine import Partido
-
-    return Partido(n, seed, rule_set, deal=deal)
-
-
-def _rules_of(value: Any) -> rules.RuleSet:
-    return value if isinstance(value, rules.RuleSet) else rules.RuleSet.from_dict(value or {})
 
 
 def _make_rules(
@@ -36,8 +24,8 @@ SPEC = GameSpec(
     variants=rules.VARIANTS,
     renuncio_policies=rules.RENUNCIO_POLICIES,
     rule_faults=rules.RULE_FAULTS,
-    new_partido=_new_partido,
-    rules_of=_rules_of,
+    new_partido=lazy_engine("arena.games.cabrero.engine", "Partido"),
+    rules_of=rules_reader(rules.RuleSet),
     make_rules=_make_rules,
     tally_mano=account.tally_mano,
     narrate_start=account.narrate_start,

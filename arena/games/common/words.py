@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from arena.i18n import N_, _
 
 OUTCOMES = {
@@ -46,3 +48,29 @@ def sings(player: str, canto: str) -> str:
             player=player, suit=canto.removeprefix("veinte-")
         )
     return _("{player} sings {canto}").format(player=player, canto=canto)
+
+
+def juegos_header(e: dict[str, Any]) -> str:
+    """The first line of a partido played to juegos (its ``partido_start``): seed, rules, juegos to win."""
+    rules = e.get("rules", {})
+    return _(
+        "Partido {partido} — {game}, seed {seed}, rules {ruleset}, {juegos} juegos to win, "
+        "renuncio: {renuncio}"
+    ).format(
+        partido=e.get("partido", ""),
+        game=e.get("game"),
+        seed=e.get("seed", "?"),
+        ruleset=rules.get("ruleset"),
+        juegos=rules.get("juegos"),
+        renuncio=rules.get("renuncio"),
+    )
+
+
+def tantos_line(e: dict[str, Any]) -> str:
+    """The first line of a ``mano_end`` scored in tantos: how it ended, and the tantos when counted."""
+    outcome = outcome_name(e["outcome"])
+    if e.get("tantos"):
+        return "  " + _("End of mano {mano} ({outcome}); tantos {first} – {second}").format(
+            mano=e["mano"], outcome=outcome, first=e["tantos"][0], second=e["tantos"][1]
+        )
+    return "  " + _("End of mano {mano} ({outcome})").format(mano=e["mano"], outcome=outcome)

@@ -3,22 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from arena.games.dos import account, rules
-from arena.games.gamespec import GameSpec
+from arena.games.gamespec import GameSpec, lazy_engine, rules_reader
 from arena.i18n import N_
-from arena.seeds import Seed
-
-
-def _new_partido(n: int, seed: Seed, rule_set: Any = None, *, deal: bool = True) -> Any:
-    from arena.games.dos.engine import DosPartido
-
-    return DosPartido(n, seed, rule_set, deal=deal)
-
-
-def _rules_of(value: Any) -> rules.DosRules:
-    return value if isinstance(value, rules.DosRules) else rules.DosRules.from_dict(value or {})
 
 
 def _make_rules(
@@ -34,8 +22,8 @@ SPEC = GameSpec(
     table_sizes=(rules.PLAYERS,),
     rulesets=rules.RULESETS,
     renuncio_policies=rules.RENUNCIO_POLICIES,
-    new_partido=_new_partido,
-    rules_of=_rules_of,
+    new_partido=lazy_engine("arena.games.dos.engine", "DosPartido"),
+    rules_of=rules_reader(rules.DosRules),
     make_rules=_make_rules,
     tally_mano=account.tally_mano,
     narrate_start=account.narrate_start,

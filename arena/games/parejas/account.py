@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from arena.games.common.words import outcome_name
+from arena.games.common.words import juegos_header, tantos_line
 from arena.games.gamespec import Narrator, Tally
 from arena.i18n import _, n_
 
@@ -29,30 +29,13 @@ def tally_mano(e: Event, t: Tally) -> None:
 
 def narrate_start(e: Event, say: Narrator) -> Iterator[str]:
     """The header of a partido: its seed, rules, juegos to win and pairs."""
-    rules = e.get("rules", {})
-    yield _(
-        "Partido {partido} — {game}, seed {seed}, rules {ruleset}, {juegos} juegos to win, "
-        "renuncio: {renuncio}"
-    ).format(
-        partido=e.get("partido", ""),
-        game=e.get("game"),
-        seed=e.get("seed", "?"),
-        ruleset=rules.get("ruleset"),
-        juegos=rules.get("juegos"),
-        renuncio=rules.get("renuncio"),
-    )
+    yield juegos_header(e)
     yield _("Pairs: {pairs}").format(pairs=" | ".join(say.pair(i) for i in range(len(e.get("teams", [])))))
 
 
 def narrate_mano_end(e: Event, say: Narrator) -> Iterator[str]:
     """A mano's end: how, the tantos, the juegos won."""
-    outcome = outcome_name(e["outcome"])
-    if e.get("tantos"):
-        yield "  " + _("End of mano {mano} ({outcome}); tantos {first} – {second}").format(
-            mano=e["mano"], outcome=outcome, first=e["tantos"][0], second=e["tantos"][1]
-        )
-    else:
-        yield "  " + _("End of mano {mano} ({outcome})").format(mano=e["mano"], outcome=outcome)
+    yield tantos_line(e)
     if e.get("winner") is not None:
         won = e["juegos_won"][e["winner"]]
         yield "  " + n_(

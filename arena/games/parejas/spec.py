@@ -3,22 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
-from arena.games.gamespec import GameSpec
+from arena.games.gamespec import GameSpec, lazy_engine, rules_reader
 from arena.games.parejas import account, rules
 from arena.i18n import N_
-from arena.seeds import Seed
-
-
-def _new_partido(n: int, seed: Seed, rule_set: Any = None, *, deal: bool = True) -> Any:
-    from arena.games.parejas.engine import ParejasPartido
-
-    return ParejasPartido(n, seed, rule_set, deal=deal)
-
-
-def _rules_of(value: Any) -> rules.ParejasRules:
-    return value if isinstance(value, rules.ParejasRules) else rules.ParejasRules.from_dict(value or {})
 
 
 def _make_rules(
@@ -35,8 +23,8 @@ SPEC = GameSpec(
     teams=rules.PAIRS,
     rulesets=rules.RULESETS,
     renuncio_policies=rules.RENUNCIO_POLICIES,
-    new_partido=_new_partido,
-    rules_of=_rules_of,
+    new_partido=lazy_engine("arena.games.parejas.engine", "ParejasPartido"),
+    rules_of=rules_reader(rules.ParejasRules),
     make_rules=_make_rules,
     tally_mano=account.tally_mano,
     narrate_start=account.narrate_start,
