@@ -2,7 +2,7 @@
 
 One module per command group — ``partido`` (play, replay, demo), ``student``
 (check, new), ``machine`` (doctor), ``torneo`` (tournament, standings), ``report`` (report),
-``submissions`` (import, list) — over
+``submissions`` (import, list), ``serve`` (serve) — over
 ``options`` (what they share); this module only assembles the group.
 """
 
@@ -13,7 +13,7 @@ from typing import Any
 import click
 
 from arena import __version__, i18n
-from arena.cli import machine, partido, report, student, submissions, torneo
+from arena.cli import machine, partido, report, serve, student, submissions, torneo
 from arena.cli.options import lang_option, translate
 from arena.errors import ArenaError
 from arena.i18n import N_
@@ -69,6 +69,7 @@ for command in (
     torneo.tournament,
     torneo.standings_cmd,
     report.report_cmd,
+    serve.serve_cmd,
 ):
     main.add_command(command)
 main.add_command(submissions.submissions)

@@ -632,6 +632,28 @@ def _swap(new: Path, target: Path, stage: Path) -> None:
         raise
 
 
+def unpack_player(archive: str | Path, dest: str | Path, caps: Caps | None = None) -> Path:
+    """Unpack one player's zip (an upload, not a Moodle download) into the new folder ``dest``, with
+    the checks and caps of an import, and return the folder in it that is the player (``dest`` itself
+    or one folder down). Raises :class:`Rejected` with the reason; ``dest`` is then removed."""
+    dest = Path(dest)
+    caps = caps or Caps()
+    budget = _Budget(caps, _Spent(caps.bytes))
+    dest.mkdir(parents=True)
+    raw = dest / "raw"
+    raw.mkdir()
+    try:
+        _expand(Path(archive), raw, Path(archive).name, budget)
+        player, _moved, _dropped = _arrange(raw, dest, budget)
+    except Rejected:
+        shutil.rmtree(dest, ignore_errors=True)
+        raise
+    except OSError as exc:
+        shutil.rmtree(dest, ignore_errors=True)
+        raise Rejected("write", detail=exc.strerror or str(exc)) from None
+    return player
+
+
 @dataclass(frozen=True)
 class Entry:
     """A folder of DIR as ``arena submissions list`` sees it (as a torneo would: links are followed)."""

@@ -1,0 +1,74 @@
+"""``arena serve``: the course ladder's web service (Django, served by waitress)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import click
+
+from arena.cli.options import lang_option
+from arena.i18n import N_, _
+
+INSTRUCTOR = "instructor"
+"""The first instructor account's user name."""
+
+
+def instructor_link(base: str) -> str | None:
+    """Create the first instructor account once; the link that sets its password while unused."""
+    from django.contrib.auth import get_user_model
+
+    from arena.serve.ladder.models import Invitation
+
+    users = get_user_model()
+    if not users.objects.filter(is_superuser=True).exists():
+        user = users.objects.create_superuser(INSTRUCTOR, email="", password=None)
+        user.set_unusable_password()
+        user.save()
+        Invitation.objects.create(user=user)
+    user = users.objects.filter(username=INSTRUCTOR, is_superuser=True).first()
+    if user is None or user.has_usable_password():
+        return None
+    pending = Invitation.objects.filter(user=user, used_at__isnull=True).first()
+    return f"{base}/invite/{pending.token}" if pending else None
+
+
+@click.command(
+    "serve",
+    help=N_(
+        "Start the course ladder's web service with its data in DIR (default serve/): students "
+        "accept invitations and upload versions of their player, each checked in the sandbox.\n\n"
+        "The database is SQLite in DIR, or PostgreSQL when DATABASE_URL is set; pip install "
+        "'.[serve]' brings what it needs. See docs/serve.md."
+    ),
+)
+@click.argument("folder", metavar="[DIR]", type=click.Path(file_okay=False, path_type=Path), default="serve")
+@click.option("--host", default="127.0.0.1", show_default=True, help=N_("The address to listen on."))
+@click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True, help=N_("The port."))
+@lang_option
+def serve_cmd(folder: Path, host: str, port: int) -> None:
+    """``arena serve``: migrate, make the first instructor, print the address, serve with waitress."""
+    try:
+        import waitress
+
+        from arena.serve import boot
+    except ImportError as exc:
+        message = _("arena serve needs its dependencies: pip install '.[serve]' ({detail})")
+        raise click.ClickException(message.format(detail=exc)) from None
+    if host not in ("0.0.0.0", "::"):
+        os.environ.setdefault("ARENA_SERVE_HOSTS", f"{host},localhost,127.0.0.1")
+    boot.configure(folder)
+    boot.migrate()
+    shown = f"[{host}]" if ":" in host else host
+    base = f"http://{shown}:{port}"
+    link = instructor_link(base)
+    if link:
+        click.echo(
+            _("Instructor account: {user}. Set its password once, at: {link}").format(
+                user=INSTRUCTOR, link=link
+            )
+        )
+    click.echo(_("Serving {folder} at {address} (Ctrl-C stops it)").format(folder=folder, address=base + "/"))
+    from arena.serve.wsgi import application
+
+    waitress.serve(application(), host=host, port=port, threads=8, ident="arena")

@@ -1,0 +1,1 @@
+"""The ladder's app: students, invitations, ladders, versions, the audit log."""

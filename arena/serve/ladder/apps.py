@@ -1,0 +1,13 @@
+"""The app's configuration."""
+
+from __future__ import annotations
+
+from django.apps import AppConfig
+
+
+class LadderConfig(AppConfig):
+    """``arena.serve.ladder``."""
+
+    name = "arena.serve.ladder"
+    label = "ladder"
+    default_auto_field = "django.db.models.BigAutoField"

@@ -1,0 +1,135 @@
+"""The Django settings of ``arena serve``, built at run time from the environment.
+
+``ARENA_SERVE_DIR``: the service's folder (the SQLite database ``serve.sqlite3``, the secret key,
+the uploads, the compiled catalog). ``DATABASE_URL`` (``postgresql://user:pass@host:port/name``):
+that database instead of SQLite. ``ARENA_SERVE_HTTPS=1``: cookies only over HTTPS.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+from urllib.parse import unquote, urlparse
+
+from django.core.exceptions import ImproperlyConfigured
+
+PACKAGE = Path(__file__).parent
+
+
+def service_dir() -> Path:
+    """The folder named by ``ARENA_SERVE_DIR``."""
+    folder = os.environ.get("ARENA_SERVE_DIR")
+    if not folder:
+        raise ImproperlyConfigured("ARENA_SERVE_DIR is not set")  # not shown
+    return Path(folder)
+
+
+def secret_key(folder: Path) -> str:
+    """The key kept in ``folder/secret_key`` (readable by its owner only), made at the first start."""
+    path = folder / "secret_key"
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        return path.read_text(encoding="ascii").strip()
+    with os.fdopen(fd, "w", encoding="ascii") as f:
+        key = secrets.token_urlsafe(50)
+        f.write(key + "\n")
+    return key
+
+
+def database(url: str | None, folder: Path) -> dict[str, object]:
+    """Django's ``DATABASES["default"]``: PostgreSQL from ``url``, else SQLite in ``folder``."""
+    if not url:
+        return {"ENGINE": "django.db.backends.sqlite3", "NAME": str(folder / "serve.sqlite3")}
+    parts = urlparse(url)
+    if parts.scheme not in ("postgres", "postgresql"):
+        raise ImproperlyConfigured(f"DATABASE_URL: unsupported scheme {parts.scheme!r}")  # not shown
+    return {
+        "ENGINE": "django.db.backends.postgresql",
+        "NAME": unquote(parts.path.lstrip("/")),
+        "USER": unquote(parts.username or ""),
+        "PASSWORD": unquote(parts.password or ""),
+        "HOST": parts.hostname or "",
+        "PORT": str(parts.port or ""),
+    }
+
+
+DIR = service_dir()
+SECRET_KEY = secret_key(DIR)
+DEBUG = False
+ALLOWED_HOSTS = [h for h in os.environ.get("ARENA_SERVE_HOSTS", "*").split(",") if h]
+HTTPS = os.environ.get("ARENA_SERVE_HTTPS") == "1"
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "arena.serve.ladder",
+]
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+ROOT_URLCONF = "arena.serve.urls"
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [str(PACKAGE / "templates")],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ]
+        },
+    }
+]
+DATABASES = {"default": database(os.environ.get("DATABASE_URL"), DIR)}
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+]
+
+LANGUAGE_CODE = "es"
+LANGUAGES = [("es", "Español"), ("en", "English")]
+USE_I18N = True
+USE_TZ = True
+TIME_ZONE = "UTC"
+LOCALE_PATHS = [str(DIR / "locale")]  # the catalog compiled at start-up (arena.serve.boot)
+
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "me"
+LOGOUT_REDIRECT_URL = "login"
+
+SESSION_COOKIE_HTTPONLY = True
+SESSION_COOKIE_SAMESITE = "Lax"
+SESSION_COOKIE_SECURE = HTTPS
+CSRF_COOKIE_SECURE = HTTPS
+CSRF_COOKIE_SAMESITE = "Lax"
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+
+UPLOAD_MAX_BYTES = 4 * 1024 * 1024
+"""The largest zip a student may upload."""
+DATA_UPLOAD_MAX_MEMORY_SIZE = UPLOAD_MAX_BYTES + 64 * 1024
+FILE_UPLOAD_MAX_MEMORY_SIZE = UPLOAD_MAX_BYTES + 64 * 1024
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"null": {"class": "logging.NullHandler"}},
+    "loggers": {"django.security.DisallowedHost": {"handlers": ["null"], "propagate": False}},
+}
+CHECK_PARTIDOS = int(os.environ.get("ARENA_SERVE_CHECK_PARTIDOS", "2"))

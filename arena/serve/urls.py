@@ -1,0 +1,21 @@
+"""The service's addresses."""
+
+from __future__ import annotations
+
+from django.contrib import admin
+from django.contrib.auth import views as auth_views
+from django.urls import path
+
+import arena.serve.ladder.views as views
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("login/", auth_views.LoginView.as_view(), name="login"),
+    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("invite/<str:token>", views.invite, name="invite"),
+    path("me", views.me, name="me"),
+    path("upload", views.upload, name="upload"),
+    path("versions/<int:version_id>", views.version, name="version"),
+    path("instructor/roster", views.roster, name="roster"),
+    path("admin/", admin.site.urls),
+]
