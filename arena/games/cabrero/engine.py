@@ -25,7 +25,7 @@ from arena import protocol
 from arena.games.cabrero import rules, wire
 from arena.games.cabrero.playoff import PLAYOFF, Playoff
 from arena.games.cabrero.rules import RuleSet
-from arena.games.common.cards import NAMES, POINTS, SUITS, card, names_of, parse
+from arena.games.common.cards import NAMES, POINTS, SUITS, card, card_id, names_of, parse
 from arena.games.common.deal import deal_key as deal_key
 from arena.games.common.deal import deal_order as deal_order
 from arena.games.common.deal import deal_stream as deal_stream
@@ -40,16 +40,6 @@ TWO_ORO = card(2, "oro")
 
 FAULT_REASONS: tuple[str, ...] = rules.RULE_FAULTS + PROCESS_FAULTS
 """Every fault a partido records: against the rules, or of the player's program."""
-
-
-def _card_id(card: str | int) -> int:
-    """The card id of a name or id; -1 when it is no card at all."""
-    if isinstance(card, str):
-        try:
-            return parse(card)
-        except ValueError:
-            return -1
-    return card if type(card) is int and 0 <= card < 40 else -1
 
 
 def stack_deck(hands: Sequence[Sequence[str]], leftover: str | None = None) -> list[int]:
@@ -547,7 +537,7 @@ class Partido:
                 return
         if card is None:
             raise IllegalMove("protocol", _("a play needs a card (only tute is sung without one)"))
-        c = card if type(card) is int and 0 <= card < 40 else _card_id(card)
+        c = card if type(card) is int and 0 <= card < 40 else card_id(card)
         if c < 0 or not m.hands[seat] >> c & 1:
             shown = card if isinstance(card, str) else repr(card)
             raise IllegalMove(

@@ -1,2 +1,3 @@
 """What the games of the Tute family share: the cards, dealing from a key, the baza, cantos, faults,
-and the student SDK's base class. A game imports this; no game imports another."""
+the student SDK's base class, and the engine of a partido played to N juegos (:mod:`.juegos`).
+A game imports this; no game imports another."""

@@ -77,6 +77,16 @@ def parse(name: str) -> int:
         ) from None
 
 
+def card_id(c: object) -> int:
+    """The card id of a name or id; -1 when it is no card at all (a player's reply, say)."""
+    if isinstance(c, str):
+        try:
+            return parse(c)
+        except ValueError:
+            return -1
+    return c if type(c) is int and 0 <= c < DECK_SIZE else -1
+
+
 def name(c: int) -> str:
     """The written name of card ``c``."""
     return NAMES[c]

@@ -6,7 +6,8 @@ own rules (``arena.games.<game>.rules``) re-export what it uses from here.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import ClassVar, TypeVar
 
 from arena.errors import ArenaError
 from arena.games.common.cards import SUITS, card
@@ -61,6 +62,74 @@ class FrozenRules:
 
     def __hash__(self) -> int:
         return hash(self._key())
+
+
+_R = TypeVar("_R", bound="JuegosRules")
+
+
+class JuegosRules(FrozenRules):
+    """The rule set of a game played to N juegos: ``(ruleset, juegos, renuncio)`` (Tute por parejas,
+    Tute de a dos).
+
+    ``ruleset`` is one of :attr:`RULESETS`; ``juegos`` is N, the juegos that win the partido
+    (None: the ruleset's :attr:`DEFAULT_JUEGOS`); ``renuncio`` one of :attr:`RENUNCIO_POLICIES`.
+    A game's subclass sets the class attributes and its own defaults in ``__init__``.
+    """
+
+    __slots__ = ("juegos", "renuncio", "ruleset")
+    ruleset: str
+    juegos: int
+    renuncio: str
+
+    RULESETS: ClassVar[tuple[str, ...]]
+    """The game's rulesets, the default first."""
+    DEFAULT_JUEGOS: ClassVar[Mapping[str, int]]
+    """N by ruleset, when ``juegos`` is not given."""
+    RENUNCIO_POLICIES: ClassVar[tuple[str, ...]] = ("disqualify", "penalize")
+    ACCUSE_REFUSED: ClassVar[str | None] = None
+    """The message (marked with ``N_``) refusing the ``accuse`` policy by name; None: it is an
+    unknown policy like any other."""
+
+    def __init__(self, ruleset: str, juegos: int | None, renuncio: str) -> None:
+        if ruleset not in self.RULESETS:
+            raise RulesError(
+                _("unknown ruleset {name}; known: {known}").format(
+                    name=repr(ruleset), known=", ".join(self.RULESETS)
+                )
+            )
+        if juegos is None:
+            juegos = self.DEFAULT_JUEGOS[ruleset]
+        if type(juegos) is not int or juegos < 1:
+            raise RulesError(_("juegos must be a whole number, 1 or more, not {value}").format(value=juegos))
+        if renuncio == "accuse" and self.ACCUSE_REFUSED is not None:
+            raise RulesError(_(self.ACCUSE_REFUSED))
+        if renuncio not in self.RENUNCIO_POLICIES:
+            raise RulesError(
+                _("unknown renuncio policy {name}; known: {known}").format(
+                    name=repr(renuncio), known=", ".join(self.RENUNCIO_POLICIES)
+                )
+            )
+        object.__setattr__(self, "ruleset", ruleset)
+        object.__setattr__(self, "juegos", juegos)
+        object.__setattr__(self, "renuncio", renuncio)
+
+    def _key(self) -> tuple[str, int, str]:
+        return (self.ruleset, self.juegos, self.renuncio)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.ruleset!r}, {self.juegos!r}, {self.renuncio!r})"
+
+    def to_dict(self) -> dict[str, object]:
+        """The ``rules`` object of the protocol and the replay."""
+        return {"ruleset": self.ruleset, "juegos": self.juegos, "renuncio": self.renuncio}
+
+    @classmethod
+    def from_dict(cls: type[_R], d: Mapping[str, object]) -> _R:
+        """The rule set :meth:`to_dict` gave; a missing ``juegos`` is the ruleset's default."""
+        juegos = d.get("juegos")
+        if juegos is not None and type(juegos) is not int:
+            raise RulesError(_("juegos must be a whole number, 1 or more, not {value}").format(value=juegos))
+        return cls(str(d.get("ruleset", cls.RULESETS[0])), juegos, str(d.get("renuncio", "disqualify")))
 
 
 # ---------------------------------------------------------------- a baza

@@ -30,57 +30,42 @@ Lists of two (``tantos``, ``juegos``, …) are by seat.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
-from arena import protocol
-from arena.games.common.cards import NAMES, POINTS, SUITS, names_of, parse
-from arena.games.common.deal import deal_key, deal_order
-from arena.games.common.tute import RULE_FAULTS, TUTE, IllegalMove, RulesError
+from arena.games.common.cards import NAMES, POINTS, SUITS, names_of
+from arena.games.common.juegos import FAULT_REASONS as FAULT_REASONS
+from arena.games.common.juegos import PLAY_PHASE, Event, JuegosPartido, Mano
+from arena.games.common.tute import TUTE, IllegalMove
 from arena.games.dos import rules as dr
 from arena.games.dos import wire
 from arena.games.dos.rules import DosRules
-from arena.i18n import _
-from arena.seeds import Seed
+from arena.i18n import N_, _
 
-Event = dict[str, Any]
-FAULT_REASONS: tuple[str, ...] = RULE_FAULTS + protocol.PROCESS_FAULTS
-"""Every fault a partido records: against the rules, or of the player's program."""
 SEATS = (0, 1)
 CAMBIO = "cambio"
 """The ``sing`` of a cambio (D16): offered in ``may_sing`` beside the cantos."""
 
-PLAY_PHASE, MOMENT_PHASE = "play", "moment"
-"""What the seat to move is asked for: a card, or what to do at the moment after a baza won."""
+MOMENT_PHASE = "moment"
+"""What the seat to move is asked for at the moment after a baza won (else a card, ``PLAY_PHASE``)."""
 
 
-class _Mano:
-    """One mano in play: hands by seat, the monte, the baza on the table, what each seat took and sang."""
+class _Mano(Mano):
+    """One mano in play: hands by seat, the monte, the baza on the table, what each seat took and sang.
+
+    ``baza`` runs 1..20 (at a moment: the one about to be led); ``bazas``, ``card_points``,
+    ``cantos`` and ``last_baza`` are by seat.
+    """
 
     def __init__(
         self, number: int, trump: int, mano_seat: int, hands: Sequence[int], monte: Sequence[int]
     ) -> None:
-        self.number = number
-        self.trump = trump
-        self.mano_seat = mano_seat
-        self.hands = list(hands)
+        super().__init__(number, trump, mano_seat, hands)
         self.monte = tuple(monte)
-        self.phase = PLAY_PHASE
-        self.turn = mano_seat
-        self.leader = mano_seat
-        self.table: list[tuple[int, int]] = []
         self.led = dr.NO_CARD  # the card led in the baza in progress
-        self.baza = 1  # the baza in progress (at a moment: the one about to be led), 1..20
-        self.bazas = [0, 0]
-        self.card_points = [0, 0]
-        self.cantos = [0, 0]  # tantos sung, by seat
-        self.sung_suits = 0
         self.cambio_made = False  # at the moment in progress (B11)
-        self.last_baza = -1
-        self.over = False
 
 
-class DosPartido:
+class DosPartido(JuegosPartido[DosRules, _Mano]):
     """A partido of Tute de a dos between seats ``0`` and ``1``, dealt from ``seed`` under ``rules``.
 
     Drive it with :attr:`to_move`, :meth:`request`, :meth:`play` and :meth:`fault` until
@@ -98,74 +83,22 @@ class DosPartido:
     cambio) ends the mano at once and the other player wins **2 juegos** (B21), and the
     partido goes on unless that reaches N. Faults before :meth:`start` each disqualify their
     seat; :meth:`start` then ends the partido after 0 manos, won by the other seat (by nobody
-    when both are disqualified).
+    when both are disqualified). :meth:`ranking`: the winner first; then the other; a
+    disqualified player last (D28).
+
+    The bookkeeping (rules, faults, the end of a mano and of the partido, the view) is
+    :class:`arena.games.common.juegos.JuegosPartido`'s; each seat is a side.
     """
 
-    n: int
-    events: list[Event]
-    porotos: list[int]
-    winners: list[int]
-    disqualified: list[int]
-    mano_number: int
-    over: bool
-
-    def __init__(
-        self,
-        n: int,
-        seed: Seed,
-        rules: DosRules | Mapping[str, Any] | None = None,
-        *,
-        stacked: Mapping[int, tuple[int, Sequence[int]]] | None = None,
-        deal: bool = True,
-    ) -> None:
-        if n != dr.PLAYERS:
-            raise RulesError(_("Tute de a dos needs exactly 2 players, not {n}").format(n=n))
-        if rules is None:
-            rules = DosRules()
-        elif isinstance(rules, Mapping):
-            rules = DosRules.from_dict(rules)
-        elif not isinstance(rules, DosRules):
-            raise RulesError(
-                _("the rules of Tute de a dos are a DosRules or its dict, not {value}").format(
-                    value=repr(rules)
-                )
-            )
-        self.n = n
-        self._seed = seed
-        self._key = deal_key(seed)
-        self._rules = rules
-        self.stacked = dict(stacked or {})
-        self.events = []
-        self.juegos = [0, 0]
-        self.porotos = [0, 0]
-        self.winners = []
-        self.disqualified = []
-        self.mano_number = 0
-        self.mano: _Mano | None = None
-        self.mano_seat = -1
-        self.dealer = -1
-        self.over = False
-        self.started = False
-        """Whether :meth:`start` ran: mano 1 was dealt, or the partido ended before it."""
-        if deal:
-            self.start()
+    PLAYERS = dr.PLAYERS
+    SEATS = SEATS
+    RULES = DosRules
+    PENALTY_JUEGOS = dr.PENALTY_JUEGOS
+    HIDDEN_AT_START = ("hands", "monte")
+    NEEDS_PLAYERS = N_("Tute de a dos needs exactly 2 players, not {n}")
+    NOT_RULES = N_("the rules of Tute de a dos are a DosRules or its dict, not {value}")
 
     # ------------------------------------------------------------ queries
-
-    @property
-    def rules(self) -> DosRules:
-        """The partido's rule set."""
-        return self._rules
-
-    @property
-    def seed(self) -> Seed:
-        """What the deals come from."""
-        return self._seed
-
-    @property
-    def to_move(self) -> int | None:
-        """The seat whose decision is awaited, or None when the partido is over (or not started)."""
-        return None if self.over or self.mano is None else self.mano.turn
 
     def legal(self) -> list[str]:
         """The cards the seat to move may play (D13, D14); empty at a moment."""
@@ -222,44 +155,11 @@ class DosPartido:
         under the monte (``face_up``, D11: both players see it). Measured times of ``played``
         and the evidence of faults stay in the replay (as :func:`arena.protocol.view` does).
         """
-        kind = event["type"]
-        if kind == "mano_start":
-            shown = {k: v for k, v in event.items() if k not in ("hands", "monte")}
-            shown["hand"] = list(event["hands"][seat])
-            return shown
-        if kind == "played":
-            return {"type": "played", "seat": event["seat"], "card": event["card"]}
-        if kind == "drew":
-            if event["seat"] == seat or event.get("face_up") is True:
-                return dict(event)
+        if event["type"] == "drew" and event["seat"] != seat and event.get("face_up") is not True:
             return {**event, "card": None}
-        if kind in ("disqualified", "penalized"):
-            return protocol.view(event, seat)
-        return dict(event)
-
-    def ranking(self) -> list[list[int]]:
-        """The winner first; then the other; a disqualified player last (D28).
-
-        Before the end, everyone not disqualified ties.
-        """
-        groups: list[list[int]] = [list(self.winners)] if self.winners else []
-        rest = [s for s in SEATS if s not in self.winners and s not in self.disqualified]
-        if rest:
-            groups.append(rest)
-        groups += [[s] for s in reversed(self.disqualified)]
-        return groups
+        return super().view(event, seat)
 
     # ------------------------------------------------------------ actions
-
-    def start(self) -> None:
-        """Deal mano 1 (``deal=False`` only); after faults before it, end the partido instead."""
-        if self.started:
-            raise RulesError("the partido has already started")  # not shown
-        self.started = True
-        if self.disqualified:
-            self._end_partido(None if len(self.disqualified) == 2 else dr.other(self.disqualified[0]))
-        else:
-            self._deal()
 
     def play(self, card: str | int | None, sing: str | None = None, accuse: int | None = None) -> None:
         """The seat to move decides: a ``card`` from ``legal``, or at a moment ``sing`` a canto or
@@ -276,12 +176,7 @@ class DosPartido:
         if sing is not None:
             self._check_sing(m, seat, sing)
         if m.phase == MOMENT_PHASE:
-            if card is not None:
-                raise IllegalMove(
-                    "protocol",
-                    _("seat {seat} is asked to sing or pass, not for a card").format(seat=seat),
-                    card=card if isinstance(card, str) else repr(card),
-                )
+            self._no_card(seat, card)
             if sing is None:
                 self._end_moment(m)
             elif sing == CAMBIO:
@@ -289,64 +184,13 @@ class DosPartido:
             else:
                 self._sing(m, seat, sing)
             return
-        if card is None:
-            raise IllegalMove("protocol", _("seat {seat} must play a card now").format(seat=seat))
-        c = _card_id(card)
-        if c < 0 or not m.hands[seat] >> c & 1:
-            shown = card if isinstance(card, str) else repr(card)
-            raise IllegalMove(
-                "not_in_hand",
-                _("{card} is not in the hand of seat {seat}").format(card=shown, seat=seat),
-                card=shown,
-            )
-        legal = self._legal_mask(m)
-        if not legal >> c & 1:
-            raise IllegalMove(
-                "renuncio",
-                _("{card} is a renuncio: seat {seat} had to play one of {cards}").format(
-                    card=NAMES[c], seat=seat, cards=", ".join(names_of(legal))
-                ),
-                card=NAMES[c],
-            )
-        self._play_card(m, seat, c)
-
-    def fault(self, seat: int, reason: str, detail: str, **evidence: Any) -> bool:
-        """Judge a fault of ``seat``; returns False when it is ignored (see the class's "Faults").
-
-        Faults after the partido is decided, or of a seat already disqualified, are ignored.
-        A renuncio or false canto under ``penalize`` during a mano costs the offender the mano
-        (the other wins 2 juegos, D28); every other fault disqualifies, and the offender loses
-        the partido.
-        """
-        if reason not in FAULT_REASONS:
-            raise RulesError(f"unknown fault reason {reason!r}")  # not shown
-        if self.over or seat in self.disqualified:
-            return False
-        m = self.mano
-        in_mano = m is not None and not m.over
-        if reason in ("renuncio", "false_canto") and self._rules.renuncio == "penalize" and in_mano:
-            self.events.append(
-                {"type": "penalized", "seat": seat, "reason": reason, "detail": detail, **evidence}
-            )
-            self._finish_mano("penalty", dr.other(seat), dr.PENALTY_JUEGOS)
-            return True
-        self.disqualified.append(seat)
-        self.events.append(
-            {"type": "disqualified", "seat": seat, "reason": reason, "detail": detail, **evidence}
-        )
-        if not self.started:
-            return True  # start() decides
-        if in_mano:
-            self._finish_mano("void")
-        self._end_partido(dr.other(seat))
-        return True
+        self._play_card(m, seat, self._checked_card(m, card))
 
     # ------------------------------------------------------------ internals
 
-    def _current(self) -> _Mano:
-        if self.over or self.mano is None:
-            raise IllegalMove("protocol", _("no play is awaited: the partido is over or not started"))
-        return self.mano
+    def _side(self, seat: int) -> int:
+        """Each seat plays for itself (D4)."""
+        return seat
 
     def _legal_mask(self, m: _Mano) -> int:
         return dr.legal_mask(m.hands[m.turn], m.led, m.trump, len(m.monte))
@@ -465,16 +309,7 @@ class DosPartido:
         m.phase, m.turn = PLAY_PHASE, winner
 
     def _deal(self) -> None:
-        self.mano_number += 1
-        k = self.mano_number
-        if k in self.stacked:
-            start, deck = self.stacked[k][0], list(self.stacked[k][1])
-            if sorted(deck) != list(range(40)) or start not in SEATS:
-                raise RulesError(
-                    _("stacked deal of mano {mano}: not a 40-card deck and an active seat").format(mano=k)
-                )
-        else:
-            start, deck = deal_order(self._key, k, SEATS)
+        k, start, deck = self._next_deck()
         mano_seat = start if k == 1 else dr.next_mano(self.mano_seat)  # D6, B3
         d = dr.deal(deck, mano_seat)  # D7, D8
         self.mano_seat, self.dealer = mano_seat, dr.dealer_of(mano_seat)
@@ -493,63 +328,11 @@ class DosPartido:
             }
         )
 
-    def _finish_mano(self, outcome: str, winner: int | None = None, juegos: int = 0) -> None:
-        """End the mano: score it (``points``, D22-D23) or give ``winner`` its ``juegos``; deal on or end."""
-        m = self.mano
-        assert m is not None
-        m.over = True
-        tantos: list[int] | None = None
-        if outcome == "points":
-            tantos = dr.tantos(m.card_points, m.last_baza, m.cantos)
-            winner = dr.mano_winner(tantos, m.last_baza)
-            juegos = dr.JUEGOS_PER_MANO  # D26
-        won = [0, 0]
-        if winner is not None:
-            won[winner] = juegos
-            self.juegos = list(dr.add_juegos(self.juegos, winner, juegos))
-            self.porotos = self.juegos[:]
-        self.events.append(
-            {
-                "type": "mano_end",
-                "mano": m.number,
-                "outcome": outcome,
-                "bazas": m.bazas[:],
-                "card_points": m.card_points[:],
-                "cantos": m.cantos[:],
-                "last_baza": m.last_baza if outcome == "points" else None,
-                "tantos": tantos,
-                "winner": winner,
-                "juegos_won": won,
-                "juegos": self.juegos[:],
-            }
-        )
-        if outcome == "void":
-            return  # the caller ends the partido
-        if dr.partido_over(self.juegos, self._rules):  # D27
-            self._end_partido(dr.partido_winner(self.juegos, self._rules))
-        else:
-            self._deal()
+    def _score(self, m: _Mano) -> tuple[list[int], int, int]:
+        """Tantos (D22), the seat that wins the mano (D23) and its juegos (D26)."""
+        tantos = dr.tantos(m.card_points, m.last_baza, m.cantos)
+        return tantos, dr.mano_winner(tantos, m.last_baza), dr.JUEGOS_PER_MANO
 
-    def _end_partido(self, winner: int | None) -> None:
-        """End the partido, won by seat ``winner`` (None: by nobody)."""
-        self.over = True
-        self.winners = [winner] if winner is not None else []
-        self.events.append(
-            {
-                "type": "partido_end",
-                "winners": self.winners[:],
-                "juegos": self.juegos[:],
-                "ranking": self.ranking(),
-                "manos": self.mano_number,
-            }
-        )
-
-
-def _card_id(c: object) -> int:
-    """The card id of a name or id; -1 when it is no card at all."""
-    if isinstance(c, str):
-        try:
-            return parse(c)
-        except ValueError:
-            return -1
-    return c if type(c) is int and 0 <= c < 40 else -1
+    def _decided(self, outcome: str, winner: int | None) -> bool:
+        """A seat with N juegos wins the partido (D27)."""
+        return dr.partido_over(self.juegos, self._rules)

@@ -46,7 +46,7 @@ The API:
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import NamedTuple
 
 from arena.games.common.cards import ABOVE, RANK, SUIT_MASK, card
@@ -58,13 +58,12 @@ from arena.games.common.tute import (
     PAIR_MASK,
     TUTE,
     VEINTE_POINTS,
-    FrozenRules,
+    JuegosRules,
     RulesError,
     beats,
     has_tute,
 )
 from arena.games.common.tute import canto_suit as _canto_suit
-from arena.i18n import _
 
 RULESETS: tuple[str, ...] = ("habanero",)
 """The one ruleset, named after 001's *Tute Habanero* (D4, B1)."""
@@ -98,59 +97,24 @@ PENALTY_JUEGOS = 2
 """Juegos the other player gets when a renuncio is penalized (D28, B21)."""
 
 
-class DosRules(FrozenRules):
+class DosRules(JuegosRules):
     """The rule set of a partido of Tute de a dos; recorded with every result.
 
     ``ruleset`` is ``habanero``; ``juegos`` is N, the juegos that win the partido
-    (default 2, D27); ``renuncio`` is ``disqualify`` or ``penalize`` (D28).
-    Immutable and hashable, like the other games' rule sets.
+    (default 2, D27); ``renuncio`` is ``disqualify`` or ``penalize`` (D28; ``accuse``
+    is an unknown policy here: Tute Cabrero's only, B21). Immutable and hashable, like
+    the other games' rule sets.
     """
 
-    __slots__ = ("juegos", "renuncio", "ruleset")
-    ruleset: str
-    juegos: int
-    renuncio: str
+    __slots__ = ()
+    RULESETS = RULESETS
+    DEFAULT_JUEGOS = DEFAULT_JUEGOS
+    RENUNCIO_POLICIES = RENUNCIO_POLICIES
 
     def __init__(
         self, ruleset: str = DEFAULT_RULESET, juegos: int | None = None, renuncio: str = "disqualify"
     ) -> None:
-        if ruleset not in RULESETS:
-            raise RulesError(
-                _("unknown ruleset {name}; known: {known}").format(
-                    name=repr(ruleset), known=", ".join(RULESETS)
-                )
-            )
-        if juegos is None:
-            juegos = DEFAULT_JUEGOS[ruleset]
-        if type(juegos) is not int or juegos < 1:
-            raise RulesError(_("juegos must be a whole number, 1 or more, not {value}").format(value=juegos))
-        if renuncio not in RENUNCIO_POLICIES:  # accuse included: Tute Cabrero's only (B21)
-            raise RulesError(
-                _("unknown renuncio policy {name}; known: {known}").format(
-                    name=repr(renuncio), known=", ".join(RENUNCIO_POLICIES)
-                )
-            )
-        object.__setattr__(self, "ruleset", ruleset)
-        object.__setattr__(self, "juegos", juegos)
-        object.__setattr__(self, "renuncio", renuncio)
-
-    def _key(self) -> tuple[str, int, str]:
-        return (self.ruleset, self.juegos, self.renuncio)
-
-    def __repr__(self) -> str:
-        return f"DosRules({self.ruleset!r}, {self.juegos!r}, {self.renuncio!r})"
-
-    def to_dict(self) -> dict[str, object]:
-        """The ``rules`` object of the protocol and the replay."""
-        return {"ruleset": self.ruleset, "juegos": self.juegos, "renuncio": self.renuncio}
-
-    @classmethod
-    def from_dict(cls, d: Mapping[str, object]) -> DosRules:
-        """The rule set :meth:`to_dict` gave; a missing ``juegos`` is the ruleset's default."""
-        juegos = d.get("juegos")
-        if juegos is not None and type(juegos) is not int:
-            raise RulesError(_("juegos must be a whole number, 1 or more, not {value}").format(value=juegos))
-        return cls(str(d.get("ruleset", DEFAULT_RULESET)), juegos, str(d.get("renuncio", "disqualify")))
+        super().__init__(ruleset, juegos, renuncio)
 
 
 # ---------------------------------------------------------------- the table and the deal (D4-D8)

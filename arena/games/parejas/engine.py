@@ -35,27 +35,22 @@ Pairs are indexed 0 (seats 0 and 2) and 1 (seats 1 and 3) in every list of two.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
-from arena import protocol
 from arena.games.common.cards import NAMES, POINTS, SUITS, card, mask, names_of, parse
-from arena.games.common.deal import deal_key, deal_order
-from arena.games.common.tute import RULE_FAULTS, TUTE, IllegalMove, RulesError
+from arena.games.common.juegos import FAULT_REASONS as FAULT_REASONS
+from arena.games.common.juegos import PLAY_PHASE, JuegosPartido, Mano
+from arena.games.common.tute import TUTE, IllegalMove, RulesError
 from arena.games.parejas import rules as pr
 from arena.games.parejas import wire
 from arena.games.parejas.rules import ParejasRules
-from arena.i18n import _
-from arena.seeds import Seed
+from arena.i18n import N_, _
 
-Event = dict[str, Any]
 TWO_ORO = card(2, "oro")
-FAULT_REASONS: tuple[str, ...] = RULE_FAULTS + protocol.PROCESS_FAULTS
-"""Every fault a partido records: against the rules, or of the player's program."""
 SEATS = (0, 1, 2, 3)
 
-TIRAR_PHASE, SING_PHASE, PLAY_PHASE = "tirar", "sing", "play"
-"""What the seat to move is asked for: to give up or not, to sing or pass, a card."""
+TIRAR_PHASE, SING_PHASE = "tirar", "sing"
+"""What the seat to move is asked for: to give up or not, to sing or pass (else a card, ``PLAY_PHASE``)."""
 
 
 def stack_hands(hands: Sequence[Sequence[str]], first: int = 0) -> list[int]:
@@ -72,33 +67,23 @@ def stack_hands(hands: Sequence[Sequence[str]], first: int = 0) -> list[int]:
     return deck
 
 
-class _Mano:
-    """One mano in play: hands by seat, the baza on the table, what each pair took and sang."""
+class _Mano(Mano):
+    """One mano in play: hands by seat, the baza on the table, what each pair took and sang.
 
-    def __init__(self, number: int, trump: int, mano_seat: int, hands: list[int]) -> None:
-        self.number = number
-        self.trump = trump
-        self.mano_seat = mano_seat
-        self.hands = hands
-        self.phase = PLAY_PHASE
-        self.turn = mano_seat
-        self.leader = mano_seat
-        self.table: list[tuple[int, int]] = []
+    ``baza`` runs 1..10; ``bazas``, ``card_points``, ``cantos`` (counted or not: P24 is
+    applied at the end) and ``last_baza`` are by pair.
+    """
+
+    def __init__(self, number: int, trump: int, mano_seat: int, hands: Sequence[int]) -> None:
+        super().__init__(number, trump, mano_seat, hands)
         self.lead = -1  # the led suit, -1 before the baza's first card
         self.winning = -1  # the card winning the baza so far
-        self.baza = 1  # the baza in progress, 1..10
-        self.bazas = [0, 0]  # by pair
-        self.card_points = [0, 0]
-        self.cantos = [0, 0]  # tantos sung, by pair (counted or not: P24 is applied at the end)
-        self.sung_suits = 0
         self.has_sung = [False] * pr.PLAYERS
         self.moment_cantos = 0  # cantos sung since the last baza
         self.queue: list[int] = []  # seats still to be offered tirar, or a canto, the first one asked now
-        self.last_pair = -1
-        self.over = False
 
 
-class ParejasPartido:
+class ParejasPartido(JuegosPartido[ParejasRules, _Mano]):
     """A partido of Tute por parejas among seats ``0..3``, dealt from ``seed`` under ``rules``.
 
     Drive it with :attr:`to_move`, :meth:`request`, :meth:`play` and :meth:`fault`
@@ -119,73 +104,19 @@ class ParejasPartido:
     on unless that reaches N. Faults before :meth:`start` each disqualify their
     seat; :meth:`start` then ends the partido after 0 manos, won by the pair with
     nobody disqualified (by nobody when both pairs have a disqualified seat).
+
+    The bookkeeping (rules, faults, the end of a mano and of the partido, the ranking,
+    the view) is :class:`arena.games.common.juegos.JuegosPartido`'s; each pair is a side.
     """
 
-    n: int
-    events: list[Event]
-    porotos: list[int]
-    winners: list[int]
-    disqualified: list[int]
-    mano_number: int
-    over: bool
-
-    def __init__(
-        self,
-        n: int,
-        seed: Seed,
-        rules: ParejasRules | Mapping[str, Any] | None = None,
-        *,
-        stacked: Mapping[int, tuple[int, Sequence[int]]] | None = None,
-        deal: bool = True,
-    ) -> None:
-        if n != pr.PLAYERS:
-            raise RulesError(_("Tute por parejas needs exactly 4 players, not {n}").format(n=n))
-        if rules is None:
-            rules = ParejasRules()
-        elif isinstance(rules, Mapping):
-            rules = ParejasRules.from_dict(rules)
-        elif not isinstance(rules, ParejasRules):
-            raise RulesError(
-                _("the rules of Tute por parejas are a ParejasRules or its dict, not {value}").format(
-                    value=repr(rules)
-                )
-            )
-        self.n = n
-        self._seed = seed
-        self._key = deal_key(seed)
-        self._rules = rules
-        self.stacked = dict(stacked or {})
-        self.events = []
-        self.juegos = [0, 0]
-        self.porotos = [0] * n
-        self.winners = []
-        self.disqualified = []
-        self.mano_number = 0
-        self.mano: _Mano | None = None
-        self.mano_seat = -1
-        self.dealer = -1
-        self.over = False
-        self.started = False
-        """Whether :meth:`start` ran: mano 1 was dealt, or the partido ended before it."""
-        if deal:
-            self.start()
+    PLAYERS = pr.PLAYERS
+    SEATS = SEATS
+    RULES = ParejasRules
+    PENALTY_JUEGOS = pr.PENALTY_JUEGOS
+    NEEDS_PLAYERS = N_("Tute por parejas needs exactly 4 players, not {n}")
+    NOT_RULES = N_("the rules of Tute por parejas are a ParejasRules or its dict, not {value}")
 
     # ------------------------------------------------------------ queries
-
-    @property
-    def rules(self) -> ParejasRules:
-        """The partido's rule set."""
-        return self._rules
-
-    @property
-    def seed(self) -> Seed:
-        """What the deals come from."""
-        return self._seed
-
-    @property
-    def to_move(self) -> int | None:
-        """The seat whose decision is awaited, or None when the partido is over (or not started)."""
-        return None if self.over or self.mano is None else self.mano.turn
 
     def legal(self) -> list[str]:
         """The cards the seat to move may play; empty when it is asked only to sing or give up."""
@@ -240,49 +171,7 @@ class ParejasPartido:
         offered = [*self.may_sing(), *([pr.TIRAR] if self.may_concede() else [])]
         return [(None, None), *((None, s) for s in offered)]
 
-    def view(self, event: Event, seat: int) -> Event:
-        """``event`` as the player at ``seat`` may see it: in ``mano_start`` only its own ``hand``.
-
-        Measured times of ``played`` and the evidence of faults stay in the replay
-        (as :func:`arena.protocol.view` does for Tute Cabrero).
-        """
-        kind = event["type"]
-        if kind == "mano_start":
-            shown = {k: v for k, v in event.items() if k != "hands"}
-            shown["hand"] = list(event["hands"][seat])
-            return shown
-        if kind == "played":
-            return {"type": "played", "seat": event["seat"], "card": event["card"]}
-        if kind in ("disqualified", "penalized"):
-            return protocol.view(event, seat)
-        return dict(event)
-
-    def ranking(self) -> list[list[int]]:
-        """The winning pair first, as one group; then the other pair; the disqualified last.
-
-        A disqualified player ranks below everyone (``docs/rules.md``, "Faults"),
-        so a pair that lost by its player's disqualification ranks as the partner,
-        then the offender. Before the end, everyone not disqualified ties.
-        """
-        groups: list[list[int]] = [sorted(self.winners)] if self.winners else []
-        rest = [s for s in SEATS if s not in self.winners and s not in self.disqualified]
-        if rest:
-            groups.append(rest)
-        groups += [[s] for s in reversed(self.disqualified)]
-        return groups
-
     # ------------------------------------------------------------ actions
-
-    def start(self) -> None:
-        """Deal mano 1 (``deal=False`` only); after faults before it, end the partido instead."""
-        if self.started:
-            raise RulesError("the partido has already started")  # not shown
-        self.started = True
-        if self.disqualified:
-            losers = {pr.pair_of(s) for s in self.disqualified}
-            self._end_partido(None if len(losers) == 2 else 1 - losers.pop())
-        else:
-            self._deal()
 
     def play(self, card: str | int | None, sing: str | None = None, accuse: int | None = None) -> None:
         """The seat to move decides: a ``card`` from ``legal``, or ``sing`` a canto or ``"tirar"``.
@@ -307,75 +196,19 @@ class ParejasPartido:
         if sing is not None:
             self._check_sing(m, seat, sing)
         if m.phase != PLAY_PHASE:
-            if card is not None:
-                raise IllegalMove(
-                    "protocol",
-                    _("seat {seat} is asked to sing or pass, not for a card").format(seat=seat),
-                    card=card if isinstance(card, str) else repr(card),
-                )
+            self._no_card(seat, card)
             if m.phase == TIRAR_PHASE:
                 self._tirar(m, seat, sing)
             else:
                 self._sing(m, seat, sing)
             return
-        if card is None:
-            raise IllegalMove("protocol", _("seat {seat} must play a card now").format(seat=seat))
-        c = _card_id(card)
-        if c < 0 or not m.hands[seat] >> c & 1:
-            shown = card if isinstance(card, str) else repr(card)
-            raise IllegalMove(
-                "not_in_hand",
-                _("{card} is not in the hand of seat {seat}").format(card=shown, seat=seat),
-                card=shown,
-            )
-        legal = self._legal_mask(m)
-        if not legal >> c & 1:
-            raise IllegalMove(
-                "renuncio",
-                _("{card} is a renuncio: seat {seat} had to play one of {cards}").format(
-                    card=NAMES[c], seat=seat, cards=", ".join(names_of(legal))
-                ),
-                card=NAMES[c],
-            )
-        self._play_card(m, seat, c)
-
-    def fault(self, seat: int, reason: str, detail: str, **evidence: Any) -> bool:
-        """Judge a fault of ``seat``; returns False when it is ignored (see the class's "Faults").
-
-        Faults after the partido is decided, or of a seat already disqualified,
-        are ignored. A renuncio or false canto under ``penalize`` during a mano
-        costs the offender's pair the mano (the other pair wins 2 juegos); every
-        other fault disqualifies, and the offender's pair loses the partido.
-        """
-        if reason not in FAULT_REASONS:
-            raise RulesError(f"unknown fault reason {reason!r}")  # not shown
-        if self.over or seat in self.disqualified:
-            return False
-        m = self.mano
-        in_mano = m is not None and not m.over
-        if reason in ("renuncio", "false_canto") and self._rules.renuncio == "penalize" and in_mano:
-            self.events.append(
-                {"type": "penalized", "seat": seat, "reason": reason, "detail": detail, **evidence}
-            )
-            self._finish_mano("penalty", 1 - pr.pair_of(seat), pr.PENALTY_JUEGOS)
-            return True
-        self.disqualified.append(seat)
-        self.events.append(
-            {"type": "disqualified", "seat": seat, "reason": reason, "detail": detail, **evidence}
-        )
-        if not self.started:
-            return True  # start() decides
-        if in_mano:
-            self._finish_mano("void")
-        self._end_partido(1 - pr.pair_of(seat))
-        return True
+        self._play_card(m, seat, self._checked_card(m, card))
 
     # ------------------------------------------------------------ internals
 
-    def _current(self) -> _Mano:
-        if self.over or self.mano is None:
-            raise IllegalMove("protocol", _("no play is awaited: the partido is over or not started"))
-        return self.mano
+    def _side(self, seat: int) -> int:
+        """A seat's pair (P4)."""
+        return pr.pair_of(seat)
 
     def _legal_mask(self, m: _Mano) -> int:
         return pr.legal_mask(m.hands[m.turn], m.lead, m.winning, m.trump, self._rules.ruleset)
@@ -463,7 +296,7 @@ class ParejasPartido:
         points = sum(POINTS[x] for _s, x in m.table)
         m.bazas[pair] += 1
         m.card_points[pair] += points
-        m.last_pair = pair
+        m.last_baza = pair
         self.events.append(
             {
                 "type": "trick_end",
@@ -484,16 +317,7 @@ class ParejasPartido:
         self._next_singer(m)
 
     def _deal(self) -> None:
-        self.mano_number += 1
-        k = self.mano_number
-        if k in self.stacked:
-            start, deck = self.stacked[k][0], list(self.stacked[k][1])
-            if sorted(deck) != list(range(40)) or start not in SEATS:
-                raise RulesError(
-                    _("stacked deal of mano {mano}: not a 40-card deck and an active seat").format(mano=k)
-                )
-        else:
-            start, deck = deal_order(self._key, k, SEATS)  # start: used in mano 1 only
+        k, start, deck = self._next_deck()  # start: used in mano 1 only
         if k > 1:
             start = pr.right(self.mano_seat)  # P8: the new mano, to the right of the last one
         hands = [0] * pr.PLAYERS
@@ -526,69 +350,18 @@ class ParejasPartido:
             if m.queue:
                 m.phase, m.turn = TIRAR_PHASE, m.queue[0]
 
-    def _finish_mano(self, outcome: str, winner: int | None = None, juegos: int = 0) -> None:
-        """End the mano: score it (``points``) or give ``winner`` its ``juegos``; deal on or end."""
-        m = self.mano
-        assert m is not None
-        m.over = True
-        tantos: list[int] | None = None
-        if outcome == "points":
-            tantos = pr.tantos(m.card_points, m.last_pair, m.cantos, self._rules.ruleset)
-            winner = pr.mano_winner(tantos, m.last_pair)
-            juegos = pr.juegos_for(tantos[winner])
-        won = [0, 0]
-        if winner is not None:
-            won[winner] = juegos
-            self.juegos[winner] += juegos
-            self.porotos = [self.juegos[pr.pair_of(s)] for s in SEATS]
-        self.events.append(
-            {
-                "type": "mano_end",
-                "mano": m.number,
-                "outcome": outcome,
-                "bazas": m.bazas[:],
-                "card_points": m.card_points[:],
-                "cantos": m.cantos[:],
-                "last_baza": m.last_pair if outcome == "points" else None,
-                "tantos": tantos,
-                "winner": winner,
-                "juegos_won": won,
-                "juegos": self.juegos[:],
-            }
-        )
-        if outcome == "void":
-            return  # the caller ends the partido
-        tute_wins = outcome == "tute" and self._rules.tute_wins_partido
-        if tute_wins or (winner is not None and self.juegos[winner] >= self._rules.juegos):
-            self._end_partido(winner)
-        else:
-            self._deal()
+    def _score(self, m: _Mano) -> tuple[list[int], int, int]:
+        """Tantos (P23, P24), the pair that wins the mano (P25) and its juegos (P26)."""
+        tantos = pr.tantos(m.card_points, m.last_baza, m.cantos, self._rules.ruleset)
+        winner = pr.mano_winner(tantos, m.last_baza)
+        return tantos, winner, pr.juegos_for(tantos[winner])
 
-    def _end_partido(self, winner: int | None) -> None:
-        """End the partido, won by pair ``winner`` (None: by nobody)."""
-        self.over = True
-        self.winners = list(pr.PAIRS[winner]) if winner is not None else []
-        self.events.append(
-            {
-                "type": "partido_end",
-                "winners": self.winners[:],
-                "juegos": self.juegos[:],
-                "ranking": self.ranking(),
-                "manos": self.mano_number,
-            }
-        )
+    def _decided(self, outcome: str, winner: int | None) -> bool:
+        """A pair with N juegos wins the partido (P30), and so does a tute where P21 says so."""
+        tute_wins = outcome == "tute" and self._rules.tute_wins_partido
+        return tute_wins or super()._decided(outcome, winner)
 
 
 def _from(seat: int) -> list[int]:
     """The four seats from ``seat`` going right."""
     return [(seat + i) % pr.PLAYERS for i in range(pr.PLAYERS)]
-
-
-def _card_id(c: object) -> int:
-    """The card id of a name or id; -1 when it is no card at all."""
-    if isinstance(c, str):
-        try:
-            return parse(c)
-        except ValueError:
-            return -1
-    return c if type(c) is int and 0 <= c < 40 else -1

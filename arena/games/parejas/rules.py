@@ -12,7 +12,7 @@ Seats are ``0..3``; pair ``0`` (A) is seats 0 and 2, pair ``1`` (B) seats 1 and 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 
 from arena.games.common import tute as common
 from arena.games.common.cards import ABOVE, SUIT_MASK, points_of
@@ -24,11 +24,10 @@ from arena.games.common.tute import (
     PAIR_MASK,
     TUTE,
     VEINTE_POINTS,
-    FrozenRules,
-    RulesError,
+    JuegosRules,
     has_tute,
 )
-from arena.i18n import _
+from arena.i18n import N_
 
 RENUNCIO_POLICIES: tuple[str, ...] = ("disqualify", "penalize")
 """What a renuncio costs (``--renuncio``); ``accuse`` is Tute Cabrero's only."""
@@ -58,7 +57,7 @@ TUTE_WINS_PARTIDO_BELOW = 5
 """``ludoteka``: with N below this, a tute wins the partido at once (P21, A24)."""
 
 
-class ParejasRules(FrozenRules):
+class ParejasRules(JuegosRules):
     """The rule set of a partido of Tute por parejas; recorded with every result.
 
     ``ruleset`` is ``ludoteka`` or ``espanol``; ``juegos`` is N, the juegos that
@@ -67,43 +66,16 @@ class ParejasRules(FrozenRules):
     hashable, like :class:`arena.rules.RuleSet`.
     """
 
-    __slots__ = ("juegos", "renuncio", "ruleset")
-    ruleset: str
-    juegos: int
-    renuncio: str
+    __slots__ = ()
+    RULESETS = RULESETS
+    DEFAULT_JUEGOS = DEFAULT_JUEGOS
+    RENUNCIO_POLICIES = RENUNCIO_POLICIES
+    ACCUSE_REFUSED = N_("the accuse policy is Tute Cabrero's; Tute por parejas takes disqualify or penalize")
 
     def __init__(
         self, ruleset: str = DEFAULT_RULESET, juegos: int | None = None, renuncio: str = "disqualify"
     ) -> None:
-        if ruleset not in RULESETS:
-            raise RulesError(
-                _("unknown ruleset {name}; known: {known}").format(
-                    name=repr(ruleset), known=", ".join(RULESETS)
-                )
-            )
-        if juegos is None:
-            juegos = DEFAULT_JUEGOS[ruleset]
-        if type(juegos) is not int or juegos < 1:
-            raise RulesError(_("juegos must be a whole number, 1 or more, not {value}").format(value=juegos))
-        if renuncio == "accuse":
-            raise RulesError(
-                _("the accuse policy is Tute Cabrero's; Tute por parejas takes disqualify or penalize")
-            )
-        if renuncio not in RENUNCIO_POLICIES:
-            raise RulesError(
-                _("unknown renuncio policy {name}; known: {known}").format(
-                    name=repr(renuncio), known=", ".join(RENUNCIO_POLICIES)
-                )
-            )
-        object.__setattr__(self, "ruleset", ruleset)
-        object.__setattr__(self, "juegos", juegos)
-        object.__setattr__(self, "renuncio", renuncio)
-
-    def _key(self) -> tuple[str, int, str]:
-        return (self.ruleset, self.juegos, self.renuncio)
-
-    def __repr__(self) -> str:
-        return f"ParejasRules({self.ruleset!r}, {self.juegos!r}, {self.renuncio!r})"
+        super().__init__(ruleset, juegos, renuncio)
 
     @property
     def canto_limit(self) -> int:
@@ -119,18 +91,6 @@ class ParejasRules(FrozenRules):
     def tute_wins_partido(self) -> bool:
         """Whether a tute wins the partido at once (P21: ``ludoteka`` with N < 5)."""
         return self.ruleset == "ludoteka" and self.juegos < TUTE_WINS_PARTIDO_BELOW
-
-    def to_dict(self) -> dict[str, object]:
-        """The ``rules`` object of the protocol and the replay."""
-        return {"ruleset": self.ruleset, "juegos": self.juegos, "renuncio": self.renuncio}
-
-    @classmethod
-    def from_dict(cls, d: Mapping[str, object]) -> ParejasRules:
-        """The rule set :meth:`to_dict` gave; a missing ``juegos`` is the ruleset's default."""
-        juegos = d.get("juegos")
-        if juegos is not None and type(juegos) is not int:
-            raise RulesError(_("juegos must be a whole number, 1 or more, not {value}").format(value=juegos))
-        return cls(str(d.get("ruleset", DEFAULT_RULESET)), juegos, str(d.get("renuncio", "disqualify")))
 
 
 # ---------------------------------------------------------------- the table (P4, P5)
