@@ -45,8 +45,15 @@ def instructor_link(base: str) -> str | None:
 @click.argument("folder", metavar="[DIR]", type=click.Path(file_okay=False, path_type=Path), default="serve")
 @click.option("--host", default="127.0.0.1", show_default=True, help=N_("The address to listen on."))
 @click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True, help=N_("The port."))
+@click.option(
+    "--workers",
+    type=click.IntRange(0, 64),
+    default=1,
+    show_default=True,
+    help=N_("Threads that play the open ladders' partidos (0: none)."),
+)
 @lang_option
-def serve_cmd(folder: Path, host: str, port: int) -> None:
+def serve_cmd(folder: Path, host: str, port: int, workers: int) -> None:
     """``arena serve``: migrate, make the first instructor, print the address, serve with waitress."""
     try:
         import waitress
@@ -69,6 +76,16 @@ def serve_cmd(folder: Path, host: str, port: int) -> None:
             )
         )
     click.echo(_("Serving {folder} at {address} (Ctrl-C stops it)").format(folder=folder, address=base + "/"))
+    import threading
+
+    from arena.serve.ladder.worker import requeue_interrupted, run_workers
     from arena.serve.wsgi import application
 
-    waitress.serve(application(), host=host, port=port, threads=8, ident="arena")
+    requeue_interrupted()  # the partidos a stopped server left playing: played again from the start
+    stop = threading.Event()
+    if workers:
+        run_workers(workers, stop)
+    try:
+        waitress.serve(application(), host=host, port=port, threads=8, ident="arena")
+    finally:
+        stop.set()

@@ -17,5 +17,8 @@ urlpatterns = [
     path("upload", views.upload, name="upload"),
     path("versions/<int:version_id>", views.version, name="version"),
     path("instructor/roster", views.roster, name="roster"),
+    path("instructor/ladders", views.ladders, name="ladders"),
+    path("ladders/<int:ladder_id>/", views.standings, name="standings"),
+    path("partidos/<int:partido_id>/replay", views.replay, name="replay"),
     path("admin/", admin.site.urls),
 ]

@@ -1,1 +1,2 @@
-"""The ladder's app: students, invitations, ladders, versions, the audit log."""
+"""The ladder's app: students, invitations, ladders, versions, the ladder's partidos (matchmaking,
+workers), the audit log."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.contrib import admin
 
-from arena.serve.ladder.models import AuditLog, Invitation, Ladder, Student, Version
+from arena.serve.ladder.models import AuditLog, Invitation, Ladder, LadderPartido, Student, Version
 
 
 @admin.register(Student)
@@ -26,8 +26,15 @@ class LadderAdmin(admin.ModelAdmin):
 
 @admin.register(Version)
 class VersionAdmin(admin.ModelAdmin):
-    list_display = ("student", "number", "status", "uploaded_at")
+    list_display = ("student", "number", "status", "chosen", "uploaded_at")
     list_filter = ("status",)
+
+
+@admin.register(LadderPartido)
+class LadderPartidoAdmin(admin.ModelAdmin):
+    list_display = ("pk", "ladder", "status", "versions", "started_at", "finished_at")
+    list_filter = ("ladder", "status")
+    exclude = ("seed",)  # the deal key: on the standings page once the partido is done
 
 
 @admin.register(AuditLog)

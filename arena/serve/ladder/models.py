@@ -84,6 +84,11 @@ class Version(models.Model):
     folder = models.CharField(_("folder"), max_length=500, blank=True)
     status = models.CharField(_("status"), max_length=10, choices=STATUSES, default=CHECKING)
     report = models.TextField(_("report"), blank=True)
+    chosen = models.BooleanField(
+        _("chosen to play"),
+        default=False,
+        help_text=_("Plays in the ladder instead of the last clean version."),
+    )
 
     class Meta:
         verbose_name = _("version")
@@ -93,6 +98,46 @@ class Version(models.Model):
 
     def __str__(self) -> str:
         return f"{self.student} #{self.number}"
+
+
+def new_seed() -> str:
+    """A partido's deal: a fresh secret key."""
+    from arena.seeds import new_key
+
+    return new_key()
+
+
+class LadderPartido(models.Model):
+    """One partido of a ladder: its table (versions in seat order), its deal, its result.
+
+    A result is saved only together with the status *done*, in one transaction; a partido left
+    *playing* by a stopped server goes back to *queued* and is played again from the start.
+    """
+
+    QUEUED = "queued"
+    PLAYING = "playing"
+    DONE = "done"
+    STATUSES = ((QUEUED, _("queued")), (PLAYING, _("playing")), (DONE, _("done")))
+
+    ladder = models.ForeignKey(Ladder, on_delete=models.CASCADE, related_name="partidos")
+    versions = models.JSONField(_("versions"), default=list, help_text=_("Version ids in seat order."))
+    seed = models.CharField(_("deal key"), max_length=128, default=new_seed)
+    status = models.CharField(_("status"), max_length=10, choices=STATUSES, default=QUEUED, db_index=True)
+    winners = models.JSONField(_("winners"), default=list, blank=True)
+    ranking = models.JSONField(_("ranking"), default=list, blank=True)
+    error = models.TextField(_("error"), blank=True)
+    replay = models.CharField(_("replay"), max_length=500, blank=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    started_at = models.DateTimeField(_("started at"), null=True, blank=True)
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("ladder partido")
+        verbose_name_plural = _("ladder partidos")
+        ordering = ("-id",)
+
+    def __str__(self) -> str:
+        return f"{self.ladder} #{self.pk}"
 
 
 class AuditLog(models.Model):

@@ -1,4 +1,5 @@
-"""The pages: invitations, a student's versions and uploads, a version's report, the roster.
+"""The pages: invitations, a student's versions and uploads, a version's report, the roster,
+a ladder's standings and its partidos' replays, the instructor's ladders.
 
 Every view authorizes by role and owner: a version is seen by its author and the instructors
 only, the roster by the instructors only; anyone else gets 404, as for a page that does not exist.
@@ -26,7 +27,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from arena.serve.ladder import checking
-from arena.serve.ladder.models import AuditLog, Invitation, Student, Version
+from arena.serve.ladder.models import AuditLog, Invitation, Ladder, LadderPartido, Student, Version
 
 # The roster's columns, as Moodle's participants export names them in English or Spanish.
 FIRST = ("first name", "nombre")  # not shown
@@ -85,7 +86,12 @@ def me(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "ladder/me.html",
-        {"student": student, "versions": versions, "max_mib": settings.UPLOAD_MAX_BYTES // (1 << 20)},
+        {
+            "student": student,
+            "versions": versions,
+            "max_mib": settings.UPLOAD_MAX_BYTES // (1 << 20),
+            "ladders": Ladder.objects.filter(open=True).order_by("game"),
+        },
     )
 
 
@@ -216,3 +222,116 @@ def roster(request: HttpRequest) -> HttpResponse:
     students = Student.objects.select_related("user").order_by("display_name")
     context = {"links": links, "problems": problems, "students": students}
     return render(request, "ladder/roster.html", context)
+
+
+STANDINGS_RESAMPLES = 200
+"""The bootstrap resamples behind a standings page's intervals (a page is drawn every 10 s)."""
+RECENT_PARTIDOS = 20
+"""The partidos a standings page lists."""
+
+
+def standings_rows(ladder: Ladder) -> list[dict[str, Any]]:
+    """One row per active version of ``ladder``, best first: partidos, wins, average place, and
+    the Plackett–Luce strength with the 95% interval of its place (from the partidos played)."""
+    from arena.referee.stats import finishing_places
+    from arena.results import ranking
+    from arena.serve.ladder.worker import active_ids
+
+    active = active_ids(ladder)
+    done = list(
+        ladder.partidos.filter(status=LadderPartido.DONE)
+        .exclude(ranking=[])
+        .values_list("pk", "versions", "ranking", "winners")
+    )
+    entrants = list(active)
+    index = {v: i for i, v in enumerate(entrants)}
+    # versions no longer active still count, for the strength of those they played
+    for table in (row[1] for row in done):
+        for v in table:
+            if v not in index:
+                index[v] = len(entrants)
+                entrants.append(v)
+    n = len(entrants)
+    played, won, place_sum = [0] * n, [0] * n, [0.0] * n
+    outcomes = []
+    for pk, table, groups, winners in done:
+        outcomes.append(ranking.Outcome(tuple(tuple(index[table[s]] for s in g) for g in groups), str(pk)))
+        for seat, place in finishing_places(groups).items():
+            i = index[table[seat]]
+            played[i] += 1
+            won[i] += seat in winners
+            place_sum[i] += place
+    fit = ranking.places(outcomes, n, STANDINGS_RESAMPLES) if outcomes else None
+    versions = Version.objects.select_related("student").in_bulk(active)
+    rows = []
+    order = fit.order if fit else list(range(n))
+    for i in order:
+        if i >= len(active):
+            continue
+        theta = fit.theta[i] if fit else float("nan")
+        rows.append(
+            {
+                "version": versions[entrants[i]],
+                "partidos": played[i],
+                "won": won[i],
+                "average_place": place_sum[i] / played[i] if played[i] else None,
+                "strength": None if theta != theta else theta,  # NaN: no partido yet
+                "low": fit.low[i] if fit and fit.low[i] else None,
+                "high": fit.high[i] if fit and fit.high[i] else None,
+                "group": fit.group[i] if fit else "",
+            }
+        )
+    return rows
+
+
+@login_required
+def standings(request: HttpRequest, ladder_id: int) -> HttpResponse:
+    """A ladder's standings and its latest partidos, refreshed every 10 s."""
+    ladder = get_object_or_404(Ladder, pk=ladder_id)
+    recent = list(ladder.partidos.order_by("-id")[:RECENT_PARTIDOS])
+    names = {
+        v.pk: f"{v.student.display_name} #{v.number}"
+        for v in Version.objects.select_related("student").filter(
+            pk__in={v for p in recent for v in p.versions}
+        )
+    }
+    partidos = [(p, [names.get(v, "?") for v in p.versions]) for p in recent]
+    context = {"ladder": ladder, "rows": standings_rows(ladder), "partidos": partidos}
+    return render(request, "ladder/standings.html", context)
+
+
+@login_required
+def replay(request: HttpRequest, partido_id: int) -> HttpResponse:
+    """A partido's replay as text, once it is done (before that, it does not exist)."""
+    partido = get_object_or_404(LadderPartido, pk=partido_id, status=LadderPartido.DONE)
+    path = Path(partido.replay) if partido.replay else None
+    if path is None or not path.is_file():
+        raise Http404
+    return HttpResponse(path.read_bytes(), content_type="text/plain; charset=utf-8")  # not shown
+
+
+def ladders(request: HttpRequest) -> HttpResponse:
+    """The instructor's ladders: open one for a game (of the registry, without teams)."""
+    from arena import games
+    from arena.game import spec_of
+
+    _instructor(request)
+    playable = [name for name in games.names() if not spec_of(name).teams]
+    error = None
+    if request.method == "POST":
+        game = request.POST.get("game", "")
+        if game not in playable:
+            error = _("Choose a game without teams.")
+        elif Ladder.objects.filter(game=game).exists():
+            error = _("That game has a ladder already.")
+        else:
+            ladder = Ladder.objects.create(game=game, open=True)
+            audit(request, _("ladder opened: {game}").format(game=game))
+            return redirect("standings", ladder_id=ladder.pk)
+    taken = set(Ladder.objects.values_list("game", flat=True))
+    context = {
+        "ladders": Ladder.objects.order_by("game"),
+        "games": [g for g in playable if g not in taken],
+        "error": error,
+    }
+    return render(request, "ladder/ladders.html", context, status=400 if error else 200)

@@ -1,0 +1,173 @@
+"""The ladder's workers: they play partidos between the active versions, one after another.
+
+:func:`play_next` claims a partido (the oldest queued one, else a new table from
+:mod:`arena.serve.ladder.matchmaking`) by setting it *playing*, plays it with
+:func:`arena.referee.table.play_folders` in the sandbox, and saves the result together with the
+status *done* in one transaction. :func:`requeue_interrupted` (at start) sends the partidos a
+killed server left *playing* back to *queued*: they are played again from the start, and since a
+result exists only with *done*, none is counted twice.
+"""
+
+from __future__ import annotations
+
+import logging
+import shutil
+import threading
+from pathlib import Path
+
+from django.conf import settings
+from django.db import close_old_connections, transaction
+from django.db.models import Q, QuerySet
+from django.utils import timezone
+
+from arena.serve.ladder import matchmaking
+from arena.serve.ladder.models import Ladder, LadderPartido, Version
+
+log = logging.getLogger(__name__)
+
+IDLE_SECONDS = 2.0
+"""How long a worker waits when no ladder has a partido to play."""
+
+_choosing = threading.Lock()
+"""One worker of this process at a time chooses a new table (so two do not pick the same one)."""
+
+
+def ladder_versions(ladder: Ladder) -> QuerySet[Version]:
+    """The versions uploaded for ``ladder``: its own, and those of no ladder when it plays the
+    default game (the one their check played)."""
+    from arena import games
+
+    mine = Q(ladder=ladder)
+    if ladder.game == games.default().name:
+        mine |= Q(ladder__isnull=True)
+    return Version.objects.filter(mine).exclude(folder="")
+
+
+def active_ids(ladder: Ladder) -> list[int]:
+    """The ids of the versions that play in ``ladder`` (see :func:`matchmaking.active_versions`)."""
+    rows = ladder_versions(ladder).values_list("id", "student_id", "number", "status", "chosen")
+    return matchmaking.active_versions(
+        matchmaking.Candidate(i, s, n, status == Version.CLEAN, chosen) for i, s, n, status, chosen in rows
+    )
+
+
+def tables(ladder: Ladder) -> list[list[int]]:
+    """The tables of ``ladder``'s partidos, queued, playing or done, in the order created."""
+    return [list(t) for t in ladder.partidos.order_by("id").values_list("versions", flat=True)]
+
+
+def requeue_interrupted() -> int:
+    """Partidos left *playing* (a server stopped mid-partido) back to *queued*; how many."""
+    return LadderPartido.objects.filter(status=LadderPartido.PLAYING).update(
+        status=LadderPartido.QUEUED, started_at=None
+    )
+
+
+def _claim(ladder: Ladder) -> LadderPartido | None:
+    """The oldest queued partido of ``ladder``, else a new one from the matchmaking, now *playing*."""
+    with transaction.atomic():
+        for queued in ladder.partidos.filter(status=LadderPartido.QUEUED).order_by("id"):
+            taken = LadderPartido.objects.filter(pk=queued.pk, status=LadderPartido.QUEUED).update(
+                status=LadderPartido.PLAYING, started_at=timezone.now()
+            )
+            if taken:
+                return LadderPartido.objects.get(pk=queued.pk)
+    from arena.game import spec_of
+
+    spec = spec_of(ladder.game)
+    if spec.teams:
+        return None  # a game of teams needs sides, not seats: not built yet
+    with _choosing, transaction.atomic():
+        table = matchmaking.next_table(active_ids(ladder), tables(ladder), spec.entrants_per_partido)
+        if not table:
+            return None
+        return LadderPartido.objects.create(
+            ladder=ladder, versions=table, status=LadderPartido.PLAYING, started_at=timezone.now()
+        )
+
+
+def replay_path(partido: LadderPartido) -> Path:
+    """Where ``partido``'s replay goes: ``DIR/ladder/<ladder id>/<partido id>.jsonl``."""
+    return Path(settings.DIR) / "ladder" / str(partido.ladder_id) / f"{partido.pk}.jsonl"
+
+
+def _play(partido: LadderPartido) -> dict[str, object]:
+    """Play ``partido`` from the start; the fields its result sets."""
+    from arena.game import make_rules
+    from arena.referee.players import PlayerLoadError, find_player
+    from arena.referee.table import play_folders
+
+    replay = replay_path(partido)
+    replay.unlink(missing_ok=True)  # a partido played again starts from nothing
+    shutil.rmtree(f"{replay}.logs", ignore_errors=True)
+    folders = dict(Version.objects.filter(pk__in=partido.versions).values_list("id", "folder"))
+    game = partido.ladder.game
+    try:
+        specs = [find_player(folders[v]) for v in partido.versions]
+        result, _incidents = play_folders(
+            specs,
+            partido.seed,
+            ruleset=make_rules(game),
+            replay=replay,
+            partido_id=f"ladder-{partido.ladder_id}-{partido.pk}",
+            game=game,
+        )
+    except (PlayerLoadError, KeyError) as exc:  # a version cannot start (or is gone): no result
+        return {"error": str(exc)[:2000], "winners": [], "ranking": []}
+    return {"winners": list(result.winners), "ranking": [list(g) for g in result.ranking], "error": ""}
+
+
+def play_next(ladder: Ladder) -> LadderPartido | None:
+    """Claim, play and record one partido of ``ladder``; None when there is none to play."""
+    partido = _claim(ladder)
+    if partido is None:
+        return None
+    try:
+        fields = _play(partido)
+    except BaseException:  # the machine, not the players (no sandbox, a full disk): tried again later
+        LadderPartido.objects.filter(pk=partido.pk, status=LadderPartido.PLAYING).update(
+            status=LadderPartido.QUEUED, started_at=None
+        )
+        raise
+    with transaction.atomic():
+        saved = LadderPartido.objects.filter(pk=partido.pk, status=LadderPartido.PLAYING).update(
+            status=LadderPartido.DONE,
+            replay=str(replay_path(partido)),
+            finished_at=timezone.now(),
+            **fields,
+        )
+    if not saved:  # re-queued meanwhile (a restart): it is played again, this result is dropped
+        log.warning("ladder partido %s was re-queued while playing: result dropped", partido.pk)  # not shown
+    partido.refresh_from_db()
+    return partido
+
+
+def _work(stop: threading.Event) -> None:
+    """A worker's loop: a partido of each open ladder in turn, a pause when none has one."""
+    while not stop.is_set():
+        played = False
+        try:
+            close_old_connections()
+            for ladder in Ladder.objects.filter(open=True).order_by("id"):
+                if stop.is_set():
+                    break
+                played = play_next(ladder) is not None or played
+        except Exception:  # a fault of the machine or the database: logged, tried again later
+            log.exception("ladder worker")  # not shown
+        if not played:
+            stop.wait(IDLE_SECONDS)
+    from django.db import connection
+
+    connection.close()
+
+
+def run_workers(n: int, stop: threading.Event) -> list[threading.Thread]:
+    """Re-queue the partidos a stopped server left playing, then start ``n`` worker threads
+    (daemons) that play until ``stop`` is set."""
+    requeue_interrupted()
+    threads = [
+        threading.Thread(target=_work, args=(stop,), name=f"ladder-{i}", daemon=True) for i in range(n)
+    ]
+    for t in threads:
+        t.start()
+    return threads
