@@ -16,38 +16,10 @@ import unicodedata
 from pathlib import Path
 
 from arena.errors import ArenaError
-from arena.i18n import N_, _
+from arena.i18n import _
+from arena.protocol import DEFAULT_GAME
 
 MAX_NAME = 40
-
-PLAYER_TEMPLATE = N_(
-    '''"""{name}: a Tute Cabrero player.
-
-Fill in `play`. Try it against the sample players with `arena check {folder}`,
-and watch a partido with `arena play {folder} sample_players/a_mas sample_players/a_menos`.
-The guide: docs/student-guide.md. print() goes to your log, not to the referee: print whatever you like.
-"""
-
-from arena.sdk import Move, Player, PlayRequest
-
-
-class {cls}(Player):
-    name = "{name}"
-
-    def play(self, request: PlayRequest) -> Move | str:
-        # What you know: request.hand, request.table (this baza), self.view
-        # (triunfo, cards played, cantos, bazas, points, porotos...).
-        # Helpers: request.legal(), request.cantos(), request.winning().
-        cantos = request.cantos()  # empty except right after winning a baza
-        if "tute" in cantos:
-            return Move(sing="tute")  # the mano ends: all the others lose it
-        legal = request.legal()
-        return Move(card=legal[0], sing=cantos[0] if cantos else None)
-'''
-)
-"""The new player's ``player.py`` (translated where it is written: its docstring and comments speak
-the student's language)."""
-
 
 class NewPlayerError(ArenaError, ValueError):
     """The player cannot be created (bad name, folder already there)."""
@@ -76,7 +48,8 @@ def check_name(name: str) -> str:
 def class_name(name: str) -> str:
     """The player's class name: ``ñandú-veloz`` → ``ÑandúVeloz`` (``My…`` where that would clash)."""
     cls = "".join(part[:1].upper() + part[1:] for part in re.split(r"[-_]", name))
-    if cls in ("Player", "Move", "PlayRequest") or keyword.iskeyword(cls) or not cls.isidentifier():
+    taken = ("Player", "Move", "PlayRequest", "ParejasPlayer", "ParejasRequest", "DosPlayer", "DosRequest")
+    if cls in taken or keyword.iskeyword(cls) or not cls.isidentifier():
         cls = "My" + cls
     return cls if cls.isidentifier() else "MyPlayer"
 
@@ -88,8 +61,13 @@ def shell_word(text: str) -> str:
     return shlex.quote(text)
 
 
-def new_player(name: str, parent: Path) -> Path:
-    """Create ``parent/name/player.py`` from the template; returns the folder."""
+def new_player(name: str, parent: Path, game: str = DEFAULT_GAME) -> Path:
+    """Create ``parent/name/player.py`` from ``game``'s template (its spec's); returns the folder."""
+    from arena.games import spec
+
+    template = spec(game).template
+    if not template:
+        raise NewPlayerError(_("{game} has no player skeleton").format(game=spec(game).name))
     name = check_name(name)
     folder = parent / name
     if folder.exists():
@@ -97,7 +75,7 @@ def new_player(name: str, parent: Path) -> Path:
     folder.mkdir(parents=True)
     shown = shell_word(folder.as_posix()).replace("\\", "\\\\").replace('"', '\\"')  # in a docstring
     (folder / "player.py").write_text(
-        _(PLAYER_TEMPLATE).format(name=name, cls=class_name(name), folder=shown), encoding="utf-8"
+        _(template).format(name=name, cls=class_name(name), folder=shown), encoding="utf-8"
     )
     return folder
 

@@ -333,3 +333,21 @@ KeyboardInterrupt
 )
 def test_timeout_hints_tell_computing_from_waiting(stuck: Stuck | None, says: str) -> None:
     assert says in timeout_hints(stuck)[0]
+
+
+@pytest.mark.parametrize(("game", "base"), [("parejas", "ParejasPlayer"), ("dos", "DosPlayer")])
+def test_new_writes_a_skeleton_of_each_game_that_plays_it(game: str, base: str, tmp_path: Path) -> None:
+    from arena.game import new_partido, spec_of
+    from arena.referee.players import load_player_class
+    from arena.referee.table import play_partido
+
+    r = arena("new", "zorro", "--game", game, "--dir", tmp_path)
+    assert r.exit_code == 0, r.output
+    assert r.output.splitlines()[-1] == f"Probalo con: arena check --game {game} {tmp_path / 'zorro'}"
+    source = (tmp_path / "zorro" / "player.py").read_text(encoding="utf-8")
+    assert f"class Zorro({base}):" in source and "Completá `play`" in source  # the student's language
+    cls = load_player_class(tmp_path / "zorro")
+    spec = spec_of(game)
+    n = spec.table_sizes[0]
+    result = play_partido([cls() for _seat in range(n)], 3, game=spec.name)
+    assert not result.faults and new_partido(n, 3, game=spec.name).n == n

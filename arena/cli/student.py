@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from arena import games
 from arena.cli.options import (
     containment,
     deals_from,
@@ -17,6 +18,7 @@ from arena.cli.options import (
     sandbox_option,
     seed_option,
 )
+from arena.games.gamespec import choices
 from arena.i18n import N_, _
 
 
@@ -125,14 +127,25 @@ def check(
     show_default=True,
     help=N_("Where to create the player's folder."),
 )
+@click.option(
+    "--game",
+    type=click.Choice(choices([(s.short for s in games.specs()), games.names()])),
+    default=games.default().short,
+    show_default=True,
+    help=N_("The game the player plays (docs/games.md)."),
+)
 @lang_option
-def new(name: str, parent: Path) -> None:
+def new(name: str, parent: Path, game: str) -> None:
     """``arena new NAME``: a player skeleton, ``players/NAME/player.py`` by default."""
     from arena.new import NewPlayerError, new_player, shell_word
 
     try:
-        folder = new_player(name, parent)
+        folder = new_player(name, parent, games.spec(game).name)
     except NewPlayerError as exc:
         raise click.ClickException(str(exc)) from None
     click.echo(_("Created {file}").format(file=folder / "player.py"))
-    click.echo(_("Try it with: arena check {folder}").format(folder=shell_word(str(folder))))
+    shown = shell_word(str(folder))
+    if games.spec(game) is games.default():
+        click.echo(_("Try it with: arena check {folder}").format(folder=shown))
+    else:
+        click.echo(_("Try it with: arena check --game {game} {folder}").format(game=game, folder=shown))

@@ -95,6 +95,9 @@ class GameSpec:
     """The student guide's page (or section) for this game."""
     options: tuple[str, ...] = field(default=())
     """The command-line options the game takes besides ``--ruleset`` and ``--renuncio`` (``"juegos"``)."""
+    template: str = ""
+    """The ``player.py`` that ``arena new --game`` writes (``{name}``, ``{cls}``, ``{folder}``), marked for
+    the catalog; "" when the game has none."""
     default_player: str = ""
     """A plain player of the game (``module.Class``), for a playoff in another game whose player brings
     none of its own (Tute Cabrero's ``hasta-un-ganador`` and tute de a dos)."""

@@ -15,6 +15,35 @@ def _make_rules(
     return rules.RuleSet(ruleset or rules.DEFAULT_RULESET, frozenset(variants), renuncio)
 
 
+TEMPLATE = N_(
+    '''"""{name}: a Tute Cabrero player.
+
+Fill in `play`. Try it against the sample players with `arena check {folder}`,
+and watch a partido with `arena play {folder} sample_players/a_mas sample_players/a_menos`.
+The guide: docs/student-guide.md. print() goes to your log, not to the referee: print whatever you like.
+"""
+
+from arena.sdk import Move, Player, PlayRequest
+
+
+class {cls}(Player):
+    name = "{name}"
+
+    def play(self, request: PlayRequest) -> Move | str:
+        # What you know: request.hand, request.table (this baza), self.view
+        # (triunfo, cards played, cantos, bazas, points, porotos...).
+        # Helpers: request.legal(), request.cantos(), request.winning().
+        cantos = request.cantos()  # empty except right after winning a baza
+        if "tute" in cantos:
+            return Move(sing="tute")  # the mano ends: all the others lose it
+        legal = request.legal()
+        return Move(card=legal[0], sing=cantos[0] if cantos else None)
+'''
+)
+"""The new player's ``player.py`` (``arena new``; translated where it is written: its docstring and
+comments speak the student's language)."""
+
+
 SPEC = GameSpec(
     name="tute-cabrero",
     short="cabrero",
@@ -37,4 +66,5 @@ SPEC = GameSpec(
     check_tables=(3, 4, 5),
     default_folders=("players",),
     guide="docs/student-guide.md",
+    template=TEMPLATE,
 )

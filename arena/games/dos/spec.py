@@ -15,7 +15,33 @@ def _make_rules(
     return rules.DosRules(ruleset or rules.DEFAULT_RULESET, juegos, renuncio)
 
 
+TEMPLATE = N_(
+    '''"""{name}: a Tute de a dos player.
+
+Fill in `play`. Try it against the sample players with `arena check --game dos {folder}`.
+The guide: docs/student-guide.md, section 10. print() goes to your log, not to the referee.
+"""
+
+from arena.games.dos.sdk import DosPlayer, DosRequest
+from arena.sdk import Move
+
+
+class {cls}(DosPlayer):
+    name = "{name}"
+
+    def play(self, request: DosRequest) -> Move | str | None:
+        # request.kind: "card" (play one of request.legal) or "sing" (after a baza you
+        # won: a canto or "cambio" of request.may_sing, or None to pass).
+        if request.kind == "card":
+            return request.legal[0]
+        return Move(sing=request.may_sing[0]) if request.may_sing else None
+'''
+)
+"""The new player's ``player.py`` (``arena new --game dos``)."""
+
+
 SPEC = GameSpec(
+    template=TEMPLATE,
     name="tute-dos",
     short="dos",
     title=N_("Tute de a dos"),

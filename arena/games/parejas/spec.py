@@ -15,7 +15,35 @@ def _make_rules(
     return rules.ParejasRules(ruleset or rules.DEFAULT_RULESET, juegos, renuncio)
 
 
+TEMPLATE = N_(
+    '''"""{name}: a Tute por parejas player (it plays as a pair: two processes of this folder).
+
+Fill in `play`. Try it against the sample pairs with `arena check --game parejas {folder}`.
+The guide: docs/student-guide.md, section 9. print() goes to your log, not to the referee.
+"""
+
+from arena.parejas.sdk import ParejasPlayer, ParejasRequest
+from arena.sdk import Move
+
+
+class {cls}(ParejasPlayer):
+    name = "{name}"
+
+    def play(self, request: ParejasRequest) -> Move | str | None:
+        # request.kind: "card" (play one of request.legal), "sing" (a canto of
+        # request.may_sing, or None to pass) or "tirar" (Move(sing="tirar") gives up).
+        if request.kind == "card":
+            return request.legal[0]
+        if request.kind == "sing":
+            return Move(sing=request.may_sing[0])
+        return None
+'''
+)
+"""The new player's ``player.py`` (``arena new --game parejas``)."""
+
+
 SPEC = GameSpec(
+    template=TEMPLATE,
     name="tute-parejas",
     short="parejas",
     title=N_("Tute por parejas"),
