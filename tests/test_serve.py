@@ -290,3 +290,31 @@ def test_the_secret_key_is_kept_private(service: Path) -> None:
 
     assert key.read_text().strip() == settings.SECRET_KEY
     assert settings.SESSION_COOKIE_HTTPONLY and settings.LANGUAGE_CODE == "es"
+
+
+def test_every_page_carries_the_site_s_content_security_policy() -> None:
+    from django.test import Client
+
+    from arena.results.web import CSP
+
+    for page, client in (("/login/", Client()), ("/me", _student("ana@example.edu"))):
+        response = client.get(page)
+        assert response.status_code == 200 and response["Content-Security-Policy"] == CSP, page
+        assert response["X-Content-Type-Options"] == "nosniff" and "<style>" not in response.content.decode()
+    style = Client().get("/style.css")
+    assert style.status_code == 200 and style["Content-Type"].startswith("text/css")
+
+
+def test_uploads_are_never_served_and_are_rate_limited(service: Path) -> None:
+    from django.test import override_settings
+
+    ana = _student("ana@example.edu")
+    for place in ("/uploads/1/1/upload.zip", f"/{service.name}/uploads/1/1/upload.zip", "/static/../uploads"):
+        assert ana.get(place).status_code == 404, place
+    from arena.serve.ladder.models import Version
+
+    made = Version.objects.filter(student__user__username="ana@example.edu").count()
+    with override_settings(UPLOADS_PER_HOUR=made):
+        refused = _upload(ana, _zip(files={"notas.txt": "nada"}))
+    assert refused.status_code == 429 and "como mucho" in refused.content.decode()
+    assert Version.objects.filter(student__user__username="ana@example.edu").count() == made

@@ -78,6 +78,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "arena.serve.security.ContentSecurityPolicy",
 ]
 ROOT_URLCONF = "arena.serve.urls"
 TEMPLATES = [
@@ -123,6 +124,8 @@ SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 
 UPLOAD_MAX_BYTES = 4 * 1024 * 1024
+UPLOADS_PER_HOUR = int(os.environ.get("ARENA_SERVE_UPLOADS_PER_HOUR", "12"))
+"""A student's uploads in any hour, at most: each is checked in the sandbox, which costs the machine."""
 """The largest zip a student may upload."""
 DATA_UPLOAD_MAX_MEMORY_SIZE = UPLOAD_MAX_BYTES + 64 * 1024
 FILE_UPLOAD_MAX_MEMORY_SIZE = UPLOAD_MAX_BYTES + 64 * 1024

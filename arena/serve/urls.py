@@ -10,6 +10,7 @@ import arena.serve.ladder.views as views
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("style.css", views.style, name="style"),
     path("login/", auth_views.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("invite/<str:token>", views.invite, name="invite"),

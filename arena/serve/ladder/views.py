@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import io
 import shutil
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -78,6 +79,13 @@ def invite(request: HttpRequest, token: str) -> HttpResponse:
     return render(request, "ladder/invite.html", {"form": form, "username": invitation.user.username})
 
 
+def style(request: HttpRequest) -> HttpResponse:
+    """The pages' style sheet (a file of its own: the Content-Security-Policy allows no inline style)."""
+    response = render(request, "ladder/style.css", content_type="text/css; charset=utf-8")  # not shown
+    response["Cache-Control"] = "max-age=3600"
+    return response
+
+
 @login_required
 def me(request: HttpRequest) -> HttpResponse:
     """A student's versions and the upload form."""
@@ -115,7 +123,13 @@ def upload(request: HttpRequest) -> HttpResponse:
         raise Http404
     sent = request.FILES.get("player")
     error = None
-    if sent is None:
+    status = 400
+    hour_ago = timezone.now() - timedelta(hours=1)
+    if student.versions.filter(uploaded_at__gte=hour_ago).count() >= settings.UPLOADS_PER_HOUR:
+        error = _("Too many uploads: at most {n} an hour; try again later.")
+        error = error.format(n=settings.UPLOADS_PER_HOUR)
+        status = 429
+    elif sent is None:
         error = _("Choose the zip of your player's folder.")
     elif sent.size > settings.UPLOAD_MAX_BYTES:
         error = _("The file is larger than {mib} MiB.").format(mib=settings.UPLOAD_MAX_BYTES // (1 << 20))
@@ -125,7 +139,7 @@ def upload(request: HttpRequest) -> HttpResponse:
         versions = student.versions.all()
         context = {"student": student, "versions": versions, "error": error}
         context["max_mib"] = settings.UPLOAD_MAX_BYTES // (1 << 20)
-        return render(request, "ladder/me.html", context, status=400)
+        return render(request, "ladder/me.html", context, status=status)
     with transaction.atomic():
         number = (student.versions.aggregate(n=Max("number"))["n"] or 0) + 1
         new = Version.objects.create(student=student, number=number)
