@@ -181,6 +181,33 @@ def test_a_false_cambio_in_a_process_is_its_fault(tmp_path: Path) -> None:
     assert result.winners == [0]
 
 
+def test_a_card_where_a_canto_is_asked_is_a_protocol_fault_and_the_other_wins(tmp_path: Path) -> None:
+    """A hostile bot answers the moment after a baza (legal empty) with a card of its hand: the
+    referee's reply check refuses it as the wrong shape before the engine sees it."""
+    bot = tmp_path / "atropellado"
+    bot.mkdir()
+    (bot / "player.py").write_text(
+        "from arena.games.dos.sdk import DosPlayer, DosRequest, Move\n\n\n"
+        "class Atropellado(DosPlayer):\n"
+        "    def play(self, request: DosRequest) -> Move | str | None:\n"
+        "        return request.legal[0] if request.legal else request.hand[0]\n"
+        "\n"
+        "    def handle_play(self, msg):\n"
+        "        card = msg['legal'][0] if msg['legal'] else msg['hand'][0]\n"
+        "        return {'type': 'play', 'id': msg['id'], 'card': card}\n",
+        encoding="utf-8",
+    )
+    specs = [find_player(SAMPLES / "basico"), find_player(bot)]
+    for seed in range(10):
+        replay = tmp_path / f"p{seed}.jsonl"
+        result, incidents = play_folders(specs, seed, ruleset=DosRules(), replay=replay, game=GAME)
+        if result.faults:
+            break
+    assert [(f.seat, f.reason) for f in result.faults] == [(1, "protocol")]
+    assert result.winners == [0] and set(incidents) == {1}
+    assert lines_of(replay)[-1]["type"] == "partido_end"
+
+
 # ===================================================================== the commands
 
 
