@@ -59,7 +59,12 @@ class Ladder(models.Model):
 
     game = models.CharField(_("game"), max_length=40, choices=game_choices, unique=True)
     open = models.BooleanField(_("open"), default=False)
-    deadline = models.DateTimeField(_("deadline"), null=True, blank=True)
+    deadline = models.DateTimeField(
+        _("deadline"), null=True, blank=True, help_text=_("Uploads are refused after it.")
+    )
+    paused = models.BooleanField(
+        _("paused"), default=False, help_text=_("The workers play none of its partidos.")
+    )
 
     class Meta:
         verbose_name = _("ladder")
@@ -89,6 +94,8 @@ class Version(models.Model):
         default=False,
         help_text=_("Plays in the ladder instead of the last clean version."),
     )
+    withdrawn = models.BooleanField(_("withdrawn"), default=False)
+    withdrawn_reason = models.TextField(_("reason"), blank=True)
 
     class Meta:
         verbose_name = _("version")
@@ -154,3 +161,31 @@ class AuditLog(models.Model):
 
     def __str__(self) -> str:
         return f"{self.when:%Y-%m-%d %H:%M} {self.who}: {self.what}"
+
+
+class FinalTorneo(models.Model):
+    """The official round robin of a ladder's frozen versions, played by ``arena tournament``."""
+
+    QUEUED = "queued"
+    RUNNING = "running"
+    DONE = "done"
+    FAILED = "failed"
+    STATUSES = ((QUEUED, _("queued")), (RUNNING, _("running")), (DONE, _("done")), (FAILED, _("failed")))
+
+    ladder = models.ForeignKey(Ladder, on_delete=models.CASCADE, related_name="finals")
+    versions = models.JSONField(_("versions"), default=list, help_text=_("The frozen version ids."))
+    options = models.JSONField(_("options"), default=dict, blank=True)
+    status = models.CharField(_("status"), max_length=10, choices=STATUSES, default=QUEUED)
+    folder = models.CharField(_("folder"), max_length=500, blank=True)
+    progress = models.TextField(_("progress"), blank=True)
+    error = models.TextField(_("error"), blank=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("final torneo")
+        verbose_name_plural = _("final torneos")
+        ordering = ("-id",)
+
+    def __str__(self) -> str:
+        return f"{self.ladder} final #{self.pk}"

@@ -40,7 +40,7 @@ def ladder_versions(ladder: Ladder) -> QuerySet[Version]:
     mine = Q(ladder=ladder)
     if ladder.game == games.default().name:
         mine |= Q(ladder__isnull=True)
-    return Version.objects.filter(mine).exclude(folder="")
+    return Version.objects.filter(mine).exclude(folder="").exclude(withdrawn=True)
 
 
 def active_ids(ladder: Ladder) -> list[int]:
@@ -148,7 +148,7 @@ def _work(stop: threading.Event) -> None:
         played = False
         try:
             close_old_connections()
-            for ladder in Ladder.objects.filter(open=True).order_by("id"):
+            for ladder in Ladder.objects.filter(open=True, paused=False).order_by("id"):
                 if stop.is_set():
                     break
                 played = play_next(ladder) is not None or played
