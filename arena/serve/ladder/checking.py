@@ -26,6 +26,7 @@ def check_version(version_id: int) -> None:
                 partidos=settings.CHECK_PARTIDOS,
                 say=lines.append,
                 out=Path(settings.DIR) / "uploads" / str(version.student_id) / str(version.number) / "check",
+                **({"game": version.ladder.game} if version.ladder_id else {}),
             )
             clean = report.clean
         except Exception as exc:  # the player cannot run, the machine cannot check: the report says which
