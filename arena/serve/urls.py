@@ -21,5 +21,7 @@ urlpatterns = [
     path("instructor/ladders", views.ladders, name="ladders"),
     path("ladders/<int:ladder_id>/", views.standings, name="standings"),
     path("partidos/<int:partido_id>/replay", views.replay, name="replay"),
+    path("versions/<int:version_id>/choose", views.choose, name="choose"),
+    path("instructor/ladders/<int:ladder_id>", views.ladder_admin, name="ladder_admin"),
     path("admin/", admin.site.urls),
 ]

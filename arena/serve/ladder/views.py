@@ -86,21 +86,30 @@ def style(request: HttpRequest) -> HttpResponse:
     return response
 
 
+def _me_context(student: Student | None, **extra: Any) -> dict[str, Any]:
+    """What a student's page shows: their versions (with the ones that play), the open ladders."""
+    from arena.serve.ladder.worker import active_ids
+
+    ladders = list(Ladder.objects.filter(open=True).order_by("game"))
+    playing = {v for ladder in ladders for v in active_ids(ladder)}
+    versions = list(student.versions.select_related("ladder")) if student else []
+    now = timezone.now()
+    context = {
+        "student": student,
+        "versions": versions,
+        "playing": playing,
+        "max_mib": settings.UPLOAD_MAX_BYTES // (1 << 20),
+        "ladders": ladders,
+        "uploadable": [ladder for ladder in ladders if ladder.deadline is None or ladder.deadline > now],
+    }
+    context.update(extra)
+    return context
+
+
 @login_required
 def me(request: HttpRequest) -> HttpResponse:
     """A student's versions and the upload form."""
-    student = _student(request)
-    versions = student.versions.all() if student else []
-    return render(
-        request,
-        "ladder/me.html",
-        {
-            "student": student,
-            "versions": versions,
-            "max_mib": settings.UPLOAD_MAX_BYTES // (1 << 20),
-            "ladders": Ladder.objects.filter(open=True).order_by("game"),
-        },
-    )
+    return render(request, "ladder/me.html", _me_context(_student(request)))
 
 
 @login_required
@@ -110,6 +119,47 @@ def version(request: HttpRequest, version_id: int) -> HttpResponse:
     if not (request.user.is_staff or found.student.user_id == request.user.pk):
         raise Http404
     return render(request, "ladder/version.html", {"version": found})
+
+
+def _upload_ladder(chosen: str) -> tuple[Ladder | None, str | None]:
+    """The ladder an upload is for (the one chosen, else the only open one, else none) and why
+    it is refused, if it is: the ladder is closed or its deadline has passed."""
+    ladders = Ladder.objects.filter(open=True)
+    if chosen:
+        ladder = Ladder.objects.filter(pk=int(chosen)).first() if chosen.isdigit() else None
+        if ladder is None or not ladder.open:
+            return None, _("That ladder is closed: it takes no uploads.")
+    elif ladders.count() == 1:
+        ladder = ladders.get()
+    else:
+        return None, None
+    if ladder.deadline is not None and timezone.now() >= ladder.deadline:
+        closed = _("The deadline of the {game} ladder was {deadline}: it takes no more uploads.")
+        return ladder, closed.format(game=ladder.game, deadline=f"{ladder.deadline:%Y-%m-%d %H:%M} UTC")
+    return ladder, None
+
+
+@require_POST
+@login_required
+def choose(request: HttpRequest, version_id: int) -> HttpResponse:
+    """A student chooses which of their clean versions plays in its ladder."""
+    student = _student(request)
+    found = get_object_or_404(Version, pk=version_id)
+    if student is None or found.student_id != student.pk:
+        raise Http404
+    if found.status != Version.CLEAN or found.withdrawn:
+        error = _("Only a clean version that is not withdrawn can play.")
+        return render(request, "ladder/me.html", _me_context(student, error=error), status=400)
+    with transaction.atomic():
+        student.versions.filter(ladder_id=found.ladder_id).update(chosen=False)
+        Version.objects.filter(pk=found.pk).update(chosen=True)
+    audit(
+        request,
+        _("chosen to play: {student}, version {number}").format(
+            student=student.display_name, number=found.number
+        ),
+    )
+    return redirect("me")
 
 
 @require_POST
@@ -135,14 +185,14 @@ def upload(request: HttpRequest) -> HttpResponse:
         error = _("The file is larger than {mib} MiB.").format(mib=settings.UPLOAD_MAX_BYTES // (1 << 20))
     elif not sent.name.lower().endswith(".zip"):
         error = _("Upload a .zip file.")
+    ladder, refused = _upload_ladder(request.POST.get("ladder", ""))
+    if error is None and refused is not None:
+        error, status = refused, 403
     if error is not None:
-        versions = student.versions.all()
-        context = {"student": student, "versions": versions, "error": error}
-        context["max_mib"] = settings.UPLOAD_MAX_BYTES // (1 << 20)
-        return render(request, "ladder/me.html", context, status=status)
+        return render(request, "ladder/me.html", _me_context(student, error=error), status=status)
     with transaction.atomic():
         number = (student.versions.aggregate(n=Max("number"))["n"] or 0) + 1
-        new = Version.objects.create(student=student, number=number)
+        new = Version.objects.create(student=student, number=number, ladder=ladder)
     home = Path(settings.DIR) / "uploads" / str(student.pk) / str(number)
     home.mkdir(parents=True, exist_ok=True)
     archive = home / "upload.zip"
@@ -349,3 +399,93 @@ def ladders(request: HttpRequest) -> HttpResponse:
         "error": error,
     }
     return render(request, "ladder/ladders.html", context, status=400 if error else 200)
+
+
+def _entries(ladder: Ladder) -> list[Version]:
+    """Every version uploaded for ``ladder`` (withdrawn ones too), newest first."""
+    from django.db.models import Q
+
+    from arena import games
+
+    mine = Q(ladder=ladder)
+    if ladder.game == games.default().name:
+        mine |= Q(ladder__isnull=True)
+    return list(
+        Version.objects.filter(mine).select_related("student").order_by("student__display_name", "-number")
+    )
+
+
+def _deadline(text: str) -> Any:
+    """A deadline from a form's ``datetime-local`` field (UTC), None when empty; ValueError if bad."""
+    from datetime import datetime
+
+    if not text.strip():
+        return None
+    moment = datetime.fromisoformat(text.strip())
+    return (
+        moment if timezone.is_aware(moment) else timezone.make_aware(moment, timezone.get_default_timezone())
+    )
+
+
+def _control(request: HttpRequest, ladder: Ladder) -> str | None:
+    """Apply one of the instructor's actions on ``ladder``; the error, if any. Each is audited."""
+    action = request.POST.get("action", "")
+    game = ladder.game
+    if action in ("open", "close"):
+        ladder.open = action == "open"
+        ladder.save(update_fields=["open"])
+        audit(
+            request,
+            (_("ladder opened: {game}") if ladder.open else _("ladder closed: {game}")).format(game=game),
+        )
+    elif action in ("pause", "resume"):
+        ladder.paused = action == "pause"
+        ladder.save(update_fields=["paused"])
+        said = _("ladder paused: {game}") if ladder.paused else _("ladder resumed: {game}")
+        audit(request, said.format(game=game))
+    elif action == "deadline":
+        try:
+            ladder.deadline = _deadline(request.POST.get("deadline", ""))
+        except ValueError:
+            return _("The deadline must be a date and time, as 2026-12-18 23:59.")
+        ladder.save(update_fields=["deadline"])
+        shown = f"{ladder.deadline:%Y-%m-%d %H:%M} UTC" if ladder.deadline else "-"
+        audit(request, _("deadline of {game}: {deadline}").format(game=game, deadline=shown))
+    elif action in ("withdraw", "reinstate"):
+        entry = next((v for v in _entries(ladder) if str(v.pk) == request.POST.get("version")), None)
+        reason = request.POST.get("reason", "").strip()
+        if entry is None:
+            return _("Choose a version of this ladder.")
+        if action == "withdraw" and not reason:
+            return _("Say why the version is withdrawn: the student reads it.")
+        entry.withdrawn, entry.withdrawn_reason = action == "withdraw", reason if action == "withdraw" else ""
+        entry.save(update_fields=["withdrawn", "withdrawn_reason"])
+        said = _("version withdrawn: {student}, version {number}: {reason}")
+        if action == "reinstate":
+            said = _("version reinstated: {student}, version {number}")
+        audit(request, said.format(student=entry.student.display_name, number=entry.number, reason=reason))
+    else:
+        return _("Unknown action.")
+    return None
+
+
+def ladder_admin(request: HttpRequest, ladder_id: int) -> HttpResponse:
+    """An instructor's controls of one ladder: open or close it, pause its workers, its deadline,
+    withdraw a version with a reason (or reinstate it)."""
+    from arena.serve.ladder.worker import active_ids
+
+    _instructor(request)
+    ladder = get_object_or_404(Ladder, pk=ladder_id)
+    error = None
+    if request.method == "POST":
+        error = _control(request, ladder)
+        if error is None:
+            return redirect("ladder_admin", ladder_id=ladder.pk)
+    context = {
+        "ladder": ladder,
+        "entries": _entries(ladder),
+        "playing": set(active_ids(ladder)),
+        "error": error,
+        "deadline": f"{ladder.deadline:%Y-%m-%dT%H:%M}" if ladder.deadline else "",
+    }
+    return render(request, "ladder/ladder_admin.html", context, status=400 if error else 200)
