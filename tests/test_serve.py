@@ -127,7 +127,16 @@ def test_pages_speak_spanish_by_default_and_english_on_request() -> None:
     from django.test import Client
 
     assert "Entrar" in Client().get("/login/").content.decode()
-    assert "Log in" in Client(headers={"accept-language": "en"}).get("/login/").content.decode()
+    # the browser's language is not a choice: a course in Spanish stays in Spanish
+    assert "Entrar" in Client(headers={"accept-language": "en"}).get("/login/").content.decode()
+    chooser = Client()
+    chosen = chooser.post("/i18n/setlang/", {"language": "en", "next": "/login/"})
+    assert chosen.status_code == 302 and chosen["Location"] == "/login/"
+    page = chooser.get("/login/")
+    assert "Log in" in page.content.decode() and page["Content-Language"] == "en"
+    unknown = Client()
+    unknown.cookies["django_language"] = "xx"
+    assert "Entrar" in unknown.get("/login/").content.decode()
 
 
 def test_roster_import_creates_students_and_invitation_links() -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
-from django.urls import path
+from django.urls import include, path
 
 import arena.serve.ladder.views as views
 
@@ -23,5 +23,6 @@ urlpatterns = [
     path("partidos/<int:partido_id>/replay", views.replay, name="replay"),
     path("versions/<int:version_id>/choose", views.choose, name="choose"),
     path("instructor/ladders/<int:ladder_id>", views.ladder_admin, name="ladder_admin"),
+    path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
 ]
