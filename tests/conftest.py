@@ -12,7 +12,9 @@ from hypothesis import settings
 from arena import i18n
 from tests.procs import TOKEN_VAR, kill_and_reap, leftover_players
 
-pytest_plugins = ["tests.torneos"]  # the players and reference fixtures of the torneo tests
+# tests.torneos: the players and reference fixtures of the torneo tests; tests.serve_support: the
+# one Django (``serve_dir``) of every tests/test_serve*.py module.
+pytest_plugins = ["tests.torneos", "tests.serve_support"]
 
 # No time limit per example: on a loaded machine a fast example can still take long.
 settings.register_profile("arena", deadline=None)

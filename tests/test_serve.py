@@ -1,14 +1,17 @@
 """``arena serve``, the first slice: roster, invitations, uploads checked in the background, authorization.
 
-Django's test client against a real SQLite database in a temporary folder (Django is configured
-once for the module); the checks run the sample opponents in the sandbox.
+Django's test client against a real database (SQLite in a temporary folder, or PostgreSQL with
+``DATABASE_URL``: tests/serve_support.py configures it once for every serve module); the checks run
+the sample opponents in the sandbox. What this module creates is deleted at its end.
 """
 
 from __future__ import annotations
 
 import io
+import threading
 import time
 import zipfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -26,13 +29,30 @@ ROSTER = (
 PASSWORD = "una-clave-larga-de-prueba-42"
 
 
-@pytest.fixture(scope="module", autouse=True)
-def service(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from arena.serve import boot
+USERS = ("profe", "instructor", "ana@example.edu", "bruno@example.edu", "carla@example.edu")
+"""The accounts this module makes (the instructor's is arena.cli.serve's): deleted at its end."""
 
-    folder = boot.configure(tmp_path_factory.mktemp("serve"))
-    boot.migrate()
-    return folder
+
+@pytest.fixture(scope="module", autouse=True)
+def service(serve_dir: Path) -> Iterator[Path]:
+    """The shared service (tests/serve_support.py), left as this module found it."""
+    _clean_up()
+    yield serve_dir
+    _clean_up()
+
+
+def _clean_up() -> None:
+    """Delete this module's accounts, with their students, invitations, versions and audit rows,
+    once the background checks have recorded their results."""
+    from django.contrib.auth import get_user_model
+
+    from arena.serve.ladder.models import AuditLog
+
+    for thread in threading.enumerate():
+        if thread.name.startswith("check-"):
+            thread.join(60)
+    AuditLog.objects.filter(who__username__in=USERS).delete()
+    get_user_model().objects.filter(username__in=USERS).delete()
 
 
 def _zip(folder: Path | None = None, files: dict[str, str] | None = None) -> bytes:

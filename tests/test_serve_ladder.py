@@ -1,8 +1,8 @@
 """``arena serve``, the second slice: the ladder that plays.
 
 The matchmaking is pure and tested without Django; the worker, the standings and the replays with
-Django's test client against SQLite in a temporary folder (shared with tests/test_serve.py when
-both run in one session: Django is configured once per process). The versions' folders are copies
+Django's test client against the serve modules' one database (tests/serve_support.py: SQLite in
+a temporary folder, or PostgreSQL with ``DATABASE_URL``). The versions' folders are copies
 of the sample players, made clean without an upload to keep it quick; what this module creates is
 deleted at its end.
 """
@@ -22,6 +22,8 @@ from arena.serve.ladder.matchmaking import Candidate, Entrant
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ("a_mas", "a_menos", "random_legal")
 PREFIX = "ladder-test-"
+GAMES = ("tute-cabrero", "tute-dos")
+"""The games of the ladders this module opens (and deletes)."""
 
 
 # --- matchmaking, without Django ---
@@ -85,15 +87,10 @@ def test_three_entrants_rotate_through_the_three_seats() -> None:
 
 
 @pytest.fixture(scope="module")
-def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    pytest.importorskip("django")
-    from arena.serve import boot
-
-    boot.configure(tmp_path_factory.mktemp("serve"))
-    boot.migrate()
-    from django.conf import settings
-
-    yield Path(settings.DIR)
+def service(serve_dir: Path) -> Iterator[Path]:
+    """The shared service (tests/serve_support.py), left as this module found it."""
+    _clean_up()
+    yield serve_dir
     _clean_up()
 
 
@@ -102,9 +99,9 @@ def _clean_up() -> None:
 
     from arena.serve.ladder.models import AuditLog, Ladder, LadderPartido, Version
 
-    LadderPartido.objects.all().delete()
+    LadderPartido.objects.filter(ladder__game__in=GAMES).delete()
     Version.objects.filter(student__user__username__startswith=PREFIX).delete()
-    Ladder.objects.all().delete()
+    Ladder.objects.filter(game__in=GAMES).delete()
     AuditLog.objects.filter(who__username__startswith=PREFIX).delete()
     get_user_model().objects.filter(username__startswith=PREFIX).delete()
 
