@@ -21,7 +21,7 @@ class ChosenLanguage:
         chosen = request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME, "")
         language = chosen if chosen in self.known else settings.LANGUAGE_CODE
         translation.activate(language)
-        request.LANGUAGE_CODE = language  # type: ignore[attr-defined]
+        request.LANGUAGE_CODE = language
         response = self.get_response(request)
         response.headers.setdefault("Content-Language", language)
         return response
