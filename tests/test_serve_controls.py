@@ -273,3 +273,19 @@ def test_a_paused_ladder_plays_nothing_until_resumed(service: Path) -> None:
         for thread in threads:
             thread.join(timeout=120)
     assert not any(t.is_alive() for t in threads)
+
+
+@pytest.mark.sandbox
+def test_a_version_left_checking_by_a_stopped_server_is_checked_at_start(service: Path) -> None:
+    from arena.serve.ladder.checking import resume_checks
+    from arena.serve.ladder.models import Version
+
+    ladder = _ladder()
+    version = _clean_version(service, ladder, "juana", "basico")
+    Version.objects.filter(pk=version.pk).update(status=Version.CHECKING, report="")
+    threads = resume_checks()
+    assert version.pk in {int(t.name.removeprefix("check-")) for t in threads}
+    for thread in threads:
+        thread.join(timeout=300)
+    version.refresh_from_db()
+    assert version.status == Version.CLEAN and version.report

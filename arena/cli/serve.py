@@ -78,10 +78,12 @@ def serve_cmd(folder: Path, host: str, port: int, workers: int) -> None:
     click.echo(_("Serving {folder} at {address} (Ctrl-C stops it)").format(folder=folder, address=base + "/"))
     import threading
 
+    from arena.serve.ladder.checking import resume_checks
     from arena.serve.ladder.worker import requeue_interrupted, run_workers
     from arena.serve.wsgi import application
 
     requeue_interrupted()  # the partidos a stopped server left playing: played again from the start
+    resume_checks()  # and the versions it left checking: checked again
     stop = threading.Event()
     if workers:
         run_workers(workers, stop)

@@ -41,7 +41,17 @@ def secret_key(folder: Path) -> str:
 def database(url: str | None, folder: Path) -> dict[str, object]:
     """Django's ``DATABASES["default"]``: PostgreSQL from ``url``, else SQLite in ``folder``."""
     if not url:
-        return {"ENGINE": "django.db.backends.sqlite3", "NAME": str(folder / "serve.sqlite3")}
+        # IMMEDIATE: a writer takes the lock when its transaction begins, so two writers queue on the
+        # busy timeout instead of one failing with "database is locked" when it upgrades a read.
+        return {
+            "ENGINE": "django.db.backends.sqlite3",
+            "NAME": str(folder / "serve.sqlite3"),
+            "OPTIONS": {
+                "transaction_mode": "IMMEDIATE",
+                "timeout": 30,
+                "init_command": "PRAGMA journal_mode=WAL;",
+            },
+        }
     parts = urlparse(url)
     if parts.scheme not in ("postgres", "postgresql"):
         raise ImproperlyConfigured(f"DATABASE_URL: unsupported scheme {parts.scheme!r}")  # not shown
@@ -136,3 +146,5 @@ LOGGING = {
     "loggers": {"django.security.DisallowedHost": {"handlers": ["null"], "propagate": False}},
 }
 CHECK_PARTIDOS = int(os.environ.get("ARENA_SERVE_CHECK_PARTIDOS", "2"))
+CHECKERS = int(os.environ.get("ARENA_SERVE_CHECKERS", "2"))
+"""Versions checked at once; more uploads wait their turn (a burst of uploads cannot starve the machine)."""

@@ -6,8 +6,28 @@ import threading
 from pathlib import Path
 
 
+_turns: threading.BoundedSemaphore | None = None
+_turns_made = threading.Lock()
+
+
+def _checkers() -> threading.BoundedSemaphore:
+    """The turns of the checks: ``settings.CHECKERS`` at once."""
+    global _turns
+    from django.conf import settings
+
+    with _turns_made:
+        if _turns is None:
+            _turns = threading.BoundedSemaphore(max(1, settings.CHECKERS))
+        return _turns
+
+
 def check_version(version_id: int) -> None:
-    """Check the player of version ``version_id`` and record its status and report."""
+    """Check the player of version ``version_id`` (when a turn is free) and record its status and report."""
+    with _checkers():
+        _check(version_id)
+
+
+def _check(version_id: int) -> None:
     from django.conf import settings
     from django.db import close_old_connections, connection
 
@@ -36,6 +56,19 @@ def check_version(version_id: int) -> None:
         version.save(update_fields=["status", "report"])
     finally:
         connection.close()
+
+
+def resume_checks() -> list[threading.Thread]:
+    """Check again the versions a stopped server left *checking*; the checks' threads."""
+    from arena.serve.ladder.models import Version
+
+    pending = list(
+        Version.objects.filter(status=Version.CHECKING)
+        .exclude(folder="")
+        .order_by("id")
+        .values_list("pk", flat=True)
+    )
+    return [start(version_id) for version_id in pending]
 
 
 def start(version_id: int) -> threading.Thread:
