@@ -5,7 +5,6 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
-
 _turns: threading.BoundedSemaphore | None = None
 _turns_made = threading.Lock()
 
