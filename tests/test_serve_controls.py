@@ -289,3 +289,30 @@ def test_a_version_left_checking_by_a_stopped_server_is_checked_at_start(service
         thread.join(timeout=300)
     version.refresh_from_db()
     assert version.status == Version.CLEAN and version.report
+
+
+@pytest.mark.sandbox
+def test_the_worker_process_checks_the_uploads_plays_and_stops(service: Path) -> None:
+    from arena.serve.ladder import pool
+    from arena.serve.ladder.models import LadderPartido, Version
+
+    ladder = _ladder()
+    LadderPartido.objects.filter(ladder=ladder).delete()
+    waiting = _clean_version(service, ladder, "kira", "basico")
+    Version.objects.filter(pk=waiting.pk).update(status=Version.CHECKING)  # as an upload leaves it
+    _clean_version(service, ladder, "lola", "random_legal")
+    process = pool.start(service, 1)
+    try:
+        deadline = time.monotonic() + 300
+        while time.monotonic() < deadline:
+            waiting.refresh_from_db()
+            played = LadderPartido.objects.filter(ladder=ladder, status=LadderPartido.DONE)
+            if waiting.status != Version.CHECKING and any(waiting.pk in p.versions for p in played):
+                break
+            assert process.is_alive()
+            time.sleep(0.5)
+        assert waiting.status == Version.CLEAN and waiting.report
+        assert LadderPartido.objects.filter(ladder=ladder, status=LadderPartido.DONE).exists()
+    finally:
+        pool.stop(process)
+    assert not process.is_alive() and process.exitcode == 0

@@ -50,7 +50,10 @@ def instructor_link(base: str) -> str | None:
     type=click.IntRange(0, 64),
     default=1,
     show_default=True,
-    help=N_("Threads that play the open ladders' partidos (0: none)."),
+    help=N_(
+        "Partidos played at once, by a process of their own that also checks the uploads "
+        "(0: none, and the server checks them itself)."
+    ),
 )
 @lang_option
 def serve_cmd(folder: Path, host: str, port: int, workers: int) -> None:
@@ -76,18 +79,20 @@ def serve_cmd(folder: Path, host: str, port: int, workers: int) -> None:
             )
         )
     click.echo(_("Serving {folder} at {address} (Ctrl-C stops it)").format(folder=folder, address=base + "/"))
-    import threading
+    from django.conf import settings
 
+    from arena.serve.ladder import pool
     from arena.serve.ladder.checking import resume_checks
-    from arena.serve.ladder.worker import requeue_interrupted, run_workers
     from arena.serve.wsgi import application
 
-    requeue_interrupted()  # the partidos a stopped server left playing: played again from the start
-    resume_checks()  # and the versions it left checking: checked again
-    stop = threading.Event()
-    if workers:
-        run_workers(workers, stop)
+    process = None
+    if workers:  # a process of their own plays and checks: the pages never wait for a referee
+        settings.CHECKS_IN_WORKERS = True
+        process = pool.start(folder, workers)
+    else:
+        resume_checks()  # the versions a stopped server left checking: checked again, here
     try:
         waitress.serve(application(), host=host, port=port, threads=8, ident="arena")
     finally:
-        stop.set()
+        if process is not None:
+            pool.stop(process)

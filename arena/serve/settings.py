@@ -146,5 +146,7 @@ LOGGING = {
     "loggers": {"django.security.DisallowedHost": {"handlers": ["null"], "propagate": False}},
 }
 CHECK_PARTIDOS = int(os.environ.get("ARENA_SERVE_CHECK_PARTIDOS", "2"))
+CHECKS_IN_WORKERS = False
+"""Whether the worker process checks the uploads (``arena serve --workers W``, W ≥ 1) or the pages' own."""
 CHECKERS = int(os.environ.get("ARENA_SERVE_CHECKERS", "2"))
 """Versions checked at once; more uploads wait their turn (a burst of uploads cannot starve the machine)."""

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import logging
 import threading
 from pathlib import Path
+
+log = logging.getLogger(__name__)
 
 _turns: threading.BoundedSemaphore | None = None
 _turns_made = threading.Lock()
@@ -36,6 +39,8 @@ def _check(version_id: int) -> None:
     close_old_connections()
     try:
         version = Version.objects.get(pk=version_id)
+        if version.status != Version.CHECKING:  # checked meanwhile (the watcher saw it just before)
+            return
         folder = Path(version.folder)
         lines: list[str] = []
         clean = False
@@ -68,6 +73,37 @@ def resume_checks() -> list[threading.Thread]:
         .values_list("pk", flat=True)
     )
     return [start(version_id) for version_id in pending]
+
+
+WATCH_SECONDS = 1.0
+"""How often the worker process looks for versions to check."""
+
+
+def watch(stop: threading.Event) -> None:
+    """Check every version left *checking* (a new upload, or one a stopped server left) until
+    ``stop`` is set: the worker process's checker, ``settings.CHECKERS`` at a time."""
+    from django.db import close_old_connections
+
+    from arena.serve.ladder.models import Version
+
+    started: dict[int, threading.Thread] = {}
+    while not stop.is_set():
+        try:
+            close_old_connections()
+            pending = Version.objects.filter(status=Version.CHECKING).exclude(folder="").order_by("id")
+            for version_id in pending.values_list("pk", flat=True):
+                if version_id not in started or not started[version_id].is_alive():
+                    started[version_id] = start(version_id)
+        except Exception:  # the database went away for a moment: tried again
+            log.exception("checks")  # not shown
+        stop.wait(WATCH_SECONDS)
+
+
+def watch_in_thread(stop: threading.Event) -> threading.Thread:
+    """:func:`watch` in a daemon thread of its own."""
+    thread = threading.Thread(target=watch, args=(stop,), name="checks", daemon=True)
+    thread.start()
+    return thread
 
 
 def start(version_id: int) -> threading.Thread:

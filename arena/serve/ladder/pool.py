@@ -1,0 +1,68 @@
+"""The ladder's worker process: it plays the partidos and checks the uploads, beside the web server.
+
+``arena serve --workers W`` (W ≥ 1) starts one such process (:func:`start`): its W threads play
+partidos (:func:`arena.serve.ladder.worker.run_workers`) and a watcher checks every version left
+*checking* (:func:`arena.serve.ladder.checking.watch`), so the referees' Python never shares an
+interpreter lock with the pages. It dies with the server (``PR_SET_PDEATHSIG``), and since every
+result is saved only as *done* in one transaction, a killed pair loses no committed partido: at the
+next start the partidos left *playing* are played again and the versions left *checking* checked.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import multiprocessing
+import signal
+import threading
+from multiprocessing.process import BaseProcess
+from pathlib import Path
+
+PR_SET_PDEATHSIG = 1
+
+
+def _die_with_parent() -> None:
+    """Ask the kernel for SIGKILL when the server that started this process dies (Linux)."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    except (OSError, AttributeError):  # not Linux: the server's stop still ends it
+        pass
+
+
+def serve_workers(folder: str, workers: int) -> None:
+    """The worker process's body: Django on ``folder``, ``workers`` players of partidos, the checks,
+    until SIGTERM or SIGINT."""
+    _die_with_parent()
+    from arena.serve import boot
+
+    boot.configure(folder)
+    from arena.serve.ladder import checking
+    from arena.serve.ladder.worker import run_workers
+
+    stop = threading.Event()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(signum, lambda *_args: stop.set())
+    threads = [*run_workers(workers, stop), checking.watch_in_thread(stop)]
+    while not stop.wait(1.0):
+        pass
+    for thread in threads:
+        thread.join(timeout=30)
+
+
+def start(folder: Path, workers: int) -> BaseProcess:
+    """Start the worker process for the service in ``folder`` (a fresh interpreter: spawn)."""
+    process = multiprocessing.get_context("spawn").Process(
+        target=serve_workers, args=(str(folder), workers), name="arena-serve-workers", daemon=True
+    )
+    process.start()
+    return process
+
+
+def stop(process: BaseProcess, grace: float = 30.0) -> None:
+    """Ask the worker process to stop, then kill it if it has not after ``grace`` seconds."""
+    if process.is_alive() and process.pid is not None:
+        process.terminate()
+        process.join(grace)
+    if process.is_alive():
+        process.kill()
+        process.join(5)
