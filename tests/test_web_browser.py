@@ -24,21 +24,13 @@ from typing import Any
 import pytest
 
 from arena import i18n
+from tests.browser import CHROMEDRIVER, require_browser
 
 ROOT = Path(__file__).resolve().parent.parent
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMEDRIVER = Path("/usr/bin/chromedriver")
 CSP = "default-src 'none'; img-src 'self' data:; style-src 'self'; script-src 'self'"
 PHONE = (390, 844)
 
-_missing = [str(p) for p in (CHROMIUM, CHROMEDRIVER) if not p.exists()]
-if _missing:
-    pytest.skip(
-        f"no headless browser: {', '.join(_missing)} missing (Debian's chromium and chromium-driver; "
-        ".ci/run installs them as root)",
-        allow_module_level=True,
-    )
-pytest.importorskip("selenium", reason="selenium is not installed (pip install '.[test]')")
+require_browser()
 
 from click.testing import CliRunner  # noqa: E402
 from selenium import webdriver  # noqa: E402
