@@ -83,8 +83,10 @@ def serve_cmd(folder: Path, host: str, port: int, workers: int) -> None:
 
     from arena.serve.ladder import pool
     from arena.serve.ladder.checking import resume_checks
+    from arena.serve.ladder.final import resume_finals
     from arena.serve.wsgi import application
 
+    resume_finals()  # the final torneos a stopped server left unfinished: played on
     process = None
     if workers:  # a process of their own plays and checks: the pages never wait for a referee
         settings.CHECKS_IN_WORKERS = True

@@ -86,8 +86,11 @@ def json_block(block_id: str, value: Any) -> str:
     return el("script", text, {"type": "application/json", "id": block_id})
 
 
-def page(title: str, body: str, root: str, scripts: Sequence[str] = (), data: str = "") -> str:
-    """A whole page; ``root``: the relative path from the page to ``web/`` (``""`` or ``"../"``)."""
+def page(
+    title: str, body: str, root: str, scripts: Sequence[str] = (), data: str = "", head_extra: str = ""
+) -> str:
+    """A whole page; ``root``: the path from the page to ``web/`` (``""`` or ``"../"``; a served
+    page: the assets' folder's parent); ``head_extra``: more markup for the ``head``."""
     head = [
         '<meta charset="utf-8">',  # not shown: markup
         el("title", esc(title)),
@@ -98,6 +101,8 @@ def page(title: str, body: str, root: str, scripts: Sequence[str] = (), data: st
     ]
     for name in ("site.js", *scripts):
         head.append(el("script", "", {"src": root + "assets/" + name, "defer": "defer"}))
+    if head_extra:
+        head.append(head_extra)
     skip = link("#contenido", _("Skip to content"), {"class": "skip"})
     size = el(
         "button",
@@ -743,20 +748,45 @@ def viewer_strings() -> dict[str, str]:
     }
 
 
-def viewer_page(site: Site, rec: PartidoRecord) -> str:
-    path = site.folder / rec.replay
+def read_events(path: Path) -> tuple[list[dict[str, Any]], str]:
+    """A replay's events and, when it cannot be read, the problem (and no events)."""
     try:
-        events = read_replay(path)
+        return read_replay(path), ""
     except ReplayError as exc:
-        events, problem = [], str(exc)
-    else:
-        problem = ""
+        return [], str(exc)
+
+
+def viewer_page(site: Site, rec: PartidoRecord) -> str:
+    events, problem = read_events(site.folder / rec.replay)
+    back = el(
+        "nav",
+        link("../index.html", _("Back to the standings"))
+        + " · "
+        + " · ".join(site.player_link(p, "../") for p in dict.fromkeys(rec.players)),
+    )
+    return replay_page(rec.id, events, problem, rec.players, rec.winners, rec.manos, back, "../")
+
+
+def replay_page(
+    partido: str,
+    events: Sequence[dict[str, Any]],
+    problem: str,
+    entrants: Sequence[str],
+    winner_seats: Sequence[int],
+    manos: int,
+    nav: str,
+    root: str,
+    head_extra: str = "",
+) -> str:
+    """A partido's viewer page from its replay's ``events`` (the seats named as its
+    ``partido_start`` names them, else as ``entrants``); ``nav``: the markup above the viewer;
+    ``root``: where the assets' folder is (see :func:`page`)."""
     start = events[0] if events and events[0].get("type") == "partido_start" else {}
     players = [p.get("name", "") if isinstance(p, dict) else p for p in start.get("players", [])]
     if not players:
-        players = list(rec.players)
+        players = list(entrants)
     teams = start.get("teams") or []
-    title = _("Partido {partido}").format(partido=rec.id)
+    title = _("Partido {partido}").format(partido=partido)
     places = SEAT_PLACES.get(len(players), tuple(f"s{s}" for s in range(len(players))))
     seats = []
     for s, name in enumerate(players):
@@ -806,9 +836,9 @@ def viewer_page(site: Site, rec: PartidoRecord) -> str:
         "label", esc(_("Show the hands of")) + " " + el("select", view, {"id": "view-as"}), {"class": "view"}
     )
     help_text = _("Keys: → next, ← previous, Home first, End last, space play or pause.")
-    winners = ", ".join(rec.players[s] for s in rec.winners) or "—"
+    winners = ", ".join(entrants[s] for s in winner_seats) or "—"
     summary = _("Players: {players}. Winners: {winners}. Manos: {manos}.").format(
-        players=", ".join(rec.players), winners=winners, manos=rec.manos
+        players=", ".join(entrants), winners=winners, manos=manos
     )
     main = el(
         "main",
@@ -823,18 +853,12 @@ def viewer_page(site: Site, rec: PartidoRecord) -> str:
         + el("ol", "", {"id": "log", "aria-labelledby": "log-title", "tabindex": "0"}),
         {"id": "viewer", "data-step": "0", "data-steps": len(events), "data-game": start.get("game", "")},
     )
-    back = el(
-        "nav",
-        link("../index.html", _("Back to the standings"))
-        + " · "
-        + " · ".join(site.player_link(p, "../") for p in dict.fromkeys(rec.players)),
-    )
     data = (
         json_block("replay-data", events)
         + json_block("replay-text", event_texts(events))
         + json_block("viewer-strings", viewer_strings())
     )
-    return page(title, back + main, "../", ("viewer.js",), data)
+    return page(title, nav + main, root, ("viewer.js",), data, head_extra)
 
 
 def summary_line(paths: Sequence[Path], out: Path) -> str:

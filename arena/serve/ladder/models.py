@@ -117,6 +117,12 @@ def new_seed() -> str:
 class LadderPartido(models.Model):
     """One partido of a ladder: its table (versions in seat order), its deal, its result.
 
+    ``versions`` are the versions in seat order, and ``winners`` and ``ranking`` (groups, best
+    first) index into them. In a game of teams (Tute por parejas) they are its *sides* instead,
+    side 0's version first: each version plays every seat of its team with processes of its own
+    folder, and the ranking ranks sides, as ``arena tournament`` counts them; the replay keeps the
+    seats. So the standings read both alike.
+
     A result is saved only together with the status *done*, in one transaction; a partido left
     *playing* by a stopped server goes back to *queued* and is played again from the start.
     """

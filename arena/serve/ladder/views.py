@@ -290,7 +290,7 @@ def roster(request: HttpRequest) -> HttpResponse:
 
 
 STANDINGS_RESAMPLES = 200
-"""The bootstrap resamples behind a standings page's intervals (a page is drawn every 10 s)."""
+"""The bootstrap resamples behind the standings' intervals (fitted again when a partido ends)."""
 RECENT_PARTIDOS = 20
 """The partidos a standings page lists."""
 
@@ -349,44 +349,21 @@ def standings_rows(ladder: Ladder) -> list[dict[str, Any]]:
     return rows
 
 
-@login_required
-def standings(request: HttpRequest, ladder_id: int) -> HttpResponse:
-    """A ladder's standings and its latest partidos, refreshed every 10 s."""
-    ladder = get_object_or_404(Ladder, pk=ladder_id)
-    recent = list(ladder.partidos.order_by("-id")[:RECENT_PARTIDOS])
-    names = {
-        v.pk: f"{v.student.display_name} #{v.number}"
-        for v in Version.objects.select_related("student").filter(
-            pk__in={v for p in recent for v in p.versions}
-        )
-    }
-    partidos = [(p, [names.get(v, "?") for v in p.versions]) for p in recent]
-    context = {"ladder": ladder, "rows": standings_rows(ladder), "partidos": partidos}
-    return render(request, "ladder/standings.html", context)
-
-
-@login_required
-def replay(request: HttpRequest, partido_id: int) -> HttpResponse:
-    """A partido's replay as text, once it is done (before that, it does not exist)."""
-    partido = get_object_or_404(LadderPartido, pk=partido_id, status=LadderPartido.DONE)
-    path = Path(partido.replay) if partido.replay else None
-    if path is None or not path.is_file():
-        raise Http404
-    return HttpResponse(path.read_bytes(), content_type="text/plain; charset=utf-8")  # not shown
+# The standings page, its live updates and the replays: arena/serve/ladder/views_watch.py.
 
 
 def ladders(request: HttpRequest) -> HttpResponse:
-    """The instructor's ladders: open one for a game (of the registry, without teams)."""
+    """The instructor's ladders: open one for a game of the registry (a game of teams too: its
+    entrants play as sides)."""
     from arena import games
-    from arena.game import spec_of
 
     _instructor(request)
-    playable = [name for name in games.names() if not spec_of(name).teams]
+    playable = list(games.names())
     error = None
     if request.method == "POST":
         game = request.POST.get("game", "")
         if game not in playable:
-            error = _("Choose a game without teams.")
+            error = _("Choose one of the games.")
         elif Ladder.objects.filter(game=game).exists():
             error = _("That game has a ladder already.")
         else:

@@ -1,0 +1,92 @@
+// arena serve: the standings page kept up to date without reloading it. Every few seconds it asks
+// live.json (the address in #live's data-live) for the standings and the latest partidos and
+// rewrites both tables in place. Every text is put in with textContent, never as markup.
+"use strict";
+(function () {
+  function cell(tag, text) {
+    var node = document.createElement(tag);
+    node.textContent = text === null || text === undefined ? "" : String(text);
+    return node;
+  }
+
+  function fill(tbody, rows) {
+    while (tbody.firstChild) tbody.removeChild(tbody.firstChild);
+    rows.forEach(function (row) { tbody.appendChild(row); });
+  }
+
+  function show(id, on) {
+    var node = document.getElementById(id);
+    if (node) node.hidden = !on;
+  }
+
+  function link(href, text) {
+    var a = cell("a", text);
+    a.setAttribute("href", href);
+    return a;
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    var live = document.getElementById("live");
+    var standings = document.querySelector("#standings tbody");
+    var partidos = document.querySelector("#partidos tbody");
+    if (!live || !standings || !partidos || !window.fetch) return;
+    var url = live.getAttribute("data-live");
+    var every = Number(live.getAttribute("data-every")) || 3000;
+    var words = { replay: live.getAttribute("data-replay") || "", text: live.getAttribute("data-text") || "" };
+
+    function standingRow(r) {
+      var tr = document.createElement("tr");
+      var shown = r.shown || {};
+      [r.version, r.partidos, r.won, shown.average_place, shown.strength, shown.places, r.group]
+        .forEach(function (value) { tr.appendChild(cell("td", value)); });
+      return tr;
+    }
+
+    function partidoRow(p) {
+      var tr = document.createElement("tr");
+      tr.appendChild(cell("td", p.id));
+      tr.appendChild(cell("td", (p.seats || []).join(", ")));
+      tr.appendChild(cell("td", p.state + (p.error ? " (" + p.error + ")" : "")));
+      var key = cell("td", "");
+      if (p.seed) key.appendChild(cell("code", p.seed));
+      tr.appendChild(key);
+      var replay = cell("td", "");
+      if (p.viewer && p.text) {
+        replay.appendChild(link(p.viewer, words.replay));
+        replay.appendChild(document.createTextNode(" ("));
+        replay.appendChild(link(p.text, words.text));
+        replay.appendChild(document.createTextNode(")"));
+      }
+      tr.appendChild(replay);
+      return tr;
+    }
+
+    function draw(data) {
+      var rows = data.rows || [];
+      var recent = data.partidos || [];
+      fill(standings, rows.map(standingRow));
+      fill(partidos, recent.map(partidoRow));
+      show("standings", rows.length > 0);
+      show("standings-note", rows.length > 0);
+      show("no-standings", rows.length === 0);
+      show("partidos", recent.length > 0);
+      show("no-partidos", recent.length === 0);
+    }
+
+    function poll() {
+      if (document.hidden) { window.setTimeout(poll, every); return; }
+      window.fetch(url, { credentials: "same-origin", cache: "no-store", headers: { Accept: "application/json" } })
+        .then(function (response) {
+          var kind = response.headers.get("Content-Type") || "";
+          // logged out meanwhile: the login page, not news
+          if (!response.ok || kind.indexOf("application/json") !== 0) return null;
+          return response.json();
+        })
+        .then(function (data) { if (data) draw(data); })
+        .catch(function () { /* the server is away for a moment: asked again below */ })
+        .then(function () { window.setTimeout(poll, every); });
+    }
+
+    window.setTimeout(poll, every);
+  });
+})();

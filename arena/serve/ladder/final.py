@@ -1,0 +1,463 @@
+"""A ladder's final torneo: its active versions frozen, then the official ``arena tournament``.
+
+:func:`start_final` freezes the ladder's active versions (one per student,
+:func:`arena.serve.ladder.worker.active_ids`) into a :class:`FinalTorneo` row and plays it in a
+thread of its own (:func:`start`): each version's folder is copied into
+``DIR/finals/<id>/players/<name>/`` (a name made from the student's, safe for a file system and
+unique), then ``arena tournament`` runs as a subprocess into ``DIR/finals/<id>/torneo/``, the
+first and last lines of its output kept as the row's progress. Once it is done the torneo's site
+(``torneo/web/``) is zipped into ``DIR/finals/<id>/site.zip`` and each entrant's place is kept in
+the row's options.
+
+A final left *queued* or *running* by a stopped server is played on by :func:`resume_finals`
+(``arena tournament --resume`` when its store exists, else from the start). The subprocess dies
+with the thread that waits for it (``PR_SET_PDEATHSIG``: SIGTERM, which ``arena tournament`` takes
+as Ctrl-C, keeping every committed partido).
+
+``options`` (JSON): ``duplicate``, ``until_separated``, ``partidos``, ``table_size``, ``workers``
+(what ``arena tournament`` is given), ``grades`` (the mapping of places to grades, see
+:func:`grade_scale`), ``players`` (folder name → student and version ids) and, when done,
+``places`` (folder name → place).
+"""
+
+from __future__ import annotations
+
+import collections
+import csv
+import io
+import re
+import shutil
+import subprocess
+import sys
+import threading
+import unicodedata
+import zipfile
+from collections.abc import Callable, Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.db import close_old_connections, connection, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from arena.serve.ladder.models import FinalTorneo, Ladder, Version
+
+PROGRESS_LINES = 3, 20
+"""The lines of ``arena tournament``'s output a final keeps as its progress: its first and its last."""
+PROGRESS_EVERY_S = 1.0
+"""How often, at most, the progress is written to the database while the torneo runs."""
+DEFAULT_GRADES = "10/1"
+"""The default mapping of places to grades: 10 for the first, 1 for the last, linear between."""
+GRADE_DIGITS = 2
+"""A grade's decimals in the CSV."""
+LAUNCHER = (
+    "import ctypes, os, signal, sys\n"  # not shown: a program
+    "try:\n"
+    "    ctypes.CDLL(None).prctl(1, signal.SIGTERM, 0, 0, 0)\n"  # PR_SET_PDEATHSIG (Linux)
+    "except (OSError, AttributeError):\n"
+    "    pass\n"
+    "os.execv(sys.executable, [sys.executable, *sys.argv[1:]])\n"
+)
+"""Runs the command it is given (``python -m arena tournament …``) after asking the kernel for
+SIGTERM when the thread that started it ends, as when the server stops (a ``preexec_fn`` would do
+the same, but is not safe in a process with threads)."""
+
+# The CSV's columns, as Moodle's gradebook import reads them (the identifiers as its exports name them).
+EMAIL_COLUMN = "Email address"  # not shown: a file's format
+ID_COLUMN = "ID number"  # not shown
+PLACE_COLUMN = "Final torneo place"  # not shown
+GRADE_COLUMN = "Final torneo grade"  # not shown
+
+_running: set[int] = set()
+"""The finals this process is playing (so that none is played twice at once)."""
+_running_lock = threading.Lock()
+
+
+class FinalError(Exception):
+    """A final torneo that cannot start as asked; the message (in the language in use) says why."""
+
+
+# ---------------------------------------------------------------- options
+
+
+def grade_scale(text: str) -> Callable[[int, int], float | None]:
+    """The grade of place ``p`` of ``n`` from the instructor's mapping; FinalError if it is not one.
+
+    ``best/worst`` (``10/1``): the first gets *best*, the last *worst*, linear between (a single
+    entrant gets *best*). ``1=10, 2=9, 3=8``: the grade of each place named; a place not named gets
+    no grade (an empty cell, which Moodle's import leaves alone). Empty: :data:`DEFAULT_GRADES`.
+    """
+    text = text.strip() or DEFAULT_GRADES
+    number = r"\s*(-?\d+(?:[.,]\d+)?)\s*"
+
+    def value(s: str) -> float:
+        return float(s.replace(",", "."))
+
+    linear = re.fullmatch(number + "/" + number, text)
+    if linear:
+        best, worst = value(linear.group(1)), value(linear.group(2))
+
+        def by_line(place: int, n: int) -> float | None:
+            return best if n <= 1 else best + (worst - best) * (place - 1) / (n - 1)
+
+        return by_line
+    table: dict[int, float] = {}
+    for item in filter(None, (s.strip() for s in re.split(r"[;\n]|,(?=\s*\d+\s*=)", text))):
+        pair = re.fullmatch(r"(\d+)\s*=" + number, item)
+        if not pair or int(pair.group(1)) < 1:
+            raise FinalError(
+                _("The grades must be “best/worst” (as 10/1) or one “place=grade” per place (as 1=10, 2=9).")
+            )
+        table[int(pair.group(1))] = value(pair.group(2))
+    return lambda place, _n: table.get(place)
+
+
+def parse_options(form: Mapping[str, Any]) -> dict[str, Any]:
+    """The options of a final from the instructor's form; FinalError for one that is not valid."""
+    partidos_text = str(form.get("partidos", "") or "").strip()
+    partidos = None
+    if partidos_text:
+        if not partidos_text.isdigit() or int(partidos_text) < 1:
+            raise FinalError(_("The number of partidos must be a whole number, 1 or more (or empty: all)."))
+        partidos = int(partidos_text)
+    grades = str(form.get("grades", "") or "").strip() or DEFAULT_GRADES
+    grade_scale(grades)
+    return {
+        "duplicate": bool(form.get("duplicate")),
+        "until_separated": bool(form.get("until_separated")),
+        "partidos": partidos,
+        "grades": grades,
+    }
+
+
+def _whole(options: Mapping[str, Any], key: str) -> int | None:
+    """``options[key]`` as a whole number ≥ 1, None when absent or empty; FinalError otherwise."""
+    given = options.get(key)
+    if given is None or given == "":
+        return None
+    if isinstance(given, bool) or not str(given).strip().isdigit() or int(given) < 1:
+        raise FinalError(_("{option} must be a whole number, 1 or more.").format(option=key))
+    return int(given)
+
+
+def safe_name(text: str, taken: set[str]) -> str:
+    """A folder name from a student's name: lower-case ASCII letters, digits and ``-``, not in
+    ``taken`` (``-2``, ``-3`` added), then added to it."""
+    plain = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
+    base = re.sub(r"[^a-z0-9]+", "-", plain.lower()).strip("-")[:40] or "student"
+    name, n = base, 1
+    while name in taken:
+        n += 1
+        name = f"{base}-{n}"
+    taken.add(name)
+    return name
+
+
+# ---------------------------------------------------------------- freezing and starting
+
+
+def home(final: FinalTorneo) -> Path:
+    """``DIR/finals/<id>``: the final's players, its torneo and its site's zip."""
+    return Path(settings.DIR) / "finals" / str(final.pk)
+
+
+def torneo_dir(final: FinalTorneo) -> Path:
+    return home(final) / "torneo"
+
+
+def site_zip(final: FinalTorneo) -> Path:
+    return home(final) / "site.zip"
+
+
+def freeze(ladder: Ladder, options: Mapping[str, Any]) -> FinalTorneo:
+    """A new *queued* final of ``ladder`` with its active versions now, one folder name each;
+    FinalError when there are too few for a table or one is playing already."""
+    from arena.game import spec_of
+    from arena.serve.ladder import matchmaking
+    from arena.serve.ladder.worker import active_ids
+
+    spec = spec_of(ladder.game)
+    with transaction.atomic():
+        Ladder.objects.select_for_update().filter(pk=ladder.pk).first()  # one start at a time
+        if ladder.finals.filter(status__in=(FinalTorneo.QUEUED, FinalTorneo.RUNNING)).exists():
+            raise FinalError(_("A final torneo of this ladder is being played already."))
+        ids = active_ids(ladder)
+        size = _whole(options, "table_size") or matchmaking.table_size(spec.entrants_per_partido, len(ids))
+        if size is not None and size not in spec.entrants_per_partido:
+            raise FinalError(
+                _("{game} seats {sizes} players a partido, not {k}.").format(
+                    game=ladder.game, sizes=", ".join(map(str, spec.entrants_per_partido)), k=size
+                )
+            )
+        if size is None or len(ids) < size:
+            raise FinalError(
+                _("A final torneo needs at least {n} active versions; this ladder has {active}.").format(
+                    n=size or min(spec.entrants_per_partido), active=len(ids)
+                )
+            )
+        versions = Version.objects.select_related("student").in_bulk(ids)
+        taken: set[str] = set()
+        players = {
+            safe_name(versions[v].student.display_name, taken): {
+                "student": versions[v].student_id,
+                "version": v,
+            }
+            for v in sorted(ids, key=lambda v: (versions[v].student.display_name, v))
+        }
+        chosen = {**parse_options(options), "table_size": None if spec.teams else size, "players": players}
+        if _whole(options, "workers"):
+            chosen["workers"] = _whole(options, "workers")
+        final = FinalTorneo.objects.create(ladder=ladder, versions=sorted(ids), options=chosen)
+        final.folder = str(home(final))
+        final.save(update_fields=["folder"])
+    return final
+
+
+def start_final(ladder: Ladder, options: Mapping[str, Any]) -> FinalTorneo:
+    """Freeze ``ladder``'s active versions (:func:`freeze`) and play the final once committed."""
+    final = freeze(ladder, options)
+    transaction.on_commit(lambda: start(final.pk))
+    return final
+
+
+def start(final_id: int) -> threading.Thread:
+    """Play final ``final_id`` in a thread of its own (nothing when this process plays it already)."""
+    thread = threading.Thread(target=run_final, args=(final_id,), name=f"final-{final_id}", daemon=True)
+    thread.start()
+    return thread
+
+
+def retry(final: FinalTorneo) -> bool:
+    """Play a *failed* final on (from where its torneo stopped); whether it was failed."""
+    again = FinalTorneo.objects.filter(pk=final.pk, status=FinalTorneo.FAILED).update(
+        status=FinalTorneo.QUEUED, error="", finished_at=None
+    )
+    if again:
+        transaction.on_commit(lambda: start(final.pk))
+    return bool(again)
+
+
+def resume_finals() -> list[threading.Thread]:
+    """At the server's start: play on the finals a stopped server left *queued* or *running*."""
+    pending = FinalTorneo.objects.filter(status__in=(FinalTorneo.QUEUED, FinalTorneo.RUNNING))
+    return [start(pk) for pk in pending.order_by("id").values_list("pk", flat=True)]
+
+
+# ---------------------------------------------------------------- playing
+
+
+def _copy_players(final: FinalTorneo) -> Path:
+    """Each frozen version's folder copied to ``players/<name>/`` (those copied before are kept)."""
+    players = home(final) / "players"
+    players.mkdir(parents=True, exist_ok=True)
+    folders = dict(Version.objects.filter(pk__in=final.versions).values_list("id", "folder"))
+    for name, who in final.options["players"].items():
+        target = players / name
+        if target.is_dir():
+            continue
+        source = Path(folders.get(who["version"]) or "")
+        if not folders.get(who["version"]) or not source.is_dir():
+            raise FinalError(
+                _("The folder of version {version} ({name}) is gone.").format(
+                    version=who["version"], name=name
+                )
+            )
+        partial = players / f".{name}.copying"
+        shutil.rmtree(partial, ignore_errors=True)
+        shutil.copytree(source, partial, ignore=shutil.ignore_patterns("__pycache__"))
+        partial.rename(target)
+    return players
+
+
+def command(final: FinalTorneo, players: Path) -> list[str]:
+    """The ``arena tournament`` that plays ``final``: ``--resume`` when its store exists."""
+    from arena.tournament.store import DB_NAME
+
+    out = torneo_dir(final)
+    arena = [sys.executable, "-m", "arena", "tournament"]
+    workers = ["--workers", str(final.options["workers"])] if final.options.get("workers") else []
+    if (out / DB_NAME).is_file():
+        return [*arena, "--resume", str(out), *workers]
+    options = final.options
+    line = [*arena, str(players), "--out", str(out), "--game", final.ladder.game, *workers]
+    if options.get("table_size"):
+        line += ["--table-size", str(options["table_size"])]
+    if options.get("duplicate"):
+        line.append("--duplicate")
+    if options.get("until_separated"):
+        line.append("--until-separated")
+    if options.get("partidos"):
+        line += ["--partidos", str(options["partidos"])]
+    return line
+
+
+def _play(final: FinalTorneo, players: Path) -> tuple[int, str]:
+    """Run ``arena tournament`` for ``final``, its output's first and last lines saved as the
+    progress as it goes; its exit code and those lines."""
+    import os
+    import time
+
+    out = torneo_dir(final)
+    line = command(final, players)
+    if "--resume" not in line:
+        shutil.rmtree(out, ignore_errors=True)  # a start that stopped before its store: from nothing
+    head: list[str] = []
+    tail: collections.deque[str] = collections.deque(maxlen=PROGRESS_LINES[1])
+    seen = 0
+
+    def shown() -> str:
+        cut = ["…"] if seen > len(head) + len(tail) else []
+        return "\n".join([*head, *cut, *tail])
+
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    saved = 0.0
+    with subprocess.Popen(
+        [sys.executable, "-c", LAUNCHER, *line[1:]],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        errors="replace",
+        env=env,
+    ) as child:
+        assert child.stdout is not None
+        for text in child.stdout:
+            seen += 1
+            if len(head) < PROGRESS_LINES[0]:
+                head.append(text.rstrip("\n"))
+            else:
+                tail.append(text.rstrip("\n"))
+            if time.monotonic() - saved >= PROGRESS_EVERY_S:
+                saved = time.monotonic()
+                FinalTorneo.objects.filter(pk=final.pk).update(progress=shown())
+        code = child.wait()
+    FinalTorneo.objects.filter(pk=final.pk).update(progress=shown())
+    return code, shown()
+
+
+def zip_site(final: FinalTorneo) -> Path:
+    """``torneo/web/`` zipped into ``site.zip`` (written beside, then moved in place)."""
+    from arena.results.web import WEB_DIR
+
+    site = torneo_dir(final) / WEB_DIR
+    target = site_zip(final)
+    partial = target.with_name(target.name + ".tmp")
+    with zipfile.ZipFile(partial, "w", zipfile.ZIP_DEFLATED) as zf:
+        for path in sorted(site.rglob("*")):
+            if path.is_file():
+                zf.write(path, Path(WEB_DIR) / path.relative_to(site))
+    partial.replace(target)
+    return target
+
+
+def places(final: FinalTorneo) -> dict[str, int]:
+    """Each entrant's place in the final's standings (as ``arena standings`` orders them)."""
+    from arena.results import report
+    from arena.tournament.store import Store
+
+    with Store.open(torneo_dir(final), readonly=True) as store:
+        rep = report.build(store)
+    return {
+        str(name): int(place)
+        for name, place in zip(rep.posiciones["entrant"], rep.posiciones["puesto"], strict=True)
+    }
+
+
+def run_final(final_id: int) -> None:
+    """Play final ``final_id`` to its end (a thread's body): *running*, then *done* or *failed*."""
+    with _running_lock:
+        if final_id in _running:
+            return
+        _running.add(final_id)
+    close_old_connections()
+    try:
+        taken = FinalTorneo.objects.filter(
+            pk=final_id, status__in=(FinalTorneo.QUEUED, FinalTorneo.RUNNING)
+        ).update(status=FinalTorneo.RUNNING, error="")
+        if not taken:
+            return
+        final = FinalTorneo.objects.select_related("ladder").get(pk=final_id)
+        try:
+            code, progress = _play(final, _copy_players(final))
+            if code != 0:
+                raise FinalError(
+                    _("arena tournament stopped with code {code}:").format(code=code)
+                    + "\n"
+                    + "\n".join(progress.splitlines()[-8:])
+                )
+            found = places(final)
+            zip_site(final)
+        except Exception as exc:  # the torneo could not be played: the page says why
+            FinalTorneo.objects.filter(pk=final_id).update(
+                status=FinalTorneo.FAILED, error=str(exc)[:4000], finished_at=timezone.now()
+            )
+            return
+        final.options = {**final.options, "places": found}
+        final.progress, final.status, final.finished_at = progress, FinalTorneo.DONE, timezone.now()
+        final.save(update_fields=["options", "progress", "status", "finished_at"])
+    finally:
+        with _running_lock:
+            _running.discard(final_id)
+        connection.close()
+
+
+# ---------------------------------------------------------------- what a finished final gives
+
+
+def workbook(final: FinalTorneo) -> Path | None:
+    """The torneo's workbook (``standings.xlsx``, or the one in another language), if written."""
+    from arena.results.report import WORKBOOK
+
+    folder = torneo_dir(final)
+    if (folder / WORKBOOK).is_file():
+        return folder / WORKBOOK
+    return next(iter(sorted(folder.glob("standings*.xlsx"))), None)
+
+
+def entries(final: FinalTorneo) -> list[dict[str, Any]]:
+    """The frozen entrants: folder name, student, version and (once done) place, best first."""
+    from arena.serve.ladder.models import Student
+
+    players: dict[str, dict[str, int]] = final.options.get("players", {})
+    found: dict[str, int] = final.options.get("places", {})
+    students = Student.objects.in_bulk([p["student"] for p in players.values()])
+    versions = Version.objects.in_bulk([p["version"] for p in players.values()])
+    rows = [
+        {
+            "name": name,
+            "student": students.get(who["student"]),
+            "version": versions.get(who["version"]),
+            "place": found.get(name),
+        }
+        for name, who in players.items()
+    ]
+    return sorted(rows, key=lambda r: (r["place"] is None, r["place"] or 0, r["name"]))
+
+
+def grades_csv(final: FinalTorneo) -> str:
+    """The grades for Moodle's gradebook import: one row per frozen student, identified by email
+    address and ID number, with the place and the grade the final's mapping gives it."""
+    scale = grade_scale(final.options.get("grades", DEFAULT_GRADES))
+    rows = entries(final)
+    n = sum(1 for r in rows if r["place"] is not None)
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\r\n")
+    writer.writerow([EMAIL_COLUMN, ID_COLUMN, PLACE_COLUMN, GRADE_COLUMN])
+    for row in _rows(rows):
+        student, place = row["student"], row["place"]
+        grade = scale(place, n) if place is not None else None
+        writer.writerow(
+            [
+                student.email if student else "",
+                student.roster_id if student else "",
+                place if place is not None else "",
+                "" if grade is None else f"{round(grade, GRADE_DIGITS):g}",
+            ]
+        )
+    return buffer.getvalue()
+
+
+def _rows(rows: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
+    """The rows with a student (one whose account was deleted since has nothing to be graded by)."""
+    return (r for r in rows if r["student"] is not None)

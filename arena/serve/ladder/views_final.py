@@ -1,0 +1,104 @@
+"""The instructor's final torneo of a ladder: start it, follow it, download its workbook, site and grades.
+
+Every page is for instructors only (:func:`arena.serve.ladder.views._instructor`): anyone else gets
+404, as for a page that does not exist. Each action is recorded in the audit log.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+
+from arena.serve.ladder import final as finals
+from arena.serve.ladder.models import FinalTorneo, Ladder
+from arena.serve.ladder.views import _instructor, audit
+
+
+def _act(request: HttpRequest, ladder: Ladder, latest: FinalTorneo | None) -> str | None:
+    """Apply the instructor's action on ``ladder``'s final; the error, if any."""
+    action = request.POST.get("action", "")
+    game = ladder.game
+    if action == "start":
+        try:
+            started = finals.start_final(ladder, request.POST)
+        except finals.FinalError as exc:
+            return str(exc)
+        said = _("final torneo started: {game}, {n} versions")
+        audit(request, said.format(game=game, n=len(started.versions)))
+    elif action == "grades" and latest is not None:
+        try:
+            grades = finals.parse_options({"grades": request.POST.get("grades", "")})["grades"]
+        except finals.FinalError as exc:
+            return str(exc)
+        latest.options = {**latest.options, "grades": grades}
+        latest.save(update_fields=["options"])
+        audit(request, _("final torneo grades of {game}: {grades}").format(game=game, grades=grades))
+    elif action == "retry" and latest is not None:
+        if not finals.retry(latest):
+            return _("Only a failed final torneo can be played on.")
+        audit(request, _("final torneo played on: {game}").format(game=game))
+    else:
+        return _("Unknown action.")
+    return None
+
+
+def final_page(request: HttpRequest, ladder_id: int) -> HttpResponse:
+    """A ladder's latest final torneo (its frozen versions, state, progress and downloads) and the
+    form that starts a new one."""
+    _instructor(request)
+    ladder = get_object_or_404(Ladder, pk=ladder_id)
+    latest = ladder.finals.first()
+    error = None
+    if request.method == "POST":
+        error = _act(request, ladder, latest)
+        if error is None:
+            return redirect("final", ladder_id=ladder.pk)
+    playing = latest is not None and latest.status in (FinalTorneo.QUEUED, FinalTorneo.RUNNING)
+    context = {
+        "ladder": ladder,
+        "final": latest,
+        "entries": finals.entries(latest) if latest else [],
+        "playing": playing,
+        "done": latest is not None and latest.status == FinalTorneo.DONE,
+        "error": error,
+        "form": request.POST if error else {},
+        "default_grades": finals.DEFAULT_GRADES,
+    }
+    return render(request, "ladder/final.html", context, status=400 if error else 200)
+
+
+def _done(request: HttpRequest, final_id: int) -> FinalTorneo:
+    """A finished final, for an instructor; 404 for anyone else or one not done."""
+    _instructor(request)
+    return get_object_or_404(FinalTorneo, pk=final_id, status=FinalTorneo.DONE)
+
+
+def _attachment(path: Path | None, filename: str, content_type: str) -> FileResponse:
+    if path is None or not path.is_file():
+        raise Http404
+    return FileResponse(path.open("rb"), as_attachment=True, filename=filename, content_type=content_type)
+
+
+def workbook(request: HttpRequest, final_id: int) -> FileResponse:
+    """The final torneo's workbook (.xlsx), as a download."""
+    found = _done(request, final_id)
+    xlsx = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"  # not shown
+    name = f"final-{found.pk}-{found.ladder.game}.xlsx"  # not shown
+    return _attachment(finals.workbook(found), name, xlsx)
+
+
+def site_zip(request: HttpRequest, final_id: int) -> FileResponse:
+    """The final torneo's site (``web/``), zipped, as a download."""
+    found = _done(request, final_id)
+    return _attachment(finals.site_zip(found), f"final-{found.pk}-site.zip", "application/zip")  # not shown
+
+
+def grades_csv(request: HttpRequest, final_id: int) -> HttpResponse:
+    """The grades CSV for Moodle's gradebook import, as a download."""
+    found = _done(request, final_id)
+    response = HttpResponse(finals.grades_csv(found), content_type="text/csv; charset=utf-8")  # not shown
+    response["Content-Disposition"] = f'attachment; filename="final-{found.pk}-grades.csv"'  # not shown
+    return response

@@ -1,0 +1,415 @@
+"""Watching the ladder: the standings updated live, each partido's replay in the results site's
+viewer, a version's own logs and incident files.
+
+* ``/ladders/<id>/`` draws the standings and the latest partidos; ``live.js`` (same origin: the
+  Content-Security-Policy runs no inline script) asks ``/ladders/<id>/live.json`` for them every
+  few seconds and rewrites both tables in place. The Plackett–Luce fit behind the standings is
+  cached (:func:`cached_standings`) until a partido ends or the active versions change.
+* ``/partidos/<id>/`` shows a partido in the viewer of :mod:`arena.results.web`, whose assets are
+  served at ``/viewer/assets/``; ``/partidos/<id>/replay`` gives the replay as text.
+* A partido's deal key, replay and files appear only once its deal is over
+  (:func:`deal_over`): it is done and no other partido of its ladder dealt from the same key is
+  queued or playing (the matchmaking may reuse a deal for the seats' rotations).
+* ``/versions/<id>/files`` lists the version's check files and, for each ladder partido it
+  played, its own seat's standard error log and incident file; ``/versions/<id>/files/<name>``
+  serves one as text. Only names of that list are served (no path of the request reaches the
+  disk) and no symbolic link is followed; the author and the instructors see them, anyone
+  else gets 404.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth.decorators import login_required
+from django.db.models import Count, Max
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, render
+from django.template.defaultfilters import floatformat
+from django.urls import reverse
+from django.utils.translation import gettext as _
+
+from arena.results.web import CSP
+from arena.serve.ladder import views
+from arena.serve.ladder.models import Ladder, LadderPartido, Version
+
+LIVE_SCRIPT = Path(__file__).with_name("assets") / "live.js"
+"""The standings page's script: polls ``live.json`` and rewrites the tables."""
+POLL_MS = 3000
+"""How often the standings page asks for news."""
+PENDING = (LadderPartido.QUEUED, LadderPartido.PLAYING)
+STANDINGS_CSP = f"{CSP}; connect-src 'self'"  # not shown
+"""The standings page's policy: the site's, and live.js may ask this server (and only it) for news."""
+
+# ---------------------------------------------------------------- the standings, cached
+
+_cache_lock = threading.Lock()
+_cached: dict[int, tuple[tuple[Any, ...], list[dict[str, Any]]]] = {}
+"""By ladder id: the key the rows were fitted for, and the rows (never changed once cached)."""
+_fitting: dict[int, threading.Lock] = {}
+"""By ladder id: held while its rows are fitted, so that two requests do not fit them twice."""
+
+
+def standings_key(ladder: Ladder) -> tuple[Any, ...]:
+    """What the standings of ``ladder`` depend on: its done partidos (how many, the last one) and
+    its active versions."""
+    from arena.serve.ladder.worker import active_ids
+
+    done = ladder.partidos.filter(status=LadderPartido.DONE).aggregate(n=Count("id"), last=Max("id"))
+    return ladder.pk, done["n"], done["last"], tuple(active_ids(ladder))
+
+
+def cached_standings(ladder: Ladder) -> list[dict[str, Any]]:
+    """:func:`views.standings_rows` of ``ladder``, fitted again only when :func:`standings_key`
+    changed (thread-safe; the list returned is shared: do not change it)."""
+    key = standings_key(ladder)
+    with _cache_lock:
+        hit = _cached.get(ladder.pk)
+        if hit is not None and hit[0] == key:
+            return hit[1]
+        fitting = _fitting.setdefault(ladder.pk, threading.Lock())
+    with fitting:
+        with _cache_lock:  # another request may have fitted them meanwhile
+            hit = _cached.get(ladder.pk)
+            if hit is not None and hit[0] == key:
+                return hit[1]
+        rows = views.standings_rows(ladder)  # read after the key: never older than it
+        with _cache_lock:
+            _cached[ladder.pk] = (key, rows)
+    return rows
+
+
+def seat_versions(partido: LadderPartido, game: str) -> list[int]:
+    """The version in each seat of ``partido``: its ``versions`` are its seats, or in a game of
+    teams its sides (each side's version plays every seat of its team)."""
+    from arena.game import seat_sides, teams
+
+    sides = teams(game)
+    if not sides:
+        return list(partido.versions)
+    return [partido.versions[side] for side in seat_sides(sides) if side < len(partido.versions)]
+
+
+# ---------------------------------------------------------------- deals
+
+
+def pending_deals(ladder_ids: Iterable[int]) -> set[tuple[int, str]]:
+    """The (ladder id, deal key) of every partido of those ladders still queued or playing."""
+    rows = LadderPartido.objects.filter(ladder_id__in=set(ladder_ids), status__in=PENDING)
+    return set(rows.values_list("ladder_id", "seed"))
+
+
+def deal_over(partido: LadderPartido, pending: set[tuple[int, str]] | None = None) -> bool:
+    """Whether ``partido`` may be shown (its deal key, replay, files): it is done and no other
+    partido of its ladder that deals from its key is still to be played (``pending``: see
+    :func:`pending_deals`; read when not given)."""
+    if partido.status != LadderPartido.DONE:
+        return False
+    if pending is None:
+        pending = pending_deals([partido.ladder_id])
+    return (partido.ladder_id, partido.seed) not in pending
+
+
+# ---------------------------------------------------------------- the standings page and live.json
+
+
+def _names(version_ids: Iterable[int]) -> dict[int, str]:
+    """``Name #n`` of each version."""
+    found = Version.objects.select_related("student").filter(pk__in=set(version_ids))
+    return {v.pk: f"{v.student.display_name} #{v.number}" for v in found}
+
+
+def recent_partidos(ladder: Ladder) -> list[dict[str, Any]]:
+    """The latest partidos of ``ladder``, newest first: seats, state, the deal key and the replay's
+    addresses once the deal is over (else None)."""
+    recent = list(ladder.partidos.order_by("-id")[: views.RECENT_PARTIDOS])
+    names = _names(v for p in recent for v in p.versions)
+    pending = pending_deals([ladder.pk])
+    out = []
+    for p in recent:
+        shown = deal_over(p, pending)
+        watchable = shown and bool(p.replay) and Path(p.replay).is_file()
+        out.append(
+            {
+                "id": p.pk,
+                "seats": [names.get(v, "?") for v in p.versions],
+                "status": p.status,
+                "state": str(p.get_status_display()),
+                "error": p.error,
+                "seed": p.seed if shown else None,
+                "viewer": reverse("partido", args=[p.pk]) if watchable else None,
+                "text": reverse("replay", args=[p.pk]) if watchable else None,
+            }
+        )
+    return out
+
+
+def _row(row: dict[str, Any]) -> dict[str, Any]:
+    """A standings row as live.json gives it: the figures, and each as the page shows it."""
+    version = row["version"]
+    average, strength = row["average_place"], row["strength"]
+    return {
+        "version_id": version.pk,
+        "version": f"{version.student.display_name} #{version.number}",
+        "partidos": row["partidos"],
+        "won": row["won"],
+        "average_place": average,
+        "strength": strength,
+        "low": row["low"],
+        "high": row["high"],
+        "group": row["group"],
+        "shown": {
+            "average_place": floatformat(average, 2) if average is not None else "",
+            "strength": floatformat(strength, 2) if strength is not None else "",
+            "places": f"{row['low']}–{row['high']}" if row["low"] else "",
+        },
+    }
+
+
+@login_required
+def standings(request: HttpRequest, ladder_id: int) -> HttpResponse:
+    """A ladder's standings and its latest partidos, kept up to date by live.js."""
+    ladder = get_object_or_404(Ladder, pk=ladder_id)
+    context = {
+        "ladder": ladder,
+        "rows": cached_standings(ladder),
+        "partidos": recent_partidos(ladder),
+        "poll_ms": POLL_MS,
+    }
+    response = render(request, "ladder/standings.html", context)
+    response["Content-Security-Policy"] = STANDINGS_CSP
+    return response
+
+
+@login_required
+def live(request: HttpRequest, ladder_id: int) -> JsonResponse:
+    """The standings and the latest partidos of a ladder, as JSON (what live.js draws)."""
+    ladder = get_object_or_404(Ladder, pk=ladder_id)
+    data = {
+        "ladder": ladder.pk,
+        "open": ladder.open,
+        "rows": [_row(r) for r in cached_standings(ladder)],
+        "partidos": recent_partidos(ladder),
+    }
+    response = JsonResponse(data, json_dumps_params={"ensure_ascii": False})
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+def live_script(request: HttpRequest) -> HttpResponse:
+    """The standings page's script (a file of its own: the Content-Security-Policy runs no inline script)."""
+    script = "text/javascript; charset=utf-8"  # not shown
+    response = HttpResponse(LIVE_SCRIPT.read_bytes(), content_type=script)
+    response["Cache-Control"] = "max-age=3600"
+    return response
+
+
+# ---------------------------------------------------------------- replays
+
+
+def _shown_partido(partido_id: int) -> LadderPartido:
+    """A partido whose deal is over and whose replay exists; else 404."""
+    partido = get_object_or_404(
+        LadderPartido.objects.select_related("ladder"), pk=partido_id, status=LadderPartido.DONE
+    )
+    if not deal_over(partido) or not partido.replay or not Path(partido.replay).is_file():
+        raise Http404
+    return partido
+
+
+@login_required
+def replay(request: HttpRequest, partido_id: int) -> HttpResponse:
+    """A partido's replay as text, once its deal is over (before that, it does not exist)."""
+    path = Path(_shown_partido(partido_id).replay)
+    return HttpResponse(path.read_bytes(), content_type="text/plain; charset=utf-8")  # not shown
+
+
+def viewer_asset(request: HttpRequest, name: str) -> HttpResponse:
+    """One of the results site's assets (its style sheet and scripts), for the viewer pages."""
+    from arena.results import web
+
+    if name not in web.ASSET_FILES:
+        raise Http404
+    kind = "text/css" if name.endswith(".css") else "text/javascript"
+    kind += "; charset=utf-8"  # not shown
+    response = HttpResponse((web.ASSETS / name).read_bytes(), content_type=kind)
+    response["Cache-Control"] = "max-age=3600"
+    return response
+
+
+def _for_viewer(events: list[dict[str, Any]], names: list[str]) -> list[dict[str, Any]]:
+    """The replay's events with the seats named as the standings name them (not by their player
+    folders) and without the folders' paths on the server."""
+    if not events or events[0].get("type") != "partido_start":
+        return events
+    start = dict(events[0])
+    start["players"] = [{"seat": s, "name": name} for s, name in enumerate(names)]
+    return [start, *events[1:]]
+
+
+@login_required
+def partido(request: HttpRequest, partido_id: int) -> HttpResponse:
+    """A partido in the results site's viewer, once its deal is over (before that: 404)."""
+    from arena.results import web
+
+    found = _shown_partido(partido_id)
+    known = _names(found.versions)
+    names = [known.get(v, "?") for v in found.versions]  # its entrants: seats, or sides
+    seats = [known.get(v, "?") for v in seat_versions(found, found.ladder.game)]
+    events, problem = web.read_events(Path(found.replay))
+    manos = sum(1 for e in events if e.get("type") == "mano_start")
+    nav = web.el(
+        "nav",
+        web.link(reverse("standings", args=[found.ladder_id]), _("Back to the standings"))
+        + " · "
+        + web.link(reverse("replay", args=[found.pk]), _("The replay as text"))
+        + " · "
+        + web.esc(_("Deal key"))
+        + ": "
+        + web.el("code", web.esc(found.seed)),
+    )
+    root = reverse("viewer_asset", args=["site.css"]).removesuffix("assets/site.css")
+    page = web.replay_page(
+        str(found.pk),
+        _for_viewer(events, seats),
+        problem,
+        names,
+        found.winners,
+        manos,
+        nav,
+        root,
+        '<link rel="icon" href="data:,">',  # not shown: markup (no favicon asked for)
+    )
+    return HttpResponse(page, content_type="text/html; charset=utf-8")  # not shown
+
+
+# ---------------------------------------------------------------- a version's files
+
+
+def check_folder(version: Version) -> Path:
+    """Where the check of ``version`` wrote its partidos, logs and incidents (see checking.py)."""
+    return Path(settings.DIR) / "uploads" / str(version.student_id) / str(version.number) / "check"
+
+
+def _plain_file(path: Path, root: Path) -> bool:
+    """Whether ``path`` is a regular file inside ``root`` reached through no symbolic link."""
+    try:
+        relative = path.relative_to(root)
+    except ValueError:
+        return False
+    if relative.is_absolute() or ".." in relative.parts:
+        return False
+    step = root
+    for part in relative.parts:
+        step = step / part
+        if step.is_symlink():
+            return False
+    return path.is_file() and path.resolve().is_relative_to(root.resolve())
+
+
+def _seat_names(partido: LadderPartido, seats: list[int]) -> list[str]:
+    """The names the referee gave the seats of ``partido`` (``seats``: their versions), which
+    name its logs and incidents: its replay's, else its players' folders' (``name``, ``name#2``
+    where one repeats)."""
+    try:
+        with open(partido.replay, encoding="utf-8") as f:
+            start = json.loads(f.readline())
+        names = [str(p["name"]) for p in start["players"]]
+        if len(names) == len(seats):
+            return names
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    folders = dict(Version.objects.filter(pk__in=seats).values_list("id", "folder"))
+    seen: dict[str, int] = {}
+    names = []
+    for v in seats:
+        name = Path(folders.get(v, "")).name
+        seen[name] = seen.get(name, 0) + 1
+        names.append(name if seen[name] == 1 else f"{name}#{seen[name]}")
+    return names
+
+
+def version_files(version: Version) -> dict[str, Path]:
+    """The files of ``version`` its author may read, by the name they are served under: its
+    check's (``check/…``) and, for each ladder partido it played whose deal is over, its own
+    seat's log and incident (``partidos/<id>/seat-<s>.stderr.log``, ``…/seat-<s>.incident.txt``)."""
+    files: dict[str, Path] = {}
+    check = check_folder(version)
+    if check.is_dir() and not check.is_symlink():
+        for folder, subfolders, names in os.walk(check):  # symbolic links to folders: not entered
+            subfolders.sort()
+            for name in sorted(names):
+                path = Path(folder) / name
+                if _plain_file(path, check):
+                    files["check/" + path.relative_to(check).as_posix()] = path
+    ladder_root = Path(settings.DIR) / "ladder"
+    done = LadderPartido.objects.filter(status=LadderPartido.DONE).exclude(replay="").select_related("ladder")
+    played = [p for p in done.order_by("-id") if version.pk in p.versions]
+    pending = pending_deals({p.ladder_id for p in played})
+    for p in played:
+        if not deal_over(p, pending):
+            continue
+        seats = seat_versions(p, p.ladder.game)
+        names = _seat_names(p, seats)
+        replay = Path(p.replay)
+        for seat in (s for s, v in enumerate(seats) if v == version.pk):
+            name = names[seat]
+            if not name or "/" in name or name.startswith("."):
+                continue
+            log = Path(f"{replay}.logs") / f"{name}.stderr.log"  # not shown
+            # as the referee names it
+            incident = Path(f"{replay.with_suffix('')}.incident-{seat}-{name}.txt")  # not shown
+            for path, kind in ((log, "stderr.log"), (incident, "incident.txt")):
+                if _plain_file(path, ladder_root):
+                    files[f"partidos/{p.pk}/seat-{seat}.{kind}"] = path  # not shown
+    return files
+
+
+def _own_version(request: HttpRequest, version_id: int) -> Version:
+    """The version, for its author and the instructors; 404 for anyone else."""
+    found = get_object_or_404(Version.objects.select_related("student"), pk=version_id)
+    if not (request.user.is_staff or found.student.user_id == request.user.pk):
+        raise Http404
+    return found
+
+
+@login_required
+def files(request: HttpRequest, version_id: int) -> HttpResponse:
+    """A version's check files and its own logs and incidents of the ladder's partidos."""
+    found = _own_version(request, version_id)
+    listed = version_files(found)
+    check = [(name, name.removeprefix("check/")) for name in listed if name.startswith("check/")]
+    by_partido: dict[int, list[tuple[str, str]]] = {}
+    for name in listed:
+        if name.startswith("partidos/"):
+            _prefix, number, leaf = name.split("/", 2)
+            by_partido.setdefault(int(number), []).append((name, leaf))
+    replays = dict(LadderPartido.objects.filter(pk__in=by_partido).values_list("id", "replay"))
+    partidos = [
+        (number, Path(replays.get(number, "")).is_file(), entries)
+        for number, entries in sorted(by_partido.items(), reverse=True)
+    ]
+    context = {"version": found, "check": check, "partidos": partidos}
+    return render(request, "ladder/version_files.html", context)
+
+
+@login_required
+def file(request: HttpRequest, version_id: int, name: str) -> FileResponse:
+    """One file of the list of :func:`files`, as text; any other name does not exist."""
+    found = _own_version(request, version_id)
+    path = version_files(found).get(name)
+    if path is None:
+        raise Http404
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
+        raise Http404 from None
+    response = FileResponse(os.fdopen(fd, "rb"), content_type="text/plain; charset=utf-8")  # not shown
+    response["Content-Disposition"] = "inline"
+    return response
