@@ -316,3 +316,45 @@ def test_the_worker_process_checks_the_uploads_plays_and_stops(service: Path) ->
     finally:
         pool.stop(process)
     assert not process.is_alive() and process.exitcode == 0
+
+
+@pytest.mark.sandbox
+def test_with_a_scheduler_the_partidos_are_played_on_the_dask_cluster(service: Path, tmp_path: Path) -> None:
+    pytest.importorskip("distributed", reason="the distributed extra is not installed")
+    from arena.serve.ladder import cluster, worker
+    from arena.serve.ladder.models import LadderPartido
+    from tests.test_distributed import Cluster
+
+    ladder = _ladder()
+    LadderPartido.objects.filter(ladder=ladder).delete()
+    _clean_version(service, ladder, "mora", "basico")
+    _clean_version(service, ladder, "nina", "random_legal")
+    dask = Cluster(tmp_path, 1)
+    backend = cluster.connect(dask.address)
+    try:
+        worker.use_cluster(backend)
+        partido = worker.play_next(ladder)
+    finally:
+        worker.use_cluster(None)
+        backend.close()
+        dask.close()
+    assert partido is not None and partido.status == LadderPartido.DONE and partido.error == ""
+    assert len(partido.ranking) >= 1 and partido.winners
+    replay = Path(partido.replay)
+    assert replay == worker.replay_path(partido) and "partido_start" in replay.read_text()
+    logs = Path(f"{replay}.logs")
+    assert logs.is_dir() and sorted(p.name for p in logs.iterdir())  # the players' stderr came back
+    assert not list(replay.parent.glob(".*"))  # no temporary file left beside it
+
+
+def test_an_unreachable_scheduler_is_one_line_before_anything_starts(tmp_path: Path) -> None:
+    pytest.importorskip("distributed", reason="the distributed extra is not installed")
+    pytest.importorskip("django")
+    from click.testing import CliRunner
+
+    from arena.cli.serve import serve_cmd
+
+    result = CliRunner().invoke(serve_cmd, [str(tmp_path / "data"), "--scheduler", "tcp://127.0.0.1:9"])
+    assert result.exit_code == 1
+    assert result.output.startswith("Error: no se puede llegar al scheduler de Dask en tcp://127.0.0.1:9")
+    assert len(result.output.strip().splitlines()) == 1 and not (tmp_path / "data").exists()

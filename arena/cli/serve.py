@@ -33,6 +33,18 @@ def instructor_link(base: str) -> str | None:
     return f"{base}/invite/{pending.token}" if pending else None
 
 
+def _reach(scheduler: str) -> None:
+    """The Dask cluster at ``scheduler`` answers, with a worker (else one line saying why)."""
+    from arena.tournament.backend import BackendError
+
+    try:
+        from arena.serve.ladder.cluster import connect
+
+        connect(scheduler).close()
+    except BackendError as exc:
+        raise click.ClickException(str(exc)) from None
+
+
 @click.command(
     "serve",
     help=N_(
@@ -55,8 +67,16 @@ def instructor_link(base: str) -> str | None:
         "(0: none, and the server checks them itself)."
     ),
 )
+@click.option(
+    "--scheduler",
+    metavar="tcp://HOST:PORT",
+    help=N_(
+        "Play the ladders' partidos on this Dask cluster, --workers of them at once (needs the "
+        "distributed extra); the database stays here."
+    ),
+)
 @lang_option
-def serve_cmd(folder: Path, host: str, port: int, workers: int) -> None:
+def serve_cmd(folder: Path, host: str, port: int, workers: int, scheduler: str | None) -> None:
     """``arena serve``: migrate, make the first instructor, print the address, serve with waitress."""
     try:
         import waitress
@@ -67,6 +87,8 @@ def serve_cmd(folder: Path, host: str, port: int, workers: int) -> None:
         raise click.ClickException(message.format(detail=exc)) from None
     if host not in ("0.0.0.0", "::"):
         os.environ.setdefault("ARENA_SERVE_HOSTS", f"{host},localhost,127.0.0.1")
+    if scheduler and workers:
+        _reach(scheduler)
     boot.configure(folder)
     boot.migrate()
     shown = f"[{host}]" if ":" in host else host
@@ -90,7 +112,7 @@ def serve_cmd(folder: Path, host: str, port: int, workers: int) -> None:
     process = None
     if workers:  # a process of their own plays and checks: the pages never wait for a referee
         settings.CHECKS_IN_WORKERS = True
-        process = pool.start(folder, workers)
+        process = pool.start(folder, workers, scheduler)
     else:
         resume_checks()  # the versions a stopped server left checking: checked again, here
     try:

@@ -29,15 +29,20 @@ def _die_with_parent() -> None:
         pass
 
 
-def serve_workers(folder: str, workers: int) -> None:
-    """The worker process's body: Django on ``folder``, ``workers`` players of partidos, the checks,
-    until SIGTERM or SIGINT."""
+def serve_workers(folder: str, workers: int, scheduler: str | None = None) -> None:
+    """The worker process's body: Django on ``folder``, ``workers`` players of partidos (on the Dask
+    cluster at ``scheduler`` if given), the checks, until SIGTERM or SIGINT."""
     _die_with_parent()
     from arena.serve import boot
 
     boot.configure(folder)
     from arena.serve.ladder import checking
-    from arena.serve.ladder.worker import run_workers
+    from arena.serve.ladder.worker import run_workers, use_cluster
+
+    if scheduler:
+        from arena.serve.ladder.cluster import connect
+
+        use_cluster(connect(scheduler))
 
     stop = threading.Event()
     for signum in (signal.SIGTERM, signal.SIGINT):
@@ -49,10 +54,10 @@ def serve_workers(folder: str, workers: int) -> None:
         thread.join(timeout=30)
 
 
-def start(folder: Path, workers: int) -> BaseProcess:
+def start(folder: Path, workers: int, scheduler: str | None = None) -> BaseProcess:
     """Start the worker process for the service in ``folder`` (a fresh interpreter: spawn)."""
     process = multiprocessing.get_context("spawn").Process(
-        target=serve_workers, args=(str(folder), workers), name="arena-serve-workers", daemon=True
+        target=serve_workers, args=(str(folder), workers, scheduler), name="arena-serve-workers", daemon=True
     )
     process.start()
     return process

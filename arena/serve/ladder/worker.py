@@ -100,6 +100,16 @@ def _claim(ladder: Ladder) -> LadderPartido | None:
         )
 
 
+_cluster: Any = None
+"""The Dask cluster the partidos are played on (``arena serve --scheduler``), else None: here."""
+
+
+def use_cluster(backend: Any) -> None:
+    """Play every partido from now on on ``backend`` (:func:`arena.serve.ladder.cluster.connect`)."""
+    global _cluster
+    _cluster = backend
+
+
 def replay_path(partido: LadderPartido) -> Path:
     """Where ``partido``'s replay goes: ``DIR/ladder/<ladder id>/<partido id>.jsonl``."""
     return Path(settings.DIR) / "ladder" / str(partido.ladder_id) / f"{partido.pk}.jsonl"
@@ -126,6 +136,11 @@ def _play(partido: LadderPartido) -> dict[str, object]:
     sides = teams(game)
     try:
         specs = [find_player(folders[v]) for v in partido.versions]
+        if _cluster is not None:
+            from arena.serve.ladder import cluster
+
+            pid = f"ladder-{partido.ladder_id}-{partido.pk}"
+            return cluster.play(_cluster, pid, partido.seed, specs, game, replay)
         if sides:
             specs = seat_specs(specs, sides)
         result, _incidents = play_folders(
