@@ -142,9 +142,13 @@ def test_the_standings_page_polls_with_a_script_of_its_own(ladder: Any) -> None:
     assert "textContent" in body and "innerHTML" not in body
 
 
-def test_the_standings_are_cached_until_a_partido_ends(ladder: Any) -> None:
+def test_the_standings_are_cached_until_a_partido_ends(ladder: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    from django.conf import settings
+
     from arena.serve.ladder import views, views_watch
     from arena.serve.ladder.worker import play_next
+
+    monkeypatch.setattr(settings, "STANDINGS_FRESH_S", 0)  # every partido that ends: stale at once
 
     rows = views_watch.cached_standings(ladder)
     assert views_watch.cached_standings(ladder) is rows  # not fitted again
@@ -159,6 +163,22 @@ def test_the_standings_are_cached_until_a_partido_ends(ladder: Any) -> None:
     assert again is not rows
     assert {r["version"].pk: r["partidos"] for r in again} == {v: n + 1 for v, n in before.items()}
     assert views_watch.cached_standings(ladder) is again
+
+
+def test_a_busy_ladder_s_standings_are_fitted_at_most_every_few_seconds(
+    ladder: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from django.conf import settings
+
+    from arena.serve.ladder import views_watch
+    from arena.serve.ladder.worker import play_next
+
+    monkeypatch.setattr(settings, "STANDINGS_FRESH_S", 3600)
+    rows = views_watch.cached_standings(ladder)
+    assert play_next(ladder) is not None
+    assert views_watch.cached_standings(ladder) is rows  # a partido ended, the fit is fresh enough
+    monkeypatch.setattr(settings, "STANDINGS_FRESH_S", 0)
+    assert views_watch.cached_standings(ladder) is not rows
 
 
 # --- the replays

@@ -146,6 +146,8 @@ LOGGING = {
     "loggers": {"django.security.DisallowedHost": {"handlers": ["null"], "propagate": False}},
 }
 CHECK_PARTIDOS = int(os.environ.get("ARENA_SERVE_CHECK_PARTIDOS", "2"))
+STANDINGS_FRESH_S = float(os.environ.get("ARENA_SERVE_STANDINGS_FRESH_S", "10"))
+"""How old a ladder's standings fit may be shown while partidos end (its versions unchanged)."""
 CHECKS_IN_WORKERS = False
 """Whether the worker process checks the uploads (``arena serve --workers W``, W ≥ 1) or the pages' own."""
 CHECKERS = int(os.environ.get("ARENA_SERVE_CHECKERS", "2"))

@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 import os
 import threading
+import time
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -50,38 +51,60 @@ STANDINGS_CSP = f"{CSP}; connect-src 'self'"  # not shown
 # ---------------------------------------------------------------- the standings, cached
 
 _cache_lock = threading.Lock()
-_cached: dict[int, tuple[tuple[Any, ...], list[dict[str, Any]]]] = {}
-"""By ladder id: the key the rows were fitted for, and the rows (never changed once cached)."""
+_cached: dict[int, tuple[tuple[Any, ...], float, list[dict[str, Any]]]] = {}
+"""By ladder id: the key the rows were fitted for, when (monotonic), and the rows (never changed)."""
 _fitting: dict[int, threading.Lock] = {}
 """By ladder id: held while its rows are fitted, so that two requests do not fit them twice."""
 
 
 def standings_key(ladder: Ladder) -> tuple[Any, ...]:
-    """What the standings of ``ladder`` depend on: its done partidos (how many, the last one) and
-    its active versions."""
+    """What the standings of ``ladder`` depend on: its active versions, and its done partidos (how
+    many, the last one)."""
     from arena.serve.ladder.worker import active_ids
 
     done = ladder.partidos.filter(status=LadderPartido.DONE).aggregate(n=Count("id"), last=Max("id"))
-    return ladder.pk, done["n"], done["last"], tuple(active_ids(ladder))
+    return ladder.pk, tuple(active_ids(ladder)), done["n"], done["last"]
+
+
+def _usable(hit: tuple[tuple[Any, ...], float, list[dict[str, Any]]] | None, key: tuple[Any, ...]) -> bool:
+    """Whether cached rows may be shown for ``key``: fitted for it, or for the same active versions
+    less than ``settings.STANDINGS_FRESH_S`` ago (a busy ladder ends a partido every second: the fit
+    is then at most that old, not redone for every poll)."""
+    if hit is None:
+        return False
+    fitted_for, at, _rows = hit
+    if fitted_for == key:
+        return True
+    return fitted_for[:2] == key[:2] and time.monotonic() - at < settings.STANDINGS_FRESH_S
 
 
 def cached_standings(ladder: Ladder) -> list[dict[str, Any]]:
-    """:func:`views.standings_rows` of ``ladder``, fitted again only when :func:`standings_key`
-    changed (thread-safe; the list returned is shared: do not change it)."""
+    """:func:`views.standings_rows` of ``ladder``, fitted again when its active versions changed,
+    or its done partidos and the fit is older than ``settings.STANDINGS_FRESH_S``; while one request
+    fits them, the others get the rows of the same active versions fitted before (thread-safe; the
+    list returned is shared: do not change it)."""
     key = standings_key(ladder)
     with _cache_lock:
         hit = _cached.get(ladder.pk)
-        if hit is not None and hit[0] == key:
-            return hit[1]
+        if _usable(hit, key):
+            assert hit is not None
+            return hit[2]
         fitting = _fitting.setdefault(ladder.pk, threading.Lock())
-    with fitting:
+    if hit is not None and hit[0][:2] == key[:2]:
+        if not fitting.acquire(blocking=False):
+            return hit[2]  # being fitted by another request: these a moment longer
+    else:
+        fitting.acquire()
+    try:
         with _cache_lock:  # another request may have fitted them meanwhile
             hit = _cached.get(ladder.pk)
             if hit is not None and hit[0] == key:
-                return hit[1]
+                return hit[2]
         rows = views.standings_rows(ladder)  # read after the key: never older than it
         with _cache_lock:
-            _cached[ladder.pk] = (key, rows)
+            _cached[ladder.pk] = (key, time.monotonic(), rows)
+    finally:
+        fitting.release()
     return rows
 
 
