@@ -32,6 +32,7 @@ import os
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlparse, urlunparse
 
 import pytest
@@ -97,3 +98,57 @@ def _create(url: str, name: str) -> None:
 def _drop(url: str, name: str) -> None:
     with _admin(url) as db:
         db.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def clean_up(prefix: str, games: tuple[str, ...]) -> None:
+    """Delete what a test module made: the ladders of ``games`` with their partidos (and finals),
+    the users whose names start with ``prefix`` with their versions, and their audit rows."""
+    from django.contrib.auth import get_user_model
+
+    from arena.serve.ladder.models import AuditLog, FinalTorneo, Ladder, LadderPartido, Version
+
+    FinalTorneo.objects.filter(ladder__game__in=games).delete()
+    LadderPartido.objects.filter(ladder__game__in=games).delete()
+    Version.objects.filter(student__user__username__startswith=prefix).delete()
+    Ladder.objects.filter(game__in=games).delete()
+    AuditLog.objects.filter(who__username__startswith=prefix).delete()
+    get_user_model().objects.filter(username__startswith=prefix).delete()
+
+
+def logged_in(username: str | None, staff: bool = False, csrf: bool = False) -> Any:
+    """A Django test client logged in as ``username`` (the user made when new, staff if ``staff``);
+    not logged in when None or empty; checking CSRF tokens when ``csrf``."""
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+
+    client = Client(enforce_csrf_checks=csrf)
+    if username:
+        users = get_user_model()
+        user = users.objects.filter(username=username).first()
+        if user is None:
+            user = users.objects.create_user(username, is_staff=staff)
+        client.force_login(user)
+    return client
+
+
+def clean_version(
+    folder: Path, username: str, display_name: str, ladder: Any, player: Path, **student: str
+) -> Any:
+    """A new clean version of ``username``'s (the user and the student made when new, with
+    ``display_name`` and the ``student`` fields), of ``ladder``, whose folder is a copy of the
+    player folder ``player`` under the service ``folder``'s uploads, as an upload leaves it."""
+    import shutil
+
+    from django.contrib.auth import get_user_model
+
+    from arena.serve.ladder.models import Student, Version
+
+    user, _new = get_user_model().objects.get_or_create(username=username)
+    found, _new = Student.objects.get_or_create(user=user, defaults={"display_name": display_name, **student})
+    number = found.versions.count() + 1
+    home = folder / "uploads" / str(found.pk) / str(number) / "player" / player.name
+    shutil.rmtree(home, ignore_errors=True)
+    shutil.copytree(player, home, ignore=shutil.ignore_patterns("__pycache__"))
+    return Version.objects.create(
+        student=found, ladder=ladder, number=number, folder=str(home), status=Version.CLEAN
+    )

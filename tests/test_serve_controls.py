@@ -9,7 +9,6 @@ versions' folders are copies of sample players, made clean without an upload.
 from __future__ import annotations
 
 import io
-import shutil
 import threading
 import time
 import zipfile
@@ -19,6 +18,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from tests.serve_support import clean_up, clean_version, logged_in
 
 ROOT = Path(__file__).resolve().parent.parent
 PREFIX = "controls-test-"
@@ -40,28 +41,11 @@ def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
 
 
 def _clean_up() -> None:
-    from django.contrib.auth import get_user_model
-
-    from arena.serve.ladder.models import AuditLog, Ladder, LadderPartido, Version
-
-    LadderPartido.objects.filter(ladder__game="tute-dos").delete()
-    Version.objects.filter(student__user__username__startswith=PREFIX).delete()
-    Ladder.objects.filter(game="tute-dos").delete()
-    AuditLog.objects.filter(who__username__startswith=PREFIX).delete()
-    get_user_model().objects.filter(username__startswith=PREFIX).delete()
+    clean_up(PREFIX, ("tute-dos",))
 
 
 def _client(username: str, staff: bool = False, csrf: bool = False) -> Any:
-    from django.contrib.auth import get_user_model
-    from django.test import Client
-
-    users = get_user_model()
-    user = users.objects.filter(username=PREFIX + username).first()
-    if user is None:
-        user = users.objects.create_user(PREFIX + username, is_staff=staff)
-    client = Client(enforce_csrf_checks=csrf)
-    client.force_login(user)
-    return client
+    return logged_in(PREFIX + username, staff, csrf)
 
 
 def _ladder() -> Any:
@@ -85,16 +69,7 @@ def _student(name: str) -> Any:
 
 def _clean_version(service: Path, ladder: Any, name: str, sample: str = "random_legal") -> Any:
     """A clean version of ``name``'s, a copy of a Tute de a dos sample."""
-    from arena.serve.ladder.models import Version
-
-    student = _student(name)
-    number = student.versions.count() + 1
-    home = service / "uploads" / str(student.pk) / str(number) / "player" / sample
-    shutil.rmtree(home, ignore_errors=True)
-    shutil.copytree(ROOT / "sample_dos" / sample, home, ignore=shutil.ignore_patterns("__pycache__"))
-    return Version.objects.create(
-        student=student, ladder=ladder, number=number, folder=str(home), status=Version.CLEAN
-    )
+    return clean_version(service, PREFIX + name, f"Autora {name}", ladder, ROOT / "sample_dos" / sample)
 
 
 def _zip() -> bytes:

@@ -21,6 +21,8 @@ from typing import Any
 
 import pytest
 
+from tests.serve_support import clean_up, logged_in
+
 ROOT = Path(__file__).resolve().parent.parent
 PREFIX = "final-test-"
 GAME = "tute-cabrero"
@@ -43,31 +45,12 @@ def _join_finals() -> None:
 
 
 def _clean_up() -> None:
-    from django.contrib.auth import get_user_model
-
-    from arena.serve.ladder.models import AuditLog, FinalTorneo, Ladder, LadderPartido, Version
-
     _join_finals()
-    FinalTorneo.objects.filter(ladder__game=GAME).delete()
-    LadderPartido.objects.filter(ladder__game=GAME).delete()
-    Version.objects.filter(student__user__username__startswith=PREFIX).delete()
-    Ladder.objects.filter(game=GAME).delete()
-    AuditLog.objects.filter(who__username__startswith=PREFIX).delete()
-    get_user_model().objects.filter(username__startswith=PREFIX).delete()
+    clean_up(PREFIX, (GAME,))
 
 
 def _client(username: str | None, staff: bool = False, csrf: bool = False) -> Any:
-    from django.contrib.auth import get_user_model
-    from django.test import Client
-
-    client = Client(enforce_csrf_checks=csrf)
-    if username is None:
-        return client
-    user, _new = get_user_model().objects.get_or_create(
-        username=PREFIX + username, defaults={"is_staff": staff}
-    )
-    client.force_login(user)
-    return client
+    return logged_in(PREFIX + username if username is not None else None, staff, csrf)
 
 
 def _ladder() -> Any:

@@ -9,15 +9,16 @@ deleted at its end.
 
 from __future__ import annotations
 
-import shutil
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from arena.serve.ladder import matchmaking
 from arena.serve.ladder.matchmaking import Candidate, Entrant
+from tests.serve_support import clean_up, clean_version, logged_in
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ("a_mas", "a_menos", "random_legal")
@@ -95,28 +96,11 @@ def service(serve_dir: Path) -> Iterator[Path]:
 
 
 def _clean_up() -> None:
-    from django.contrib.auth import get_user_model
-
-    from arena.serve.ladder.models import AuditLog, Ladder, LadderPartido, Version
-
-    LadderPartido.objects.filter(ladder__game__in=GAMES).delete()
-    Version.objects.filter(student__user__username__startswith=PREFIX).delete()
-    Ladder.objects.filter(game__in=GAMES).delete()
-    AuditLog.objects.filter(who__username__startswith=PREFIX).delete()
-    get_user_model().objects.filter(username__startswith=PREFIX).delete()
+    clean_up(PREFIX, GAMES)
 
 
-def _client(username: str, staff: bool = False):  # type: ignore[no-untyped-def]
-    from django.contrib.auth import get_user_model
-    from django.test import Client
-
-    users = get_user_model()
-    user = users.objects.filter(username=PREFIX + username).first()
-    if user is None:
-        user = users.objects.create_user(PREFIX + username, is_staff=staff)
-    client = Client()
-    client.force_login(user)
-    return client
+def _client(username: str, staff: bool = False) -> Any:
+    return logged_in(PREFIX + username, staff)
 
 
 def _ladder(game: str = "tute-cabrero"):  # type: ignore[no-untyped-def]
@@ -125,24 +109,12 @@ def _ladder(game: str = "tute-cabrero"):  # type: ignore[no-untyped-def]
     return Ladder.objects.get_or_create(game=game, defaults={"open": True})[0]
 
 
-def _clean_versions(folder: Path, ladder) -> list[int]:  # type: ignore[no-untyped-def]
+def _clean_versions(folder: Path, ladder: Any) -> list[int]:
     """One student per sample player, each with a clean version whose folder is a copy of it."""
-    from django.contrib.auth import get_user_model
-
-    from arena.serve.ladder.models import Student, Version
-
-    ids = []
-    for name in SAMPLES:
-        user, _new = get_user_model().objects.get_or_create(username=f"{PREFIX}{name}")
-        student, _new = Student.objects.get_or_create(user=user, defaults={"display_name": f"Autor {name}"})
-        number = student.versions.count() + 1
-        home = folder / "uploads" / str(student.pk) / str(number) / "player" / name
-        shutil.copytree(ROOT / "sample_players" / name, home, ignore=shutil.ignore_patterns("__pycache__"))
-        version = Version.objects.create(
-            student=student, ladder=ladder, number=number, folder=str(home), status=Version.CLEAN
-        )
-        ids.append(version.pk)
-    return ids
+    return [
+        clean_version(folder, PREFIX + name, f"Autor {name}", ladder, ROOT / "sample_players" / name).pk
+        for name in SAMPLES
+    ]
 
 
 @pytest.mark.sandbox

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import itertools
 import random
-import shutil
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -24,6 +23,7 @@ from hypothesis import strategies as st
 from arena.serve.ladder import matchmaking
 from arena.serve.ladder.matchmaking import Outcome
 from arena.tournament.schedule import seating_balance
+from tests.serve_support import clean_up, clean_version, logged_in
 
 ROOT = Path(__file__).resolve().parent.parent
 PREFIX = "matchmaking-test-"
@@ -195,48 +195,18 @@ def service(serve_dir: Path) -> Iterator[Path]:
 
 
 def _clean_up() -> None:
-    from django.contrib.auth import get_user_model
-
-    from arena.serve.ladder.models import AuditLog, Ladder, LadderPartido, Version
-
-    LadderPartido.objects.filter(ladder__game__in=GAMES).delete()
-    Version.objects.filter(student__user__username__startswith=PREFIX).delete()
-    Ladder.objects.filter(game__in=GAMES).delete()
-    AuditLog.objects.filter(who__username__startswith=PREFIX).delete()
-    get_user_model().objects.filter(username__startswith=PREFIX).delete()
+    clean_up(PREFIX, GAMES)
 
 
 def _client(username: str, staff: bool = False) -> Any:
-    from django.contrib.auth import get_user_model
-    from django.test import Client
-
-    users = get_user_model()
-    user = users.objects.filter(username=PREFIX + username).first()
-    if user is None:
-        user = users.objects.create_user(PREFIX + username, is_staff=staff)
-    client = Client()
-    client.force_login(user)
-    return client
+    return logged_in(PREFIX + username, staff)
 
 
 def _versions(folder: Path, ladder: Any, samples: Path, names: Sequence[str]) -> list[int]:
     """One student per sample player of ``samples``, each with a clean version of ``ladder``."""
-    from django.contrib.auth import get_user_model
-
-    from arena.serve.ladder.models import Student, Version
-
-    ids = []
-    for name in names:
-        user, _new = get_user_model().objects.get_or_create(username=f"{PREFIX}{name}")
-        student, _new = Student.objects.get_or_create(user=user, defaults={"display_name": f"Autor {name}"})
-        number = student.versions.count() + 1
-        home = folder / "uploads" / str(student.pk) / str(number) / "player" / name
-        shutil.copytree(samples / name, home, ignore=shutil.ignore_patterns("__pycache__"))
-        version = Version.objects.create(
-            student=student, ladder=ladder, number=number, folder=str(home), status=Version.CLEAN
-        )
-        ids.append(version.pk)
-    return ids
+    return [
+        clean_version(folder, PREFIX + name, f"Autor {name}", ladder, samples / name).pk for name in names
+    ]
 
 
 def test_the_instructor_opens_a_ladder_of_a_game_of_teams(service: Path) -> None:

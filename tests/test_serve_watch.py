@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from tests.serve_support import clean_up, clean_version, logged_in
 
 ROOT = Path(__file__).resolve().parent.parent
 PREFIX = "watch-test-"
@@ -33,47 +34,17 @@ def service(serve_dir: Path) -> Iterator[Path]:
 
 
 def _clean_up() -> None:
-    from django.contrib.auth import get_user_model
-
-    from arena.serve.ladder.models import AuditLog, Ladder, LadderPartido, Version
-
-    LadderPartido.objects.filter(ladder__game=GAME).delete()
-    Version.objects.filter(student__user__username__startswith=PREFIX).delete()
-    Ladder.objects.filter(game=GAME).delete()
-    AuditLog.objects.filter(who__username__startswith=PREFIX).delete()
-    get_user_model().objects.filter(username__startswith=PREFIX).delete()
+    clean_up(PREFIX, (GAME,))
 
 
 def _client(username: str = "", staff: bool = False) -> Any:
     """A test client logged in as ``username`` (made when new); not logged in when empty."""
-    from django.contrib.auth import get_user_model
-    from django.test import Client
-
-    client = Client()
-    if username:
-        users = get_user_model()
-        user = users.objects.filter(username=PREFIX + username).first()
-        if user is None:
-            user = users.objects.create_user(PREFIX + username, is_staff=staff)
-        client.force_login(user)
-    return client
+    return logged_in(PREFIX + username if username else None, staff)
 
 
 def _version(service: Path, ladder: Any, name: str, sample: str) -> Any:
     """A clean version of student ``name``'s, a copy of a Tute de a dos sample."""
-    from django.contrib.auth import get_user_model
-
-    from arena.serve.ladder.models import Student, Version
-
-    user, _new = get_user_model().objects.get_or_create(username=PREFIX + name)
-    student = Student.objects.get_or_create(user=user, defaults={"display_name": f"Autora {name}"})[0]
-    number = student.versions.count() + 1
-    home = service / "uploads" / str(student.pk) / str(number) / "player" / sample
-    shutil.rmtree(home, ignore_errors=True)
-    shutil.copytree(ROOT / "sample_dos" / sample, home, ignore=shutil.ignore_patterns("__pycache__"))
-    return Version.objects.create(
-        student=student, ladder=ladder, number=number, folder=str(home), status=Version.CLEAN
-    )
+    return clean_version(service, PREFIX + name, f"Autora {name}", ladder, ROOT / "sample_dos" / sample)
 
 
 @pytest.fixture(scope="module")
