@@ -152,3 +152,16 @@ def clean_version(
     return Version.objects.create(
         student=found, ladder=ladder, number=number, folder=str(home), status=Version.CLEAN
     )
+
+
+def service_fixture(prefix: str, games: tuple[str, ...]) -> Any:
+    """A module's ``service`` fixture: the shared service folder, the module's rows (``prefix``,
+    ``games``: see :func:`clean_up`) deleted before its first test and after its last."""
+
+    @pytest.fixture(scope="module")
+    def service(serve_dir: Path) -> Iterator[Path]:
+        clean_up(prefix, games)
+        yield serve_dir
+        clean_up(prefix, games)
+
+    return service

@@ -10,7 +10,6 @@ deleted at its end.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +17,7 @@ import pytest
 
 from arena.serve.ladder import matchmaking
 from arena.serve.ladder.matchmaking import Candidate, Entrant
-from tests.serve_support import clean_up, clean_version, logged_in
+from tests.serve_support import clean_up, clean_version, logged_in, service_fixture
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ("a_mas", "a_menos", "random_legal")
@@ -87,12 +86,7 @@ def test_three_entrants_rotate_through_the_three_seats() -> None:
 # --- the worker and the pages, with Django ---
 
 
-@pytest.fixture(scope="module")
-def service(serve_dir: Path) -> Iterator[Path]:
-    """The shared service (tests/serve_support.py), left as this module found it."""
-    _clean_up()
-    yield serve_dir
-    _clean_up()
+service = service_fixture(PREFIX, GAMES)
 
 
 def _clean_up() -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import itertools
 import random
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from arena.serve.ladder import matchmaking
 from arena.serve.ladder.matchmaking import Outcome
 from arena.tournament.schedule import seating_balance
-from tests.serve_support import clean_up, clean_version, logged_in
+from tests.serve_support import clean_up, clean_version, logged_in, service_fixture
 
 ROOT = Path(__file__).resolve().parent.parent
 PREFIX = "matchmaking-test-"
@@ -186,12 +186,7 @@ def test_two_sides_swap_who_is_side_zero() -> None:
 # --- ladders that play, with Django ---
 
 
-@pytest.fixture(scope="module")
-def service(serve_dir: Path) -> Iterator[Path]:
-    """The shared service (tests/serve_support.py), left as this module found it."""
-    _clean_up()
-    yield serve_dir
-    _clean_up()
+service = service_fixture(PREFIX, GAMES)
 
 
 def _clean_up() -> None:

@@ -10,13 +10,12 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.serve_support import clean_up, clean_version, logged_in
+from tests.serve_support import clean_up, clean_version, logged_in, service_fixture
 
 ROOT = Path(__file__).resolve().parent.parent
 PREFIX = "watch-test-"
@@ -25,12 +24,7 @@ GAME = "tute-dos"
 pytestmark = pytest.mark.sandbox
 
 
-@pytest.fixture(scope="module")
-def service(serve_dir: Path) -> Iterator[Path]:
-    """The shared service, left as this module found it."""
-    _clean_up()
-    yield serve_dir
-    _clean_up()
+service = service_fixture(PREFIX, (GAME,))
 
 
 def _clean_up() -> None:
