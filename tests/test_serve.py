@@ -235,7 +235,36 @@ def test_an_upload_that_is_no_player_is_refused_with_the_reason() -> None:
     assert version.status == Version.BROKEN
     assert "player.py" in version.report
     assert _upload(ana, b"not a zip at all").status_code == 302
-    assert _upload(ana, b"x", name="jugador.tar").status_code == 400
+    tar = _upload(ana, b"x", name="jugador.tar")  # one file that is not a zip: a player's only file
+    assert tar.status_code == 302
+    assert "player.py" in Version.objects.get(pk=int(tar.url.rsplit("/", 1)[1])).report
+
+
+def test_the_player_s_files_can_be_uploaded_without_a_zip() -> None:
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    from arena.serve.ladder.models import Version
+
+    ana = _student("ana@example.edu")
+    files = [
+        SimpleUploadedFile(name, text.encode())
+        for name, text in (
+            ("player.py", (CLEAN_PLAYER / "player.py").read_text()),
+            ("../../notas.txt", "mías\n"),
+        )
+    ]
+    response = ana.post("/upload", {"player": files})
+    assert response.status_code == 302
+    version = _checked(int(response.url.rsplit("/", 1)[1]))
+    assert version.status == Version.CLEAN, version.report
+    folder = Path(version.folder)
+    assert sorted(p.name for p in folder.iterdir() if p.name != "__pycache__") == ["notas.txt", "player.py"]
+    assert folder.name == "jugador" and "uploads" in folder.parts  # inside the version's folder
+    mixed = [SimpleUploadedFile("player.py", b"x"), SimpleUploadedFile("otro.zip", _zip(CLEAN_PLAYER))]
+    refused = ana.post("/upload", {"player": mixed})
+    assert refused.status_code == 400 and "Subí un solo .zip" in refused.content.decode()
+    many = [SimpleUploadedFile(f"f{i}.py", b"x") for i in range(51)]
+    assert ana.post("/upload", {"player": many}).status_code == 400
 
 
 def test_another_student_gets_404_for_a_version_and_for_the_roster() -> None:

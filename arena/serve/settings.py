@@ -134,6 +134,9 @@ SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 
 UPLOAD_MAX_BYTES = 4 * 1024 * 1024
+UPLOAD_MAX_FILES = 50
+"""An upload of the player's files (not a zip): at most this many."""
+DATA_UPLOAD_MAX_NUMBER_FILES = UPLOAD_MAX_FILES + 1
 UPLOADS_PER_HOUR = int(os.environ.get("ARENA_SERVE_UPLOADS_PER_HOUR", "12"))
 """A student's uploads in any hour, at most: each is checked in the sandbox, which costs the machine."""
 """The largest zip a student may upload."""

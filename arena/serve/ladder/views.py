@@ -162,16 +162,31 @@ def choose(request: HttpRequest, version_id: int) -> HttpResponse:
     return redirect("me")
 
 
+def _zipped(files: list[Any]) -> bytes:
+    """The uploaded files as the zip of one folder (``jugador/<name>``; browsers send base names
+    only, and :func:`arena.tournament.submissions.unpack_player` checks them as any zip's)."""
+    import zipfile
+
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as zf:
+        for sent in files:
+            name = Path(sent.name.replace("\\", "/")).name or "_"
+            zf.writestr(f"jugador/{name}", b"".join(sent.chunks()))
+    return buffer.getvalue()
+
+
 @require_POST
 @login_required
 def upload(request: HttpRequest) -> HttpResponse:
-    """A new version from a zip of a player folder: unpacked safely, then checked in the background."""
+    """A new version from a zip of a player folder, or the player's files: unpacked safely, then
+    checked in the background."""
     from arena.tournament.submissions import Rejected, unpack_player
 
     student = _student(request)
     if student is None:
         raise Http404
-    sent = request.FILES.get("player")
+    sent = request.FILES.getlist("player")
+    size = sum(f.size or 0 for f in sent)
     error = None
     status = 400
     hour_ago = timezone.now() - timedelta(hours=1)
@@ -179,12 +194,14 @@ def upload(request: HttpRequest) -> HttpResponse:
         error = _("Too many uploads: at most {n} an hour; try again later.")
         error = error.format(n=settings.UPLOADS_PER_HOUR)
         status = 429
-    elif sent is None:
+    elif not sent:
         error = _("Choose the zip of your player's folder.")
-    elif sent.size > settings.UPLOAD_MAX_BYTES:
+    elif size > settings.UPLOAD_MAX_BYTES:
         error = _("The file is larger than {mib} MiB.").format(mib=settings.UPLOAD_MAX_BYTES // (1 << 20))
-    elif not sent.name.lower().endswith(".zip"):
-        error = _("Upload a .zip file.")
+    elif len(sent) > settings.UPLOAD_MAX_FILES:
+        error = _("At most {n} files: zip the player's folder instead.").format(n=settings.UPLOAD_MAX_FILES)
+    elif len(sent) > 1 and any(f.name.lower().endswith(".zip") for f in sent):
+        error = _("Upload one .zip, or the player's files without a zip.")
     ladder, refused = _upload_ladder(request.POST.get("ladder", ""))
     if error is None and refused is not None:
         error, status = refused, 403
@@ -197,10 +214,13 @@ def upload(request: HttpRequest) -> HttpResponse:
     home.mkdir(parents=True, exist_ok=True)
     archive = home / "upload.zip"
     with archive.open("wb") as out:
-        for chunk in sent.chunks():
-            out.write(chunk)
+        if len(sent) == 1 and sent[0].name.lower().endswith(".zip"):
+            for chunk in sent[0].chunks():
+                out.write(chunk)
+        else:  # the player's files: zipped as one folder, then unpacked as any upload
+            out.write(_zipped(sent))
     what = _("upload: {student}, version {number} ({size} bytes)")
-    audit(request, what.format(student=student.display_name, number=number, size=sent.size))
+    audit(request, what.format(student=student.display_name, number=number, size=size))
     try:
         folder = unpack_player(archive, home / "player")
     except Rejected as exc:
