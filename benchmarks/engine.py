@@ -2,7 +2,11 @@
 
 Plays whole partidos of random-legal players through ``arena.engine.Partido``
 (every play checked, cantos sung whenever possible, scores, losers, porotos,
-eliminations) for ``--seconds`` and prints, as its last line, ``manos/s: N``.
+eliminations) and, in the same run, manos of a bare playout loop of its own
+(:func:`bare_mano`: a shuffled deck dealt as lists, follow suit and beat, trump and
+overtrump, cantos, points; no checks, no partido). The two alternate in slices of
+``--slice`` seconds for ``--seconds`` in all, so the machine's noise falls on both
+alike. The last line is ``manos/s: N; bare loop: M; ratio: R×`` (R = N / M).
 
     python benchmarks/engine.py --players 4 --seconds 10
 """
@@ -17,6 +21,13 @@ import time
 from arena.cards import cards_of
 from arena.engine import Partido
 from arena.rules import RuleSet
+
+BARE_POINTS = [(0, 0, 0, 0, 0, 2, 3, 4, 10, 11)[c % 10] for c in range(40)]
+"""Points by card id (strength order 2 4 5 6 7 sota caballo rey 3 as), for the bare loop."""
+BARE_SIZE = {3: 13, 4: 10, 5: 8, 6: 8}
+"""Cards per hand by table size; six players deal five hands (the dealer sits out)."""
+BARE_PAIRS = [(10 * s + 6, 10 * s + 7) for s in range(4)]
+"""The caballo and rey of each suit: a canto."""
 
 
 def play_partido(n: int, seed: int, rng: random.Random, ruleset: RuleSet, record: bool) -> int:
@@ -38,28 +49,91 @@ def play_partido(n: int, seed: int, rng: random.Random, ruleset: RuleSet, record
     return p.mano_number
 
 
+def bare_mano(rng: random.Random, n: int) -> list[int]:
+    """One random-legal mano written as plainly as possible; returns the points by hand.
+
+    The yardstick of the engine's speed: the work any playout must do (deal, the rule of
+    play [6], the trick's winner, cantos, points) and nothing else.
+    """
+    deck = list(range(40))
+    rng.shuffle(deck)
+    k, size = min(n, 5), BARE_SIZE[n]
+    hands = [deck[i * size : (i + 1) * size] for i in range(k)]
+    trump = deck[-1] // 10
+    points = [0] * k
+    sung: set[int] = set()
+    leader = 0
+    for trick in range(size):
+        hand = hands[leader]
+        if trick:  # the leader of a trick after the first sings the pairs it holds
+            if all(10 * s + 6 in hand for s in range(4)) or all(10 * s + 7 in hand for s in range(4)):
+                break  # tute: the mano ends
+            for s, (caballo, rey) in enumerate(BARE_PAIRS):
+                if s not in sung and caballo in hand and rey in hand:
+                    sung.add(s)
+                    points[leader] += 40 if s == trump else 20
+                    break
+        c = rng.choice(hand)
+        hand.remove(c)
+        lead, winning, winner, won = c // 10, c, leader, BARE_POINTS[c]
+        for i in range(1, k):
+            seat = (leader + i) % k
+            hand = hands[seat]
+            options = [x for x in hand if x // 10 == lead]
+            if options:
+                if winning // 10 == lead:
+                    options = [x for x in options if x > winning] or options
+            else:
+                options = [x for x in hand if x // 10 == trump]
+                if options and winning // 10 == trump:
+                    options = [x for x in options if x > winning]
+                options = options or hand
+            c = rng.choice(options)
+            hand.remove(c)
+            won += BARE_POINTS[c]
+            if (c // 10 == winning // 10 and c > winning) or (c // 10 == trump and winning // 10 != trump):
+                winning, winner = c, seat
+        points[winner] += won + (10 if trick == size - 1 else 0)
+        leader = winner
+    return points
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--players", type=int, default=4)
-    ap.add_argument("--seconds", type=float, default=10.0)
+    ap.add_argument("--seconds", type=float, default=10.0, help="engine and bare loop together")
+    ap.add_argument("--slice", type=float, default=0.5, help="seconds of each turn of the two loops")
     ap.add_argument("--record", action="store_true", help="also record every replay event")
     args = ap.parse_args()
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
-    rng = random.Random(1)
+    rng, bare_rng = random.Random(1), random.Random(2)
     ruleset = RuleSet()
-    manos = partidos = 0
-    start = time.perf_counter()
-    deadline = start + args.seconds
-    while time.perf_counter() < deadline:
-        manos += play_partido(args.players, partidos, rng, ruleset, args.record)
-        partidos += 1
-    elapsed = time.perf_counter() - start
+    manos = partidos = bare = 0
+    engine_time = bare_time = 0.0
+    perf = time.perf_counter
+    end = perf() + args.seconds
+    while perf() < end:
+        start = perf()
+        deadline = start + args.slice
+        while perf() < deadline:
+            manos += play_partido(args.players, partidos, rng, ruleset, args.record)
+            partidos += 1
+        middle = perf()
+        engine_time += middle - start
+        deadline = middle + args.slice
+        while perf() < deadline:
+            for _ in range(20):
+                bare_mano(bare_rng, args.players)
+            bare += 20
+        bare_time += perf() - middle
+    speed, bare_speed = manos / engine_time, bare / bare_time
     print(
-        f"players: {args.players}  partidos: {partidos}  manos: {manos}  seconds: {elapsed:.2f}"
+        f"players: {args.players}  partidos: {partidos}  manos: {manos}  seconds: {engine_time:.2f}"
         f"  events: {'recorded' if args.record else 'off'}"
     )
-    print(f"manos/s: {manos / elapsed:.0f}")
+    print(f"bare loop: manos: {bare}  seconds: {bare_time:.2f}")
+    print(f"manos/s: {speed:.0f}; bare loop: {bare_speed:.0f}; ratio: {speed / bare_speed:.2f}×")
 
 
 if __name__ == "__main__":

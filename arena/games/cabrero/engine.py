@@ -36,6 +36,9 @@ from arena.seeds import Seed
 
 Event = dict[str, Any]
 TWO_ORO = card(2, "oro")
+_legal_mask = rules.legal_mask
+_IMMUTABLE = (int, bool, str, bytes, type(None))
+_BIT = tuple(1 << c for c in range(40))
 
 
 FAULT_REASONS: tuple[str, ...] = rules.RULE_FAULTS + PROCESS_FAULTS
@@ -90,11 +93,13 @@ class Mano:
     def __init__(self, number: int, trump: int, order: Sequence[int], hands: list[int]) -> None:
         self.number = number
         self.trump = trump
-        self.order = tuple(order)
+        self.order = order = tuple(order)
         n = len(hands)
-        self.next_seat = [-1] * n
-        for i, s in enumerate(self.order):
-            self.next_seat[s] = self.order[(i + 1) % len(self.order)]
+        self.next_seat = next_seat = [-1] * n
+        previous = order[-1] if order else -1
+        for s in order:  # each seat's next is the one after it in the order, the last's the first
+            next_seat[previous] = s
+            previous = s
         self.hands = hands
         self.lead = -1
         self.winning = -1
@@ -149,10 +154,12 @@ class Mano:
             return rules.RulesError("Mano.from_position: " + why)
 
         order = tuple(order)
-        if len(set(order)) != len(order) or not rules.MIN_PLAYERS <= len(order) < rules.MAX_PLAYERS:
+        k = len(order)
+        if len(set(order)) != k or not rules.MIN_PLAYERS <= k < rules.MAX_PLAYERS:
             raise fail(_("order {order} must list 3 to 5 distinct seats").format(order=order))
-        if not all(0 <= s < n for s in order):
-            raise fail(_("order {order} names a seat beyond the {n} hands").format(order=order, n=n))
+        for s in order:
+            if not 0 <= s < n:
+                raise fail(_("order {order} names a seat beyond the {n} hands").format(order=order, n=n))
         if not 0 <= trump < 4:
             raise fail(_("trump {trump} is not a suit (0-3)").format(trump=trump))
         tricks = [0] * n if tricks is None else list(tricks)
@@ -169,40 +176,45 @@ class Mano:
                         seat=s
                     )
                 )
-            if s not in order and (h or tricks[s] or card_points[s]):
+            taken, points = tricks[s], card_points[s]
+            if (h or taken or points) and s not in order:
                 raise fail(_("seat {seat} is not dealt in but has cards, tricks or points").format(seat=s))
-            if tricks[s] < 0 or card_points[s] < 0 or (card_points[s] and not tricks[s]):
+            if taken < 0 or points < 0 or (points and not taken):
                 raise fail(
                     _("seat {seat}: {tricks} tricks cannot hold {points} card points").format(
-                        seat=s, tricks=tricks[s], points=card_points[s]
+                        seat=s, tricks=taken, points=points
                     )
                 )
             seen |= h
         table = [(s, c) for s, c in table]
-        k = len(order)
         if len(table) >= k:
             raise fail(
                 _("{count} cards on the table: a trick in progress holds fewer than {k}").format(
                     count=len(table), k=k
                 )
             )
-        for i, (s, c) in enumerate(table):
-            if s not in order:
+        after: dict[int, int] = {}  # seat -> the next seat to play
+        previous = order[-1]
+        for s in order:
+            after[previous] = s
+            previous = s
+        previous = -1
+        for s, c in table:  # previous: the seat that played before s
+            if s not in after:
                 raise fail(_("seat {seat} on the table is not dealt in").format(seat=s))
             if not 0 <= c < 40 or seen >> c & 1:
                 raise fail(_("card {card} on the table is no card or is also in a hand").format(card=c))
             seen |= 1 << c
-            if i and s != order[(order.index(table[i - 1][0]) + 1) % k]:
+            if previous >= 0 and s != after[previous]:
                 raise fail(
-                    _("seat {seat} cannot play after seat {previous}").format(
-                        seat=s, previous=table[i - 1][0]
-                    )
+                    _("seat {seat} cannot play after seat {previous}").format(seat=s, previous=previous)
                 )
+            previous = s
         done = sum(tricks)
-        if table and turn != order[(order.index(table[-1][0]) + 1) % k]:
+        if table and turn != after[previous]:
             raise fail(
                 _("seat {seat} is not the next to play after seat {previous}").format(
-                    seat=turn, previous=table[-1][0]
+                    seat=turn, previous=previous
                 )
             )
         leader = table[0][0] if table else turn
@@ -219,17 +231,18 @@ class Mano:
                     seat=turn
                 )
             )
+        left = ntricks - done
         on_table = {s for s, _card in table}
         for s in order:
-            left = ntricks - done - (s in on_table)
-            if hands[s] and hands[s].bit_count() != left:
-                held = hands[s].bit_count()
+            h = hands[s]
+            if h and h.bit_count() != left - (s in on_table):
+                held = h.bit_count()
                 raise fail(
                     n_(
                         "seat {seat} holds {held} card, not {left}",
                         "seat {seat} holds {held} cards, not {left}",
                         held,
-                    ).format(seat=s, held=held, left=left)
+                    ).format(seat=s, held=held, left=left - (s in on_table))
                 )
         can_sing = not table and done > 0
         if may_sing and not can_sing:
@@ -244,7 +257,7 @@ class Mano:
             if canto == rules.TUTE:
                 raise fail(_("a tute ends the mano: there is no position after it"))
             suit = rules.canto_suit(canto, trump)
-            if s not in order or m.sung_suits >> suit & 1 or rules.canto_name(suit, trump) != canto:
+            if s not in after or m.sung_suits >> suit & 1 or rules.canto_name(suit, trump) != canto:
                 raise fail(
                     _(
                         "seat {seat} cannot have sung {canto}: not dealt in, sung twice or not this trump's"
@@ -256,9 +269,12 @@ class Mano:
         m.may_sing = can_sing if may_sing is None else may_sing
         m.table = table
         if table:
-            m.lead = table[0][1] // 10
-            m.winner = rules.trick_winner(table, trump)
-            m.winning = next(c for s, c in table if s == m.winner)
+            seat, winning = table[0]
+            m.lead = winning // 10
+            for s, c in table[1:]:  # rules.trick_winner, keeping the winning card
+                if rules.beats(c, winning, trump):
+                    seat, winning = s, c
+            m.winner, m.winning = seat, winning
         return m
 
     def clone(self) -> Mano:
@@ -284,7 +300,7 @@ class Mano:
 
     def legal(self) -> int:
         """The set of cards the player to move may play."""
-        return rules.legal_mask(self.hands[self.turn], self.lead, self.winning, self.trump)
+        return _legal_mask(self.hands[self.turn], self.lead, self.winning, self.trump)
 
     def cantos(self) -> list[str]:
         """The cantos the player to move may sing now (empty unless ``may_sing``)."""
@@ -312,15 +328,21 @@ class Mano:
         table = self.table
         if not table:
             self.lead, self.winning, self.winner = c // 10, c, seat
-        elif rules.beats(c, self.winning, self.trump):
-            self.winning, self.winner = c, seat
+        else:
+            winning, trump = self.winning, self.trump
+            suit, wsuit = c // 10, winning // 10
+            if (suit == wsuit and c > winning) or (suit == trump and wsuit != trump):  # rules.beats
+                self.winning, self.winner = c, seat
         table.append((seat, c))
         if len(table) < len(self.order):
             self.turn = self.next_seat[seat]
             return -1
         w = self.winner
         self.tricks[w] += 1
-        self.card_points[w] += sum(POINTS[x] for _seat, x in table)
+        taken = 0
+        for _seat, x in table:
+            taken += POINTS[x]
+        self.card_points[w] += taken
         self.table = []
         self.lead = -1
         self.turn = w
@@ -402,6 +424,8 @@ class Partido:
         """Under ``accuse``: the seats that played a card in this mano (each once)."""
         self.playoff: Playoff | None = None
         """Under ``hasta-un-ganador`` [25.3], once two are left: their partido of tute de a dos."""
+        self._plain = False
+        """Whether a play may take :meth:`play`'s short way: a mano in play, no playoff, no accuse."""
         if deal:
             self.start()
 
@@ -412,8 +436,24 @@ class Partido:
 
         It holds everything, the seed and the hidden hands too: a referee's or an
         analyst's tool; a player simulates from its own view (``PlayRequest.simulation``).
+        The state is copied field by field (each event dict too, while the values inside
+        the events, records that never change, are shared); in a playoff, deep-copied.
         """
-        return copy.deepcopy(self)
+        if self.playoff is not None:  # rare: the hosted game's state, copied whole
+            return copy.deepcopy(self)
+        state = self.__dict__.copy()
+        for name, value in state.items():
+            kind = type(value)
+            if kind is list or kind is dict:
+                state[name] = value.copy()  # lists and dicts of ints (stacked: of immutable deals)
+            elif not (kind in _IMMUTABLE or isinstance(value, RuleSet)):
+                if kind is not Mano:
+                    return copy.deepcopy(self)  # a state this method does not know: copied whole
+                state[name] = value.clone()
+        state["events"] = [event.copy() for event in self.events]  # records: their insides never change
+        p = object.__new__(type(self))
+        p.__dict__.update(state)
+        return p
 
     @property
     def to_move(self) -> int | None:
@@ -516,6 +556,18 @@ class Partido:
         Raises :class:`IllegalMove` (with the fault ``reason``) and changes nothing
         when the move is not allowed; the caller then calls :meth:`fault`.
         """
+        if self._plain and type(card) is int and sing is None and accuse is None and 0 <= card < 40:
+            m = self.mano  # the common case first: a card id, no canto, no accusation, no playoff
+            assert m is not None
+            hand = m.hands[m.turn]
+            if hand >> card & 1 and (m.lead < 0 or _legal_mask(hand, m.lead, m.winning, m.trump) >> card & 1):
+                if not self.record:
+                    m.play(card)
+                    if m.over:
+                        self._last_trick_played(m)
+                    return
+                self._record_play(m, m.turn, card, False)
+                return
         if self.playoff is not None and not self.over:
             if accuse is not None:
                 raise IllegalMove("protocol", _("no accusation in the playoff (tute de a dos)"))
@@ -565,6 +617,10 @@ class Partido:
             if m.over:
                 self._last_trick_played(m)
             return
+        self._record_play(m, seat, c, renuncio)
+
+    def _record_play(self, m: Mano, seat: int, c: int, renuncio: bool) -> None:
+        """Play the checked card ``c`` of ``seat`` on ``m``, recording its events."""
         played: Event = {"type": "played", "seat": seat, "card": NAMES[c]}
         if renuncio:
             played["renuncio"] = True
@@ -705,10 +761,7 @@ class Partido:
         m = len(order)
         hands = [0] * self.n
         for i, s in enumerate(order):
-            h = 0
-            for c in deck[i : 39 if a == 3 else 40 : m]:
-                h |= 1 << c
-            hands[s] = h
+            hands[s] = sum(map(_BIT.__getitem__, deck[i : 39 if a == 3 else 40 : m]))  # distinct bits: OR
         dealt = hands[:] if self.record else hands
         leftover = deck[39] if a == 3 else None
         shown: int | None = None
@@ -732,6 +785,7 @@ class Partido:
             trump = shown // 10
         self.mano_seat, self.dealer, self.sitting_out = mano_seat, dealer, sitting_out
         self.mano = Mano(k, trump, order, hands)
+        self._plain = not self.accuse
         self.played, self.renuncios = [], []
         if self.record:
             self._emit(
@@ -817,6 +871,7 @@ class Partido:
         return True
 
     def _end_partido(self) -> None:
+        self._plain = False
         left = self.active_seats()
         if self.rules.has(PLAYOFF) and self.playoff is None and len(left) == 2:  # [25.3]
             self.playoff = Playoff(left, self.seed, self.rules.renuncio, self._emit)

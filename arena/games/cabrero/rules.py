@@ -276,12 +276,17 @@ def proven_renuncios(tricks: Sequence[Sequence[tuple[int, int]]], trump: int) ->
 
 # ---------------------------------------------------------------- cantos [12-18]
 
+_KNIGHTS = TUTE_MASKS[1]
+assert all(KING[s] == KNIGHT[s] + 1 for s in range(4))  # each rey's card id follows its caballo's
+
+
 def valid_cantos(hand: int, trump: int, sung_suits: int) -> list[str]:
     """The cantos ``hand`` may sing now; ``sung_suits`` is the set (bits) already sung."""
     out = [TUTE] if has_tute(hand) else []
-    for s in range(4):
-        if not sung_suits >> s & 1 and (hand & PAIR_MASK[s]) == PAIR_MASK[s]:
-            out.append(canto_name(s, trump))
+    if hand & hand >> 1 & _KNIGHTS:  # some caballo with its rey (the next card id): a pair to look at
+        for s in range(4):
+            if not sung_suits >> s & 1 and (hand & PAIR_MASK[s]) == PAIR_MASK[s]:
+                out.append(canto_name(s, trump))
     return out
 
 

@@ -31,6 +31,10 @@ if TYPE_CHECKING:
     from arena.games.cabrero.engine import Mano
 
 
+_mano_class: type[Mano] | None = None
+"""The engine's :class:`Mano`, once :meth:`PlayRequest.simulation` has imported it."""
+
+
 def _winning(table: Sequence[tuple[int, str]], trump: int) -> tuple[int, str] | None:
     """The (seat, card) winning a trick in progress (:func:`arena.rules.trick_winner`), or None."""
     if not table:
@@ -108,7 +112,8 @@ class TableView(SeenView):
         """The seats dealt in this mano, from the mano (who leads the first trick) going right."""
         n = len(self._players) or len(self._porotos)
         live = set(self._active) - {self.sitting_out}
-        return tuple(s for i in range(n) if (s := (self.mano_seat + i) % n) in live)
+        start = self.mano_seat
+        return tuple([s for i in range(n) if (s := (start + i) % n) in live])
 
     @property
     def tricks(self) -> tuple[int, ...]:
@@ -239,40 +244,44 @@ class PlayRequest(NamedTuple):
         seen elsewhere, or the wrong number of cards). Playing on it never touches
         the view nor the partido.
         """
-        from arena.games.cabrero.engine import Mano
+        global _mano_class
+        if _mano_class is None:  # the engine, imported the first time only
+            from arena.games.cabrero.engine import Mano
 
+            _mano_class = Mano
         view = self.view
-        order = view.order
         n = len(view.players) or len(view.porotos)
         me = view.seat
         trump = view.trump_suit
         hands = [0] * n
         hands[me] = cards.parse_mask(self.hand)
-        for seat, hand in (hidden_hands or {}).items():
-            if seat == me or not 0 <= seat < n:
-                from arena.i18n import _
+        if hidden_hands:
+            for seat, hand in hidden_hands.items():
+                if seat == me or not 0 <= seat < n:
+                    from arena.i18n import _
 
-                raise ValueError(
-                    _("hidden_hands are the other seats' hands: not seat {seat} (yours: {mine})").format(
-                        seat=seat, mine=me
+                    raise ValueError(
+                        _("hidden_hands are the other seats' hands: not seat {seat} (yours: {mine})").format(
+                            seat=seat, mine=me
+                        )
                     )
-                )
-            hands[seat] = hand if isinstance(hand, int) else cards.parse_mask(hand)
-        canto = [0] * n
-        for seat, name in view.sung:
+                hands[seat] = hand if isinstance(hand, int) else cards.parse_mask(hand)
+        sung = view.sung
+        tricks = [*view.tricks, *[0] * (n - len(view.tricks))]
+        card_points = [*view.scores, *[0] * (n - len(view.scores))]  # less the cantos' points:
+        for seat, name in sung:
             if name != rules.TUTE:
-                canto[seat] += rules.canto_points(rules.canto_suit(name, trump), trump)
-        scores = list(view.scores) + [0] * (n - len(view.scores))
-        return Mano.from_position(
+                card_points[seat] -= rules.canto_points(rules.canto_suit(name, trump), trump)
+        return _mano_class.from_position(
             number=self.mano,
             trump=trump,
-            order=order,
+            order=view.order,
             hands=hands,
             turn=me,
             table=[(s, cards.parse(c)) for s, c in self.table],
-            tricks=list(view.tricks) + [0] * (n - len(view.tricks)),
-            card_points=[sc - canto[s] for s, sc in enumerate(scores)],
-            sung=view.sung,
+            tricks=tricks,
+            card_points=card_points,
+            sung=sung,
             may_sing=self.may_sing,
         )
 

@@ -106,7 +106,12 @@ def mask(cards: Iterable[int]) -> int:
 
 def parse_mask(names: Iterable[str]) -> int:
     """The set of the written cards ``names``."""
-    return mask(parse(n) for n in names)
+    m = 0
+    by_name = _BY_NAME
+    for n in names:
+        c = by_name.get(n, -1) if type(n) is str else -1
+        m |= 1 << (c if c >= 0 else parse(n))
+    return m
 
 
 def cards_of(m: int) -> list[int]:
