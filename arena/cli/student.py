@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -33,10 +34,28 @@ from arena.i18n import N_, _
 @click.argument("player", type=click.Path(file_okay=False, path_type=Path))
 @click.option(
     "--partidos",
-    type=click.IntRange(1, 50),
-    default=3,
+    type=click.IntRange(1, 400),
+    default=None,
+    help=N_(
+        "Partidos to play (3, 4 and 5 players in turn) [default: 3, at most 50; with --strength: 20, "
+        "whole deals]."
+    ),
+)
+@click.option(
+    "--strength",
+    is_flag=True,
+    help=N_(
+        "Measure the player's strength: duplicate partidos against a_mas, a_menos and random_legal "
+        "(every deal in every seat), manos lost per 100 and partidos won, beside the samples' "
+        "figures on the same deals."
+    ),
+)
+@click.option(
+    "--table-size",
+    type=click.IntRange(3, 6),
+    default=4,
     show_default=True,
-    help=N_("Partidos to play (3, 4 and 5 players in turn)."),
+    help=N_("Players per partido with --strength."),
 )
 @seed_option
 @rules_options
@@ -59,7 +78,9 @@ from arena.i18n import N_, _
 @lang_option
 def check(
     player: Path,
-    partidos: int,
+    partidos: int | None,
+    strength: bool,
+    table_size: int,
     seed: int | None,
     game: str,
     ruleset: str | None,
@@ -84,6 +105,14 @@ def check(
     from arena.referee.sandbox import SandboxFailure
 
     game, rules = game_rules(game, ruleset, variants, renuncio, juegos)
+    if strength:
+        limits = Limits(init_ms, move_ms, init_wall_ms, move_wall_ms, idle_ms, init_idle_ms)
+        _strength(player, partidos or 20, table_size, samples, containment(sandbox), limits)
+        return
+    if partidos is None:
+        partidos = 3
+    elif partidos > 50:
+        raise click.BadParameter(_("at most 50 without --strength"), param_hint="'--partidos'")
     if seed is not None:
         deals_from(seed)  # the warning: each partido deals from seed + i
     try:
@@ -110,6 +139,55 @@ def check(
     except SandboxFailure as exc:  # the machine's failure, not the student's: no verdict
         raise click.ClickException(printable(str(exc))) from None
     sys.exit(0 if report.clean else 1)
+
+
+def _strength(
+    player: Path, partidos: int, size: int, samples: Path | None, mechanism: str, limits: Any
+) -> None:
+    """``arena check PLAYER --strength``: the player's figures and the samples', on the same deals."""
+    from arena.cli.progress import progress_for
+    from arena.inert import printable
+    from arena.results import strength_check as sc
+    from arena.referee.check import SamplesNotFound
+    from arena.referee.players import PlayerLoadError
+    from arena.referee.sandbox import SandboxFailure
+    from arena.strength import reference_field
+
+    try:
+        root = sc.samples_root(samples)
+        games = sc.schedule(partidos, size)
+        names = sc.references(root)
+        click.echo(
+            _(
+                "Strength of {player}: {n} partidos of {size} (each deal in every seat) against {field}; "
+                "then {samples} in its seat, on the same deals"
+            ).format(
+                player=printable(player.resolve().name),
+                n=len(games),
+                size=size,
+                field=", ".join(reference_field(size)),
+                samples=", ".join(names),
+            )
+        )
+        progress = progress_for()
+        progress.start(len(games) * (1 + len(names)), 0)
+        try:
+            mine = sc.measure_player(
+                player, root, games, size, mechanism=mechanism, limits=limits, progress=progress
+            )
+            others = [sc.measure_sample(name, root, games, size, progress=progress) for name in names]
+        finally:
+            progress.finish()
+    except SamplesNotFound as exc:
+        click.echo(_("Error: {message}").format(message=printable(str(exc))), err=True)
+        sys.exit(2)
+    except (PlayerLoadError, FileNotFoundError) as exc:
+        click.echo(_("Result: cannot be used — {reason}").format(reason=printable(str(exc))), err=True)
+        sys.exit(2)
+    except SandboxFailure as exc:
+        raise click.ClickException(printable(str(exc))) from None
+    for line in sc.report(mine, others, sc.REFERENCE_MS):
+        click.echo(printable(line))
 
 
 @click.command(
