@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 from click.core import ParameterSource
@@ -220,6 +220,8 @@ def tournament(
                     )
                 )
             left_out = [(str(s.folder), NOT_A_PLAYER, s.reason) for s in skipped]
+            if not paths and ctx.get_parameter_source("move_ms") is ParameterSource.DEFAULT:
+                move_ms = _demo_move_ms(specs, Path(spec.samples), move_ms)
             if with_samples and len(specs) < table_size:
                 before = {s.folder for s in specs}
                 specs = fill_with_samples(specs, table_size, kind=Path(spec.samples))
@@ -291,6 +293,26 @@ def _rules_line(rules: dict[str, object]) -> str:
         for key, value in rules.items()
         if value not in ([], None)
     )
+
+
+DEMO_MOVE_MS = 200
+"""The CPU time per move of the demo torneo (the sample players alone, no --move-ms): the search
+samples think 30% of it (60 ms) instead of their 300 ms, so a newcomer's first torneo takes about
+a minute."""
+
+
+def _demo_move_ms(specs: list[Any], samples: Path, move_ms: int) -> int:
+    """The demo's limit per move when every entrant is a sample player (said on screen), else ``move_ms``."""
+    home = samples.resolve()
+    if not specs or not all(Path(s.folder).resolve().is_relative_to(home) for s in specs):
+        return move_ms
+    click.echo(
+        _(
+            "Demo torneo of the sample players: {ms} ms of CPU per move, so the search players think "
+            "{think} ms a move instead of 300; --move-ms 1000 plays them at full strength."
+        ).format(ms=DEMO_MOVE_MS, think=int(0.3 * DEMO_MOVE_MS))
+    )
+    return DEMO_MOVE_MS
 
 
 def _announce(
