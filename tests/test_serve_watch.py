@@ -165,6 +165,20 @@ def test_a_done_partido_opens_in_the_site_s_viewer(ladder: Any) -> None:
     assert _client().get(f"/partidos/{ladder.first.pk}/").status_code == 302
 
 
+def test_the_viewer_speaks_the_reader_s_language(ladder: Any) -> None:
+    from arena import i18n
+
+    before = i18n.language()
+    spanish = _client("eva").get(f"/partidos/{ladder.first.pk}/").content.decode()
+    reader = _client("eva")
+    reader.cookies["django_language"] = "en"
+    english = reader.get(f"/partidos/{ladder.first.pk}/").content.decode()
+    assert "Antes de la primera línea de la repetición." in spanish
+    assert "Before the first line of the replay." in english
+    assert "Antes de la primera línea" not in english
+    assert i18n.language() == before  # the process's language is left as it was
+
+
 def test_a_queued_partido_has_no_replay_yet(ladder: Any) -> None:
     from arena.serve.ladder.models import LadderPartido
 

@@ -19,11 +19,12 @@ viewer, a version's own logs and incident files.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -279,9 +280,33 @@ def _for_viewer(events: list[dict[str, Any]], names: list[str]) -> list[dict[str
 @login_required
 def partido(request: HttpRequest, partido_id: int) -> HttpResponse:
     """A partido in the results site's viewer, once its deal is over (before that: 404)."""
-    from arena.results import web
 
     found = _shown_partido(partido_id)
+    with _viewer_language(request):
+        page = _viewer(found)
+    return HttpResponse(page, content_type="text/html; charset=utf-8")  # not shown
+
+
+_speaking = threading.Lock()
+"""One viewer page at a time switches arena's (process-wide) language to the reader's."""
+
+
+@contextlib.contextmanager
+def _viewer_language(request: HttpRequest) -> Iterator[None]:
+    """The viewer's own words (arena's catalog) in the reader's language, as the page's."""
+    from django.utils.translation import get_language
+
+    from arena import i18n
+
+    wanted = "en" if (get_language() or "").startswith("en") else "es"
+    with _speaking, i18n.speaking(wanted):
+        yield
+
+
+def _viewer(found: LadderPartido) -> str:
+    """The viewer page of the done partido ``found``."""
+    from arena.results import web
+
     known = _names(found.versions)
     names = [known.get(v, "?") for v in found.versions]  # its entrants: seats, or sides
     seats = [known.get(v, "?") for v in seat_versions(found, found.ladder.game)]
@@ -298,7 +323,7 @@ def partido(request: HttpRequest, partido_id: int) -> HttpResponse:
         + web.el("code", web.esc(found.seed)),
     )
     root = reverse("viewer_asset", args=["site.css"]).removesuffix("assets/site.css")
-    page = web.replay_page(
+    return web.replay_page(
         str(found.pk),
         _for_viewer(events, seats),
         problem,
@@ -309,7 +334,6 @@ def partido(request: HttpRequest, partido_id: int) -> HttpResponse:
         root,
         '<link rel="icon" href="data:,">',  # not shown: markup (no favicon asked for)
     )
-    return HttpResponse(page, content_type="text/html; charset=utf-8")  # not shown
 
 
 # ---------------------------------------------------------------- a version's files
