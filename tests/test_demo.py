@@ -19,7 +19,7 @@ def test_the_sample_players_alone_get_the_demo_budget_said_on_screen(
     specs = [find_player(ROOT / "sample_players" / n) for n in ("a_mas", "fuerte", "random_legal")]
     assert torneo._demo_move_ms(specs, ROOT / "sample_players", 1000) == torneo.DEMO_MOVE_MS
     said = capsys.readouterr().out
-    assert "200 ms de CPU por jugada" in said and "piensan 60 ms" in said and "--move-ms 1000" in said
+    assert "100 ms de CPU por jugada" in said and "piensan 30 ms" in said and "--move-ms 1000" in said
 
 
 def test_a_torneo_with_any_other_player_keeps_its_limit(

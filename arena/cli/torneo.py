@@ -295,9 +295,9 @@ def _rules_line(rules: dict[str, object]) -> str:
     )
 
 
-DEMO_MOVE_MS = 200
+DEMO_MOVE_MS = 100
 """The CPU time per move of the demo torneo (the sample players alone, no --move-ms): the search
-samples think 30% of it (60 ms) instead of their 300 ms, so a newcomer's first torneo takes about
+samples think 30% of it (30 ms) instead of their 300 ms, so a newcomer's first torneo takes about
 a minute."""
 
 
