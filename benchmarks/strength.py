@@ -19,6 +19,21 @@ per move: reproducible, and the table is the same on any machine.
 ``--budget-ms B`` gives it a wall-clock budget per move instead.
 
     PYTHONPATH=. python3 benchmarks/strength.py --partidos 200 --simulations 50 --workers 2
+
+**Gap mode** (``--gap``): how much of the distance from random play to perfect information
+a subject closes. For each table size (``--sizes``, default 3,4,5,6) every subject sits with
+the reference field of :func:`arena.strength.reference_field` — 3: subject, a_mas, a_menos;
+4: + random_legal; 5: + a_mas; 6: + a_mas, a_menos (the six-player dealer sits each mano out) —
+over the same ``--deals`` deal seeds in every seat rotation. The same seat in the same deals is
+then played by ``random_legal`` and by the **omniscient bound** (``--omniscient``, default
+``fuerte:50``): that search given the TRUE hands (``benchmarks/omniscient.py``, in-process
+through the referee's event sink). Each subject prints its manos lost per 100 with a 95% Wilson
+interval and ``closes X% [lo, hi] of random → omniscient``, X = (random - subject) /
+(random - omniscient), with a bootstrap over deals for [lo, hi]. A subject ``name:N`` is a
+search player with N deals per move (reproducible); plain ``name`` uses its own time budget.
+
+    PYTHONPATH=. python3 benchmarks/strength.py --gap --deals 40 --sizes 4 \
+        --subjects random_legal,fuerte:50,maestro:50 --omniscient fuerte:50 --workers 2
 """
 
 from __future__ import annotations
@@ -159,8 +174,148 @@ def report(table: str, tallies: dict[str, Tally], partidos: int, manos: int, lim
     return lines
 
 
+# ---------------------------------------------------------------- gap mode
+
+
+@dataclass
+class GapJob:
+    size: int
+    subject: str
+    """A sample player's folder name, ``name:N`` for N deals per move, or ``omniscient``."""
+    deal: int
+    rotation: int
+    omniscient: str
+    player_seed: int
+
+
+def search_player(spec: str, seed: int, truth: Any = None) -> Any:
+    """``name`` or ``name:N`` (N deals per move) of a sample player; with ``truth``, its
+    omniscient version (see benchmarks/omniscient.py)."""
+    from arena.loader import load_player_class
+
+    name, _, sims = spec.partition(":")
+    if name not in _classes:
+        _classes[name] = load_player_class(ROOT / "sample_players" / name)
+    cls = _classes[name]
+    if truth is not None:
+        from benchmarks.omniscient import omniscient
+
+        cls = omniscient(cls, truth)
+    if name in ("random_legal", "a_mas", "a_menos"):
+        return cls()
+    return cls(seed=seed, simulations=int(sims) if sims else None)
+
+
+def run_gap_job(job: GapJob) -> tuple[GapJob, int, int, list[float]]:
+    """One partido: (the job, manos lost and dealt at the subject's seat, its move times)."""
+    from arena.referee.stats import partido_stats
+    from arena.referee.table import play_partido
+    from arena.strength import seating, subject_seat, table
+    from benchmarks.omniscient import Truth
+
+    truth = Truth()
+    me = subject_seat(job.size, job.rotation)
+    names = seating(table("subject", job.size), job.rotation)
+    players = []
+    for seat, name in enumerate(names):
+        if seat != me:
+            players.append(search_player(name, job.player_seed))
+        elif job.subject == "omniscient":
+            players.append(search_player(job.omniscient, job.player_seed, truth))
+        else:
+            players.append(search_player(job.subject, job.player_seed))
+    events: list[dict[str, Any]] = []
+    result = play_partido(
+        players,
+        job.deal,
+        names=[f"{n}#{s}" for s, n in enumerate(names)],
+        sinks=[truth, events.append],
+        partido_id=f"gap-{job.size}-{job.deal}-{job.rotation}",
+    )
+    if result.faults:
+        raise RuntimeError(f"faults in {job}: {result.faults}")
+    stats = partido_stats(events)
+    return job, stats[me]["manos_perdidas"], stats[me]["manos"], result.move_ms[me]
+
+
+def gap_report(
+    size: int, deals: list[int], subjects: list[str], omniscient: str, got: dict[tuple[str, int], list[int]]
+) -> list[str]:
+    """The lines of one table size: lost/100 for random, each subject and the bound; the gap closed."""
+    from arena.strength import DealResult, gap_closed_interval, lost_per_100, reference_field
+
+    lines = [
+        f"table of {size}: subject + {', '.join(reference_field(size))};"
+        f" {len(deals)} deals x {size} rotations (deals {deals[0]}..{deals[-1]})"
+    ]
+    everyone = dict.fromkeys(["random_legal", *subjects, "omniscient"])
+    for name in everyone:
+        lost = sum(got[name, d][0] for d in deals)
+        manos = sum(got[name, d][1] for d in deals)
+        ms = [x for d in deals for x in got[name, d][2:]]
+        label = f"omniscient {omniscient}" if name == "omniscient" else name
+        line = f"  {label:<24} lost/100 {lost_per_100(lost, manos)!s:<20} manos {manos:>5}"
+        if ms:
+            line += f"  ms/move med {statistics.median(ms):.0f} p95 {p95(ms):.0f}"
+        if name not in ("random_legal", "omniscient"):
+            rows = [
+                DealResult(*got["random_legal", d][:2], *got[name, d][:2], *got["omniscient", d][:2])
+                for d in deals
+            ]
+            x, lo, hi = gap_closed_interval(rows)
+            closes = f"closes {100 * x:.0f}% [{100 * lo:.0f}, {100 * hi:.0f}] of random → omniscient"
+            line += f"\n  {'':<24} {closes}"
+        lines.append(line)
+    return lines
+
+
+def gap_main(args: argparse.Namespace) -> None:
+    from arena.strength import duplicate_schedule
+
+    sizes = [int(x) for x in args.sizes.split(",") if x.strip()]
+    subjects = [x.strip() for x in args.subjects.split(",") if x.strip() and x.strip() != "random_legal"]
+    jobs = [
+        GapJob(size, subject, g.deal, g.rotation, args.omniscient, args.player_seed)
+        for size in sizes
+        for subject in ["random_legal", *subjects, "omniscient"]
+        for g in duplicate_schedule(size, args.deals, args.first_seed)
+    ]
+    jobs.sort(key=lambda j: j.subject == "random_legal")  # the slow ones first
+    print(
+        f"gap mode: sizes {sizes}, subjects {['random_legal', *subjects]}, omniscient {args.omniscient},"
+        f" {args.deals} deals from seed {args.first_seed}, player seed {args.player_seed};"
+        f" workers={args.workers}; {len(jobs)} partidos",
+        flush=True,
+    )
+    start = time.perf_counter()
+    got: dict[tuple[int, str, int], list[Any]] = {}
+    done = 0
+    with multiprocessing.Pool(args.workers) as pool:
+        for job, lost, manos, ms in pool.imap_unordered(run_gap_job, jobs, chunksize=1):
+            row = got.setdefault((job.size, job.subject, job.deal), [0, 0])
+            row[0] += lost
+            row[1] += manos
+            row += ms
+            done += 1
+            if done % 100 == 0:
+                print(f"  {done}/{len(jobs)} partidos, {time.perf_counter() - start:.0f} s", flush=True)
+    deals = list(range(args.first_seed, args.first_seed + args.deals))
+    for size in sizes:
+        print()
+        by = {(name, d): got[size, name, d] for (sz, name, d) in got if sz == size}
+        print("\n".join(gap_report(size, deals, subjects, args.omniscient, by)))
+    print(f"\nplayed {len(jobs)} partidos in {time.perf_counter() - start:.0f} s")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--gap", action="store_true", help="gap mode: random -> omniscient (see the docstring)")
+    ap.add_argument("--sizes", default="3,4,5,6", help="gap mode: table sizes")
+    ap.add_argument("--deals", type=int, default=40, help="gap mode: deal seeds (each in every rotation)")
+    ap.add_argument(
+        "--subjects", default="random_legal,fuerte:50,maestro:50", help="gap mode: name or name:N, comma list"
+    )
+    ap.add_argument("--omniscient", default="fuerte:50", help="gap mode: the search given the true hands")
     ap.add_argument("--partidos", type=int, default=200, help="per table (rounded up to whole rotations)")
     how = ap.add_mutually_exclusive_group()
     how.add_argument("--simulations", type=int, default=None, help="deals per move (default 50)")
@@ -170,6 +325,9 @@ def main() -> None:
     ap.add_argument("--first-seed", type=int, default=1, help="the first deal seed")
     ap.add_argument("--player-seed", type=int, default=2002, help="the strong player's own seed")
     args = ap.parse_args()
+    if args.gap:
+        gap_main(args)
+        return
     from arena.referee.connection import Limits
 
     if args.budget_ms is None and args.simulations is None:

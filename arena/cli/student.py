@@ -147,10 +147,10 @@ def _strength(
     """``arena check PLAYER --strength``: the player's figures and the samples', on the same deals."""
     from arena.cli.progress import progress_for
     from arena.inert import printable
-    from arena.results import strength_check as sc
     from arena.referee.check import SamplesNotFound
     from arena.referee.players import PlayerLoadError
     from arena.referee.sandbox import SandboxFailure
+    from arena.results import strength_check as sc
     from arena.strength import reference_field
 
     try:

@@ -1,0 +1,247 @@
+"""The strongest sample player (``sample_players/maestro``): legal, reproducible, sound inference,
+and opponent styles that match the sample heuristics they model."""
+
+from __future__ import annotations
+
+import importlib.util
+import math
+import random
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+from arena import cards
+from arena.cards import SUIT_MASK, parse
+from arena.loader import load_player_class
+from arena.referee.table import play_partido
+from arena.rules import RuleSet, legal_mask
+from arena.sdk import Move, Player, PlayRequest, TableView
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLES = ROOT / "sample_players"
+
+
+def _load() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("maestro_player", SAMPLES / "maestro" / "player.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+M = _load()
+A_MAS, A_MENOS, RANDOM = (load_player_class(SAMPLES / n) for n in ("a_mas", "a_menos", "random_legal"))
+OTHERS = [A_MAS, A_MENOS, RANDOM]
+
+
+class Strict(M.Maestro):  # type: ignore[name-defined,misc]
+    strict = True
+
+
+# ---------------------------------------------------------------- legal and reproducible
+
+
+@pytest.mark.parametrize(
+    ("n", "ruleset"),
+    [
+        (3, RuleSet()),
+        (4, RuleSet(variants={"rotating-trump"})),
+        (4, RuleSet(variants={"tute-wins-partido"}, renuncio="penalize")),
+        (5, RuleSet("rioplatense", {"mano-tiebreak"})),
+        (6, RuleSet()),
+    ],
+)
+def test_it_plays_whole_partidos_without_a_fault(n: int, ruleset: RuleSet) -> None:
+    players: list[Player] = [Strict(seed=1, simulations=6), Strict(seed=2, simulations=6)]
+    players += [OTHERS[i % 3]() for i in range(n - 2)]
+    result = play_partido(players, seed=40 + n, ruleset=ruleset)
+    assert result.faults == []
+    assert result.move_ms[0] and result.move_ms[1]
+    assert result.winners
+
+
+def test_the_registered_class_loads_with_its_default_budget() -> None:
+    cls = load_player_class(SAMPLES / "maestro")
+    player = cls()
+    player.setup("maestro", {"init_ms": 10_000, "move_ms": 1000})
+    assert player.budget_ms == 300
+    player = cls()
+    player.setup("maestro", {"init_ms": 10_000, "move_ms": 200})
+    assert player.budget_ms == pytest.approx(60)
+
+
+def test_same_seed_and_simulations_same_moves() -> None:
+    def moves(seed: int) -> list[tuple[int, str]]:
+        events: list[dict[str, Any]] = []
+        players = [Strict(seed=seed, simulations=5), A_MAS(), Strict(seed=seed + 1, simulations=5), RANDOM()]
+        play_partido(players, seed=3, sinks=[events.append])
+        return [(e["seat"], e["card"]) for e in events if e["type"] == "played"]
+
+    assert moves(9) == moves(9)
+    assert moves(9) != moves(10)  # the seed is what decides
+
+
+def test_it_sings_tute_at_once() -> None:
+    view = TableView()
+    view.update({"type": "partido_start", "seat": 0, "players": list("abcd"), "rules": RuleSet().to_dict()})
+    hand = ["12-oro", "12-copa", "12-espada", "12-basto", "2-oro"]
+    view.update(
+        {
+            "type": "mano_start",
+            "mano": 3,
+            "dealer": 3,
+            "mano_seat": 0,
+            "sitting_out": None,
+            "active": [0, 1, 2, 3],
+            "porotos": [4, 4, 4, 4],
+            "trump": "oro",
+            "shown": None,
+            "out_of_play": None,
+            "swaps": [],
+            "hand": hand,
+        }
+    )
+    player = Strict(simulations=3)
+    player.view = view
+    assert player.play(PlayRequest(3, 2, tuple(hand), (), True, view)) == Move(sing="tute")
+
+
+# ---------------------------------------------------------------- the styles are the samples'
+
+
+def _request(rng: random.Random, seat: int, trump: str) -> tuple[PlayRequest, int, int, int]:
+    """A random position: a hand for ``seat`` and a trick in progress before it."""
+    deck = list(range(40))
+    rng.shuffle(deck)
+    hand = cards.mask(deck[:6])
+    table = [(s, deck[6 + s]) for s in range(seat)]
+    t = cards.SUITS.index(trump)
+    lead = winning = -1
+    for _s, c in table:
+        if lead < 0:
+            lead, winning = c // 10, c
+        elif M.beats(c, winning, t):
+            winning = c
+    view = TableView()
+    start = {"type": "partido_start", "seat": seat, "players": list("abcd"), "rules": RuleSet().to_dict()}
+    view.update(start)
+    view.update(
+        {
+            "type": "mano_start",
+            "mano": 2,
+            "dealer": 3,
+            "mano_seat": 0,
+            "sitting_out": None,
+            "active": [0, 1, 2, 3],
+            "porotos": [4, 4, 4, 4],
+            "trump": trump,
+            "shown": None,
+            "out_of_play": None,
+            "swaps": [],
+            "hand": cards.names_of(hand),
+        }
+    )
+    for s, c in table:
+        view.update({"type": "played", "seat": s, "card": cards.NAMES[c]})
+    names = tuple((s, cards.NAMES[c]) for s, c in table)
+    request = PlayRequest(2, 1, tuple(cards.names_of(hand)), names, False, view)
+    return request, legal_mask(hand, lead, winning, t), lead, winning
+
+
+@pytest.mark.parametrize(("style", "cls"), [(M.A_MAS, A_MAS), (M.A_MENOS, A_MENOS)])
+def test_a_style_plays_the_card_its_sample_player_plays(style: int, cls: Any) -> None:
+    rng = random.Random(style)
+    for i in range(300):
+        seat, trump = i % 4, cards.SUITS[i % 3]
+        request, legal, lead, winning = _request(rng, seat, trump)
+        player = cls()
+        player.view = request.view
+        move = player.play(request)
+        assert M.style_card(style, legal, lead, winning, cards.SUITS.index(trump)) == parse(move.card)
+
+
+def test_the_beliefs_recognise_each_sample_player() -> None:
+    spy = Strict(seed=3, simulations=4)
+    result = play_partido([spy, A_MAS(), A_MENOS(), RANDOM()], seed=8)
+    assert result.faults == [] and result.manos >= 2
+    styles = {s: max(range(3), key=b.__getitem__) for s, b in spy.belief.items()}
+    assert styles == {1: M.A_MAS, 2: M.A_MENOS, 3: M.AZAR}
+
+
+def test_a_deal_against_a_style_is_unlikely() -> None:
+    """Seat 0 led the 4 of copa: deals where it held a weaker plain card weigh less for a_menos."""
+    events, later = M.history((0, 1, 2, 3), [(0, "4-copa")], {}, 0, me=1)
+    fits = {0: cards.parse_mask(["5-copa", "5-espada", "6-basto"])}  # the 4-copa was its weakest
+    misfits = {0: cards.parse_mask(["2-espada", "5-espada", "6-basto"])}  # a_menos leads the 2-espada
+    good, bad = (M.style_loglik(events, later, h, 0)[0] for h in (fits, misfits))
+    assert good[M.A_MENOS] > bad[M.A_MENOS]
+    assert good[M.AZAR] == bad[M.AZAR] == -math.log(4)
+
+
+# ---------------------------------------------------------------- the rules' certainties
+
+
+class Truth:
+    """A replay sink that keeps the true hands (it sees every card)."""
+
+    def __init__(self) -> None:
+        self.hands: list[int] = []
+
+    def __call__(self, event: dict[str, Any]) -> None:
+        if event["type"] == "mano_start":
+            self.hands = [cards.parse_mask(h) if h else 0 for h in event["hands"]]
+        elif event["type"] == "played":
+            self.hands[event["seat"]] &= ~(1 << parse(event["card"]))
+
+
+def _voids(view: TableView) -> dict[int, int]:
+    """By seat, the suits (as card masks) it showed it has none of: it did not follow them."""
+    out: dict[int, int] = {}
+    k = len(view.order)
+    lead = -1
+    for i, (seat, name) in enumerate(view.played):
+        c = parse(name)
+        if i % k == 0:
+            lead = c // 10
+        elif c // 10 != lead:
+            out[seat] = out.get(seat, 0) | SUIT_MASK[lead]
+    return out
+
+
+class Audited(Strict):
+    """Checks at every search that its knowledge is true and no deal it rolls out gives a card of
+    a suit to a player who showed it has none."""
+
+    truth: Truth
+    searched = 0
+    voids_seen = 0
+
+    def search(self, request: PlayRequest, candidates: list[Any], start: float) -> Any:
+        know = M.infer(self.view, request.hand)
+        for s, count in know.counts.items():
+            assert count == self.truth.hands[s].bit_count()
+            assert not know.forbidden[s] & self.truth.hands[s]
+        choice = super().search(request, candidates, start)
+        voids = _voids(self.view)
+        self.voids_seen += bool(voids)
+        for hands, _weight, _post in self.last_stats["pool"]:
+            for s, h in hands.items():
+                assert not h & voids.get(s, 0), (s, cards.names_of(h & voids[s]))
+                assert not h & know.forbidden[s]
+                assert h.bit_count() == know.counts[s]
+        self.searched += 1
+        return choice
+
+
+@pytest.mark.parametrize("n", [3, 4, 5, 6])
+def test_it_never_deals_a_card_of_a_suit_to_a_player_void_in_it(n: int) -> None:
+    truth = Truth()
+    audited = Audited(seed=5, simulations=4)
+    audited.truth = truth
+    players: list[Player] = [audited] + [OTHERS[i % 3]() for i in range(n - 1)]
+    result = play_partido(players, seed=60 + n, sinks=[truth])
+    assert result.faults == []
+    assert audited.searched > 10
+    assert audited.voids_seen > 0
