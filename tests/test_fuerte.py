@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from arena import cards
+from arena import cards, inference
 from arena.cards import ABOVE, SUIT_MASK, parse
 from arena.loader import load_player_class
 from arena.referee.table import play_partido
@@ -184,19 +184,19 @@ def test_constraint_reads_each_rule_backwards() -> None:
     oro, copa, basto = 0, 1, 3
     c = parse
     # did not follow, nobody has trumped: void in the led suit and in trump
-    assert F.constraint(c("2-espada"), copa, c("12-copa"), oro) == SUIT_MASK[copa] | SUIT_MASK[oro]
+    assert inference.constraint(c("2-espada"), copa, c("12-copa"), oro) == SUIT_MASK[copa] | SUIT_MASK[oro]
     # did not follow nor overtrump a trump: void in the led suit, no trump above the winner
-    assert F.constraint(c("2-espada"), copa, c("10-oro"), oro) == SUIT_MASK[copa] | ABOVE[c("10-oro")]
-    assert F.constraint(c("4-oro"), copa, c("10-oro"), oro) == SUIT_MASK[copa] | ABOVE[c("10-oro")]
+    assert inference.constraint(c("2-espada"), copa, c("10-oro"), oro) == SUIT_MASK[copa] | ABOVE[c("10-oro")]
+    assert inference.constraint(c("4-oro"), copa, c("10-oro"), oro) == SUIT_MASK[copa] | ABOVE[c("10-oro")]
     # trumped (or overtrumped): only the void
-    assert F.constraint(c("4-oro"), copa, c("12-copa"), oro) == SUIT_MASK[copa]
-    assert F.constraint(c("1-oro"), copa, c("10-oro"), oro) == SUIT_MASK[copa]
+    assert inference.constraint(c("4-oro"), copa, c("12-copa"), oro) == SUIT_MASK[copa]
+    assert inference.constraint(c("1-oro"), copa, c("10-oro"), oro) == SUIT_MASK[copa]
     # followed without beating: nothing higher in the suit; beating or under a trump: nothing
-    assert F.constraint(c("6-copa"), copa, c("12-copa"), oro) == m("3-copa", "1-copa")
-    assert F.constraint(c("1-copa"), copa, c("12-copa"), oro) == 0
-    assert F.constraint(c("6-copa"), copa, c("10-oro"), oro) == 0
+    assert inference.constraint(c("6-copa"), copa, c("12-copa"), oro) == m("3-copa", "1-copa")
+    assert inference.constraint(c("1-copa"), copa, c("12-copa"), oro) == 0
+    assert inference.constraint(c("6-copa"), copa, c("10-oro"), oro) == 0
     # trump led: following low means no higher trump
-    assert F.constraint(c("2-basto"), basto, c("7-basto"), basto) == ABOVE[c("7-basto")]
+    assert inference.constraint(c("2-basto"), basto, c("7-basto"), basto) == ABOVE[c("7-basto")]
 
 
 HAND = ["1-oro", "2-oro", "11-oro", "6-basto", "2-basto", "4-basto", "7-copa", "5-copa", "2-copa"]
@@ -213,7 +213,7 @@ PLAYED = [
 
 def _scenario() -> Any:
     view = _view(0, HAND, PLAYED, hand_before=["4-copa"], sung={2: (1, "veinte-basto")})
-    return F.infer(view)
+    return inference.infer(view)
 
 
 def test_infer_voids_higher_cards_and_trumps() -> None:
@@ -229,9 +229,9 @@ def test_infer_voids_higher_cards_and_trumps() -> None:
 
 
 def test_infer_knows_the_shown_card_and_the_first_2_oro() -> None:
-    know = F.infer(_view(1, [*HAND, "4-copa"], [], shown="5-oro", mano=2))
+    know = inference.infer(_view(1, [*HAND, "4-copa"], [], shown="5-oro", mano=2))
     assert know.known == {parse("5-oro"): 3}  # the dealer, last dealt
-    know = F.infer(_view(1, [*(c for c in HAND if c != "2-oro"), "4-copa", "5-oro"], [], mano=1))
+    know = inference.infer(_view(1, [*(c for c in HAND if c != "2-oro"), "4-copa", "5-oro"], [], mano=1))
     assert know.known == {parse("2-oro"): 0}  # the first mano's mano holds it
 
 
@@ -240,7 +240,7 @@ def test_sampler_respects_counts_constraints_and_known_cards() -> None:
     rng = random.Random(1)
     espadas = SUIT_MASK[2] & know.unseen
     for _ in range(300):
-        hands = F.sample_hands(rng, know)
+        hands = inference.sample_hands(rng, know)
         assert sorted(hands) == [1, 2, 3]
         union = 0
         for s, h in hands.items():
@@ -256,7 +256,7 @@ def test_sampler_respects_counts_constraints_and_known_cards() -> None:
 def test_sampler_falls_back_when_constraints_contradict() -> None:
     know = _scenario()
     impossible = {s: SUIT_MASK[2] for s in know.counts}  # nobody may hold the espadas
-    hands = F.sample_hands(random.Random(2), know._replace(forbidden=impossible))
+    hands = inference.sample_hands(random.Random(2), know._replace(forbidden=impossible))
     assert [hands[s].bit_count() for s in (1, 2, 3)] == [8, 8, 8]
     assert hands[1] | hands[2] | hands[3] == know.unseen
 
@@ -267,10 +267,10 @@ def test_exact_sampler_finds_the_rare_deals() -> None:
     cap = {1: 4, 2: 4, 3: 4}
     allowed = {c: [1, 2, 3] if c < 4 else ([2, 3] if c < 8 else [1]) for c in free}
     for seed in range(30):
-        hands = F._exact(random.Random(seed), free, allowed, cap)
+        hands = inference._exact(random.Random(seed), free, allowed, cap)
         assert hands is not None
         assert hands[1] == 0xF00 and hands[2].bit_count() == hands[3].bit_count() == 4
-    assert F._exact(random.Random(0), free, {c: [1] for c in free}, cap) is None
+    assert inference._exact(random.Random(0), free, {c: [1] for c in free}, cap) is None
 
 
 class Truth:
@@ -293,7 +293,7 @@ class Audited(Strict):
     checked = 0
 
     def play(self, request: PlayRequest) -> Move:
-        know = F.infer(self.view, request.hand)
+        know = inference.infer(self.view, request.hand)
         true = self.truth.hands
         union = 0
         for s, count in know.counts.items():
@@ -303,7 +303,7 @@ class Audited(Strict):
         assert union == know.unseen
         for c, s in know.known.items():
             assert true[s] >> c & 1
-        hands = F.sample_hands(random.Random(self.checked), know)
+        hands = inference.sample_hands(random.Random(self.checked), know)
         for s, h in hands.items():
             assert h.bit_count() == know.counts[s] and not h & know.forbidden[s]
         self.checked += 1

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from arena import cards
+from arena import cards, inference
 from arena.cards import SUIT_MASK, parse
 from arena.loader import load_player_class
 from arena.referee.table import play_partido
@@ -219,7 +219,7 @@ class Audited(Strict):
     voids_seen = 0
 
     def search(self, request: PlayRequest, candidates: list[Any], start: float) -> Any:
-        know = M.infer(self.view, request.hand)
+        know = inference.infer(self.view, request.hand)
         for s, count in know.counts.items():
             assert count == self.truth.hands[s].bit_count()
             assert not know.forbidden[s] & self.truth.hands[s]
