@@ -19,6 +19,7 @@ from typing import Any
 
 from arena import cards
 from arena.engine import Partido
+from arena.rules import RuleSet
 
 
 def legal_cards(partido: Partido) -> list[int]:
@@ -104,3 +105,13 @@ def seats_from(start: int, active: Sequence[bool], skip: int | None = None) -> l
     """Active seats from ``start`` going right, leaving out ``skip`` (hand-written, not the engine's)."""
     n = len(active)
     return [(start + i) % n for i in range(n) if active[(start + i) % n] and (start + i) % n != skip]
+
+
+SEARCH_TABLES = [
+    (3, RuleSet()),
+    (4, RuleSet(variants={"rotating-trump"})),
+    (4, RuleSet(variants={"tute-wins-partido"}, renuncio="penalize")),
+    (5, RuleSet("rioplatense", {"mano-tiebreak"})),
+    (6, RuleSet()),
+]
+"""Table sizes and rule sets a search sample (fuerte, maestro) must play whole partidos under."""

@@ -18,6 +18,7 @@ from arena.loader import load_player_class
 from arena.referee.table import play_partido
 from arena.rules import RuleSet
 from arena.sdk import Move, Player, PlayRequest, TableView
+from tests.helpers import SEARCH_TABLES
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "sample_players"
@@ -46,16 +47,7 @@ class Strict(F.Fuerte):  # type: ignore[name-defined,misc]
 # ---------------------------------------------------------------- legal, in time, reproducible
 
 
-@pytest.mark.parametrize(
-    ("n", "ruleset"),
-    [
-        (3, RuleSet()),
-        (4, RuleSet(variants={"rotating-trump"})),
-        (4, RuleSet(variants={"tute-wins-partido"}, renuncio="penalize")),
-        (5, RuleSet("rioplatense", {"mano-tiebreak"})),
-        (6, RuleSet()),
-    ],
-)
+@pytest.mark.parametrize(("n", "ruleset"), SEARCH_TABLES)
 @pytest.mark.parametrize("seed", [11, 12])
 def test_it_never_faults(n: int, ruleset: RuleSet, seed: int) -> None:
     """Two strong players at every table size (the 6-player dealer sits out): no fault."""

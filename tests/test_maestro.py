@@ -18,6 +18,7 @@ from arena.loader import load_player_class
 from arena.referee.table import play_partido
 from arena.rules import RuleSet, legal_mask
 from arena.sdk import Move, Player, PlayRequest, TableView
+from tests.helpers import SEARCH_TABLES
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "sample_players"
@@ -43,16 +44,7 @@ class Strict(M.Maestro):  # type: ignore[name-defined,misc]
 # ---------------------------------------------------------------- legal and reproducible
 
 
-@pytest.mark.parametrize(
-    ("n", "ruleset"),
-    [
-        (3, RuleSet()),
-        (4, RuleSet(variants={"rotating-trump"})),
-        (4, RuleSet(variants={"tute-wins-partido"}, renuncio="penalize")),
-        (5, RuleSet("rioplatense", {"mano-tiebreak"})),
-        (6, RuleSet()),
-    ],
-)
+@pytest.mark.parametrize(("n", "ruleset"), SEARCH_TABLES)
 def test_it_plays_whole_partidos_without_a_fault(n: int, ruleset: RuleSet) -> None:
     players: list[Player] = [Strict(seed=1, simulations=6), Strict(seed=2, simulations=6)]
     players += [OTHERS[i % 3]() for i in range(n - 2)]
