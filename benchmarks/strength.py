@@ -30,7 +30,10 @@ then played by ``random_legal`` and by the **omniscient bound** (``--omniscient`
 through the referee's event sink). Each subject prints its manos lost per 100 with a 95% Wilson
 interval and ``closes X% [lo, hi] of random → omniscient``, X = (random - subject) /
 (random - omniscient), with a bootstrap over deals for [lo, hi]. A subject ``name:N`` is a
-search player with N deals per move (reproducible); plain ``name`` uses its own time budget.
+search player with N deals per move (reproducible); plain ``name`` uses its own time budget;
+``name:N+attr=value+...`` sets a class setting of the player (to compare variants, e.g.
+``maestro:50+explore=1.0``). ``--cache FILE`` keeps every finished partido, so a rerun (or a run
+with another subject) plays only what is missing.
 
     PYTHONPATH=. python3 benchmarks/strength.py --gap --deals 40 --sizes 4 \
         --subjects random_legal,fuerte:50,maestro:50 --omniscient fuerte:50 --workers 2
@@ -39,6 +42,7 @@ search player with N deals per move (reproducible); plain ``name`` uses its own 
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import multiprocessing
 import os
@@ -193,6 +197,7 @@ def search_player(spec: str, seed: int, truth: Any = None) -> Any:
     omniscient version (see benchmarks/omniscient.py)."""
     from arena.loader import load_player_class
 
+    spec, *options = spec.split("+")
     name, _, sims = spec.partition(":")
     if name not in _classes:
         _classes[name] = load_player_class(ROOT / "sample_players" / name)
@@ -203,7 +208,13 @@ def search_player(spec: str, seed: int, truth: Any = None) -> Any:
         cls = omniscient(cls, truth)
     if name in ("random_legal", "a_mas", "a_menos"):
         return cls()
-    return cls(seed=seed, simulations=int(sims) if sims else None)
+    player = cls(seed=seed, simulations=int(sims) if sims else None)
+    for option in options:  # name:N+attr=value: a class setting, to compare variants
+        attr, _, value = option.partition("=")
+        if not hasattr(player, attr):
+            raise SystemExit(f"{spec}: {name} has no setting {attr!r}")
+        setattr(player, attr, type(getattr(player, attr))(float(value)))
+    return player
 
 
 def run_gap_job(job: GapJob) -> tuple[GapJob, int, int, list[float]]:
@@ -269,6 +280,25 @@ def gap_report(
     return lines
 
 
+def cache_key(job: GapJob) -> str:
+    """What makes a gap partido's result: the omniscient row depends on the bound, the others not."""
+    bound = job.omniscient if job.subject == "omniscient" else ""
+    return f"{job.size}/{job.subject}/{bound}/{job.deal}/{job.rotation}/{job.player_seed}"
+
+
+def load_cache(path: str | None) -> dict[str, list[Any]]:
+    """The partidos a ``--cache`` file already holds (a JSON line each), by :func:`cache_key`."""
+    if not path or not os.path.exists(path):
+        return {}
+    out: dict[str, list[Any]] = {}
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            if line.strip():
+                item = json.loads(line)
+                out[item["key"]] = item["row"]
+    return out
+
+
 def gap_main(args: argparse.Namespace) -> None:
     from arena.strength import duplicate_schedule
 
@@ -290,12 +320,26 @@ def gap_main(args: argparse.Namespace) -> None:
     start = time.perf_counter()
     got: dict[tuple[int, str, int], list[Any]] = {}
     done = 0
+    cached = load_cache(args.cache)
+    todo = [j for j in jobs if cache_key(j) not in cached]
+    if args.cache:
+        print(f"  {len(jobs) - len(todo)} partidos from {args.cache}", flush=True)
+
+    def add(job: GapJob, lost: int, manos: int, ms: list[float]) -> None:
+        row = got.setdefault((job.size, job.subject, job.deal), [0, 0])
+        row[0] += lost
+        row[1] += manos
+        row += ms
+
+    for j in jobs:
+        if cache_key(j) in cached:
+            add(j, *cached[cache_key(j)])
     with multiprocessing.Pool(args.workers) as pool:
-        for job, lost, manos, ms in pool.imap_unordered(run_gap_job, jobs, chunksize=1):
-            row = got.setdefault((job.size, job.subject, job.deal), [0, 0])
-            row[0] += lost
-            row[1] += manos
-            row += ms
+        for job, lost, manos, ms in pool.imap_unordered(run_gap_job, todo, chunksize=1):
+            add(job, lost, manos, ms)
+            if args.cache:
+                with open(args.cache, "a", encoding="utf-8") as f:
+                    f.write(json.dumps({"key": cache_key(job), "row": [lost, manos, ms]}) + "\n")
             done += 1
             if done % 100 == 0:
                 print(f"  {done}/{len(jobs)} partidos, {time.perf_counter() - start:.0f} s", flush=True)
@@ -316,6 +360,12 @@ def main() -> None:
         "--subjects", default="random_legal,fuerte:50,maestro:50", help="gap mode: name or name:N, comma list"
     )
     ap.add_argument("--omniscient", default="fuerte:50", help="gap mode: the search given the true hands")
+    ap.add_argument(
+        "--cache",
+        default=None,
+        help="gap mode: a file of finished partidos (JSON lines), read and appended: a rerun plays only"
+        " the missing ones (clear it when the players' code changes)",
+    )
     ap.add_argument("--partidos", type=int, default=200, help="per table (rounded up to whole rotations)")
     how = ap.add_mutually_exclusive_group()
     how.add_argument("--simulations", type=int, default=None, help="deals per move (default 50)")

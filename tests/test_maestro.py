@@ -237,3 +237,47 @@ def test_it_never_deals_a_card_of_a_suit_to_a_player_void_in_it(n: int) -> None:
     assert result.faults == []
     assert audited.searched > 10
     assert audited.voids_seen > 0
+
+
+# ---------------------------------------------------------------- the inline rollout
+
+
+def _step_loop(m: Any, rng: random.Random, styles: list[int]) -> None:
+    while not m.over:
+        M.step(m, styles[m.turn], rng)
+
+
+@pytest.mark.parametrize("n", [3, 4, 5, 6])
+def test_the_inline_rollout_plays_as_the_style_steps(n: int) -> None:
+    """``rollout`` keeps the trick in local variables for speed: from positions of real partidos
+    (mid-trick, before a canto, near the end), it must end every mano exactly as calling
+    ``step`` until the end does, from the same random numbers."""
+    from arena.engine import Partido
+
+    pick = random.Random(n)
+    checked = 0
+    for seed in range(12):
+        p = Partido(n, seed, RuleSet())
+        while not p.over:
+            m = p.mano
+            assert m is not None
+            if pick.random() < 0.3:
+                styles = [pick.randrange(3) for _ in range(n)]
+                fast, slow = m.clone(), m.clone()
+                M.rollout(fast, random.Random(seed), styles)
+                _step_loop(slow, random.Random(seed), styles)
+                for field in ("hands", "tricks", "card_points", "canto_points", "sang_pair", "table"):
+                    assert getattr(fast, field) == getattr(slow, field), field
+                for field in ("over", "last_winner", "tute_seat", "sung_suits", "turn", "lead", "may_sing"):
+                    assert getattr(fast, field) == getattr(slow, field), field
+                assert (fast.winning, fast.winner, fast.trick) == (slow.winning, slow.winner, slow.trick)
+                assert fast.losers(RuleSet()) == slow.losers(RuleSet())
+                checked += 1
+            sing = None
+            if m.may_sing and m.cantos():
+                sing = m.cantos()[0]
+                if sing == "tute":
+                    p.play(None, sing)
+                    continue
+            p.play(cards.cards_of(m.legal())[pick.randrange(m.legal().bit_count())], sing)
+    assert checked > 50

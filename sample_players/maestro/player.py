@@ -32,7 +32,7 @@ import time
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
-from arena.cards import ABOVE, NAMES, SUIT_MASK, cards_of, parse
+from arena.cards import ABOVE, NAMES, POINTS, SUIT_MASK, cards_of, parse
 from arena.engine import Mano
 from arena.inference import Knowledge, infer, sample_hands
 from arena.rules import CUARENTA, TUTE, beats, canto_suit, legal_mask, valid_cantos
@@ -101,21 +101,23 @@ def style_canto(style: int, cantos: Sequence[str]) -> str | None:
     return None if style == A_MENOS else cantos[0]
 
 
-def play_likelihood(style: int, card_id: int, legal: int, lead: int, winning: int, trump: int) -> float:
+def play_likelihood(
+    style: int, card_id: int, legal: int, lead: int, winning: int, trump: int, noise: float = NOISE
+) -> float:
     """P(the style plays ``card_id`` | the legal cards and the trick)."""
     n = legal.bit_count()
     if style == AZAR or n == 1:
         return 1.0 / n
     hit = style_card(style, legal, lead, winning, trump) == card_id
-    return (1.0 - NOISE if hit else 0.0) + NOISE / n
+    return (1.0 - noise if hit else 0.0) + noise / n
 
 
-def canto_likelihood(style: int, sang: str | None, cantos: Sequence[str]) -> float:
+def canto_likelihood(style: int, sang: str | None, cantos: Sequence[str], noise: float = NOISE) -> float:
     """P(the style sings ``sang`` (None: nothing) | it may sing ``cantos``)."""
     if not cantos:
         return 1.0
     hit = style_canto(style, cantos) == sang
-    return (1.0 - NOISE if hit else 0.0) + NOISE / (len(cantos) + 1)
+    return (1.0 - noise if hit else 0.0) + noise / (len(cantos) + 1)
 
 
 class Event(NamedTuple):
@@ -171,7 +173,11 @@ def history(
 
 
 def style_loglik(
-    events: Sequence[Event], later: dict[int, list[int]], hands: dict[int, int], trump: int
+    events: Sequence[Event],
+    later: dict[int, list[int]],
+    hands: dict[int, int],
+    trump: int,
+    noise: float = NOISE,
 ) -> dict[int, list[float]]:
     """By opponent seat, the log-likelihood of its decisions this mano under each style,
     if it now holds ``hands[seat]``."""
@@ -186,7 +192,7 @@ def style_loglik(
             cantos = valid_cantos(held, trump, e.sung_suits)
             if cantos:
                 for t in (AZAR, A_MAS, A_MENOS):
-                    row[t] += log(canto_likelihood(t, e.sang, cantos))
+                    row[t] += log(canto_likelihood(t, e.sang, cantos, noise))
             continue
         legal = legal_mask(held, e.lead, e.winning, trump)
         if not legal >> e.card & 1:  # impossible in this deal (or a renuncio): very unlikely
@@ -198,7 +204,7 @@ def style_loglik(
             continue
         row[AZAR] -= log(n)
         for t in (A_MAS, A_MENOS):
-            row[t] += log(play_likelihood(t, e.card, legal, e.lead, e.winning, trump))
+            row[t] += log(play_likelihood(t, e.card, legal, e.lead, e.winning, trump, noise))
     return out
 
 
@@ -249,9 +255,75 @@ def step(m: Mano, style: int, rng: random.Random) -> int:
 
 
 def rollout(m: Mano, rng: random.Random, styles: Sequence[int]) -> None:
-    """Play ``m`` to its end, every seat in its style (``styles`` by seat)."""
-    while not m.over:
-        step(m, styles[m.turn], rng)
+    """Play ``m`` to its end, every seat in its style (``styles`` by seat).
+
+    The same play as calling :func:`step` until the end (the same cards from the same random
+    numbers), with the trick kept in local variables: the search spends most of its time here.
+    """
+    if m.over:
+        return
+    hands, next_seat, trump = m.hands, m.next_seat, m.trump
+    trumps = SUIT_MASK[trump]
+    tricks, card_points = m.tricks, m.card_points
+    size = len(m.order)
+    rand = rng.random
+    lead, winning, winner, turn, trick, ntricks = m.lead, m.winning, m.winner, m.turn, m.trick, m.ntricks
+    on_table = len(m.table)
+    taken = sum(POINTS[x] for _s, x in m.table)
+    may_sing = m.may_sing
+    while True:
+        hand = hands[turn]
+        style = styles[turn]
+        if may_sing and (hand & hand >> 1 & KNIGHTS or hand & KINGS == KINGS or hand & KNIGHTS == KNIGHTS):
+            sing = style_canto(style, valid_cantos(hand, trump, m.sung_suits))
+            if sing is not None:
+                m.turn = turn
+                m.sing(sing)
+                if sing == TUTE:  # the mano ends here, a trick just completed
+                    m.table, m.lead, m.winning, m.winner, m.trick = [], -1, winning, winner, trick
+                    m.may_sing = True
+                    return
+        # the rule of play [6] (rules.legal_mask), inline
+        if lead < 0:
+            legal = hand
+        else:
+            follow = hand & SUIT_MASK[lead]
+            if follow:
+                legal = (follow & ABOVE[winning] or follow) if winning // 10 == lead else follow
+            else:
+                legal = hand & trumps
+                if legal and winning // 10 == trump:
+                    legal = legal & ABOVE[winning]
+                legal = legal or hand
+        if style == AZAR or legal & (legal - 1) == 0:
+            options = cards_of(legal)
+            c = options[int(rand() * len(options))]
+        else:
+            c = style_card(style, legal, lead, winning, trump)
+        hands[turn] = hand & ~(1 << c)
+        may_sing = False
+        if lead < 0:
+            lead, winning, winner = c // 10, c, turn
+        else:
+            suit, wsuit = c // 10, winning // 10
+            if (suit == wsuit and c > winning) or (suit == trump and wsuit != trump):  # rules.beats
+                winning, winner = c, turn
+        taken += POINTS[c]
+        on_table += 1
+        if on_table < size:
+            turn = next_seat[turn]
+            continue
+        tricks[winner] += 1
+        card_points[winner] += taken
+        taken = on_table = 0
+        lead = -1
+        turn = winner
+        if trick == ntricks:
+            break
+        trick += 1
+        may_sing = True
+    m.table, m.lead, m.winning, m.winner, m.turn, m.trick = [], -1, winning, winner, winner, trick
+    m.last_winner, m.over, m.may_sing = winner, True, False
 
 
 # ---------------------------------------------------------------- the tree of my later choices
@@ -372,6 +444,8 @@ class Maestro(Player):
     """Search my own later moves with a tree (else they are random, as in fuerte)."""
     explore = 0.5
     """UCB1's exploration constant in that tree."""
+    noise = NOISE
+    """How often a deterministic style is believed to play another card (the likelihoods)."""
     strict = False
     """Tests set it: an error in the search then raises instead of falling back."""
 
@@ -415,7 +489,7 @@ class Maestro(Player):
         me = view.seat
         events, later = history(view.order, view.played, self.sang_at, view.trump_suit, me)
         empty = {s: 0 for s in view.order if s != me}
-        for seat, row in style_loglik(events, later, empty, view.trump_suit).items():
+        for seat, row in style_loglik(events, later, empty, view.trump_suit, self.noise).items():
             b = self.beliefs(seat)
             self.belief[seat] = [b[t] + row[t] for t in range(3)]
 
@@ -462,7 +536,7 @@ class Maestro(Player):
 
         def draw() -> tuple[dict[int, int], float, dict[int, list[float]]]:
             hands = self.sample(rng, know)
-            ll = style_loglik(events, later, hands, trump)
+            ll = style_loglik(events, later, hands, trump, self.noise)
             weight = 0.0
             post: dict[int, list[float]] = {}
             for s, row in ll.items():
