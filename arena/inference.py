@@ -169,34 +169,50 @@ def _exact(
     return hands
 
 
+class Dealer:
+    """Deals the unseen cards of one :class:`Knowledge` again and again (:meth:`deal`): what does
+    not change from deal to deal (the known cards, the free cards, where each may go) is worked
+    out once."""
+
+    def __init__(self, know: Knowledge, tries: int = 20) -> None:
+        cap = dict(know.counts)
+        base = dict.fromkeys(cap, 0)
+        for c, s in know.known.items():
+            if cap[s] > 0:
+                cap[s] -= 1
+                base[s] |= 1 << c
+        placed = 0
+        for h in base.values():
+            placed |= h
+        free = cards_of(know.unseen & ~placed)
+        if len(free) != sum(cap.values()):  # the view is inconsistent: deal by counts alone
+            free = free[: sum(cap.values())]
+        self.cap, self.base, self.free, self.tries = cap, base, free, tries
+        self.allowed = {c: [s for s in cap if not know.forbidden.get(s, 0) >> c & 1] for c in free}
+
+    def deal(self, rng: random.Random) -> dict[int, int]:
+        """One deal: by seat, its hand (a mask) — see :func:`sample_hands`."""
+        free, allowed, cap = self.free, self.allowed, self.cap
+        hands = None
+        for _ in range(self.tries):
+            hands = _greedy(rng, free, allowed, cap)
+            if hands is not None:
+                break
+        if hands is None:
+            hands = _exact(rng, free, allowed, cap)
+        if hands is None:
+            hands = _greedy(rng, free, {c: list(cap) for c in free}, cap)
+        assert hands is not None
+        base = self.base
+        return {s: base[s] | hands[s] for s in cap}
+
+
 def sample_hands(rng: random.Random, know: Knowledge, tries: int = 20) -> dict[int, int]:
     """One deal of the unseen cards to the other seats, by seat (masks).
 
     The known cards go to their holders; the rest respect every seat's count and,
     when at all possible, every constraint (greedy with retries, then an exact
-    search; if the constraints contradict each other, counts alone).
+    search; if the constraints contradict each other, counts alone). Many deals of
+    one position: :class:`Dealer`.
     """
-    cap = dict(know.counts)
-    base = dict.fromkeys(cap, 0)
-    for c, s in know.known.items():
-        if cap[s] > 0:
-            cap[s] -= 1
-            base[s] |= 1 << c
-    placed = 0
-    for h in base.values():
-        placed |= h
-    free = cards_of(know.unseen & ~placed)
-    if len(free) != sum(cap.values()):  # the view is inconsistent: deal by counts alone
-        free = free[: sum(cap.values())]
-    allowed = {c: [s for s in cap if not know.forbidden.get(s, 0) >> c & 1] for c in free}
-    hands = None
-    for _ in range(tries):
-        hands = _greedy(rng, free, allowed, cap)
-        if hands is not None:
-            break
-    if hands is None:
-        hands = _exact(rng, free, allowed, cap)
-    if hands is None:
-        hands = _greedy(rng, free, {c: list(cap) for c in free}, cap)
-    assert hands is not None
-    return {s: base[s] | hands[s] for s in cap}
+    return Dealer(know, tries).deal(rng)

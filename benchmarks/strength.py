@@ -342,7 +342,7 @@ def gap_main(args: argparse.Namespace) -> None:
                     f.write(json.dumps({"key": cache_key(job), "row": [lost, manos, ms]}) + "\n")
             done += 1
             if done % 100 == 0:
-                print(f"  {done}/{len(jobs)} partidos, {time.perf_counter() - start:.0f} s", flush=True)
+                print(f"  {done}/{len(todo)} partidos, {time.perf_counter() - start:.0f} s", flush=True)
     deals = list(range(args.first_seed, args.first_seed + args.deals))
     for size in sizes:
         print()

@@ -281,3 +281,97 @@ def test_the_inline_rollout_plays_as_the_style_steps(n: int) -> None:
                     continue
             p.play(cards.cards_of(m.legal())[pick.randrange(m.legal().bit_count())], sing)
     assert checked > 50
+
+
+# ---------------------------------------------------------------- equivalent cards
+
+
+def _ids(*names: str) -> list[int]:
+    return [parse(n) for n in names]
+
+
+def test_cards_of_no_points_with_nothing_unseen_between_are_one_candidate() -> None:
+    hand = _ids("2-copa", "4-copa", "6-copa", "7-copa", "10-copa", "1-copa", "2-oro")
+    mine = sum(1 << c for c in hand)
+    # the 5 is unseen: 2 ~ 4 and 6 ~ 7; the sota and the as score, the 2-oro is another suit
+    assert M.distinct(hand, mine) == sorted(_ids("2-copa", "6-copa", "10-copa", "1-copa", "2-oro"))
+    # once the 5 is played, every copa of no points plays alike
+    five_gone = mine | 1 << parse("5-copa")
+    assert M.distinct(hand, five_gone) == sorted(_ids("2-copa", "10-copa", "1-copa", "2-oro"))
+
+
+def test_cards_that_score_are_never_merged() -> None:
+    hand = _ids("10-basto", "11-basto", "12-basto")  # sota, caballo, rey: 2, 3 and 4 points
+    assert M.distinct(hand, sum(1 << c for c in hand)) == sorted(hand)
+
+
+def test_an_equivalent_card_is_no_worse_in_the_search() -> None:
+    """The kept card stands for the merged ones: maestro plays one of its legal cards and never
+    searches two cards that play alike."""
+    player = Strict(seed=3, simulations=6)
+    players: list[Player] = [player, A_MAS(), A_MENOS(), RANDOM()]
+    searched: list[list[int]] = []
+    original = player.search
+
+    def spy(request: PlayRequest, candidates: Any, start: float) -> Any:
+        gone = sum(1 << parse(n) for _s, n in player.view.played)
+        mine = sum(1 << parse(n) for n in request.hand)
+        cards_searched = sorted({c.card for c in candidates})
+        assert M.distinct(cards_searched, mine | gone) == cards_searched
+        searched.append(cards_searched)
+        return original(request, candidates, start)
+
+    player.search = spy  # type: ignore[method-assign]
+    result = play_partido(players, seed=11)
+    assert result.faults == []
+    assert len(searched) > 10
+
+
+# ---------------------------------------------------------------- dropping clearly worse candidates
+
+
+def _bits(pattern: str) -> int:
+    return sum(1 << k for k, x in enumerate(pattern) if x == "1")
+
+
+def test_a_candidate_that_loses_clearly_more_on_the_same_deals_is_dropped() -> None:
+    best = "0" * 48
+    worse = "1" * 20 + "0" * 28  # 20 more losses, all 20 deals discordant: 20 > 2.5 * sqrt(20)
+    close = "1" * 6 + "0" * 42  # 6 more: 6 < 2.5 * sqrt(6), could be luck
+    outcomes = [_bits(best), _bits(worse), _bits(close)]
+    lost = [o.bit_count() for o in outcomes]
+    assert M.prune([0, 1, 2], outcomes, lost) == [0, 2]
+
+
+def test_losing_together_is_not_evidence() -> None:
+    """Common random numbers: deals where both candidates lose say nothing about which is better."""
+    a = _bits("1" * 30 + "0" * 18)
+    b = _bits("1" * 30 + "1" * 4 + "0" * 14)  # 4 more losses: only the 4 discordant deals count
+    assert M.prune([0, 1], [a, b], [a.bit_count(), b.bit_count()]) == [0, 1]
+
+
+def test_pruning_keeps_the_moves_reproducible_and_legal() -> None:
+    dropped: list[int] = []
+
+    def moves(prune: bool) -> list[tuple[int, str]]:
+        events: list[dict[str, Any]] = []
+        player = Strict(seed=4, simulations=40)
+        player.prune = prune
+        original = player.search
+
+        def search(request: PlayRequest, candidates: Any, start: float) -> Any:
+            choice = original(request, candidates, start)
+            dropped.append(len(candidates) - len(player.last_stats["active"]))
+            assert choice in player.last_stats["active"]
+            return choice
+
+        player.search = search  # type: ignore[method-assign]
+        result = play_partido([player, A_MAS(), A_MENOS(), RANDOM()], seed=21, sinks=[events.append])
+        assert result.faults == []
+        return [(e["seat"], e["card"]) for e in events if e["type"] == "played"]
+
+    assert moves(True) == moves(True)
+    assert sum(dropped) > 0  # it did drop candidates
+    dropped.clear()
+    moves(False)
+    assert sum(dropped) == 0

@@ -19,8 +19,9 @@ It builds on ``fuerte`` (read that first) and adds:
    history) chooses the player's own next moves instead of random ones.
 
 Options: ``seed`` (default 2002), ``budget_ms`` (default 30% of the referee's
-``move_ms``, at most 300 ms), ``simulations`` (a fixed number of rollout deals
-per move: with it the same seed and partido give the same moves).
+``move_ms``, at most 300 ms), ``simulations`` (a fixed amount of search per
+move: as many rollouts as that many deals for every candidate; with it the same seed and partido
+give the same moves).
 See README.md.
 """
 
@@ -32,9 +33,9 @@ import time
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
-from arena.cards import ABOVE, NAMES, POINTS, SUIT_MASK, cards_of, parse
+from arena.cards import ABOVE, NAMES, POINTS, SUIT_MASK, cards_of, parse, parse_mask
 from arena.engine import Mano
-from arena.inference import Knowledge, infer, sample_hands
+from arena.inference import Dealer, Knowledge, infer
 from arena.rules import CUARENTA, TUTE, beats, canto_suit, legal_mask, valid_cantos
 from arena.sdk import Move, Player, PlayRequest
 
@@ -428,6 +429,42 @@ def backup(leaf: Node, won: int) -> None:
 
 # ---------------------------------------------------------------- the player
 
+PRUNE_EVERY = 16
+"""Searched deals between two looks at which candidates to drop."""
+PRUNE_Z = 2.5
+"""How sure a drop must be: the loss difference in standard deviations of a paired (McNemar) test."""
+
+
+def prune(active: list[int], outcomes: list[int], lost: list[int]) -> list[int]:
+    """The candidates still worth searching: all but those that lost clearly more often than the
+    best on the same deals with the same luck. ``outcomes[j]`` has bit k set when candidate j lost
+    on the k-th deal; among the deals where two candidates differ, a difference of more than
+    ``PRUNE_Z`` standard deviations (sqrt of their number) is not luck."""
+    best = min(active, key=lambda j: lost[j])
+    keep = []
+    for j in active:
+        discordant = (outcomes[j] ^ outcomes[best]).bit_count()
+        if j == best or lost[j] - lost[best] <= PRUNE_Z * math.sqrt(discordant):
+            keep.append(j)
+    return keep
+
+
+
+def distinct(legal: Sequence[int], mine_or_gone: int) -> list[int]:
+    """The legal cards less those that play exactly like a weaker one kept: two cards of no
+    points in one suit are equivalent when every card between them is in my hand or already
+    played (whatever anybody does, either wins, loses and scores as the other would)."""
+    out: list[int] = []
+    for c in sorted(legal):
+        if out and not POINTS[c]:
+            k = out[-1]
+            between = ((1 << c) - 1) & ~((1 << (k + 1)) - 1)
+            if k // 10 == c // 10 and not POINTS[k] and between & ~mine_or_gone == 0:
+                continue
+        out.append(c)
+    return out
+
+
 
 class Maestro(Player):
     """Determinized Monte Carlo with opponent models: deals weighted by how well they
@@ -444,6 +481,8 @@ class Maestro(Player):
     """Search my own later moves with a tree (else they are random, as in fuerte)."""
     explore = 0.5
     """UCB1's exploration constant in that tree."""
+    prune = True
+    """Stop searching the candidates clearly worse than the best (:func:`prune`)."""
     noise = NOISE
     """How often a deterministic style is believed to play another card (the likelihoods)."""
     strict = False
@@ -461,6 +500,8 @@ class Maestro(Player):
         """Seat -> log-belief in each style, from the manos played out so far."""
         self.sang_at: dict[int, str] = {}
         """This mano's cantos, by the index of the card the singer then led."""
+        self._dealer: tuple[Knowledge, Dealer] | None = None
+        """The dealer of the position being searched (its knowledge, the dealer)."""
         self.last_stats: dict[str, Any] = {}
         """The last search: deals, their weights, losses by candidate (for curiosity and tests)."""
 
@@ -510,6 +551,10 @@ class Maestro(Player):
         sings: list[str | None] = [None]
         if cantos:
             sings.append(max(cantos, key=lambda c: c == "cuarenta"))
+        gone = 0
+        for _seat, name in self.view.played:
+            gone |= 1 << parse(name)
+        legal = distinct(legal, parse_mask(request.hand) | gone)
         candidates = [Candidate(c, s) for s in sings for c in legal]
         choice = candidates[0]  # legal: the fallback if anything goes wrong
         if len(candidates) > 1:
@@ -550,7 +595,9 @@ class Maestro(Player):
 
     def sample(self, rng: random.Random, know: Knowledge) -> dict[int, int]:
         """One deal of the unseen cards (the omniscient benchmark player overrides it)."""
-        return sample_hands(rng, know)
+        if self._dealer is None or self._dealer[0] is not know:
+            self._dealer = (know, Dealer(know))
+        return self._dealer[1].deal(rng)
 
     def search(self, request: PlayRequest, candidates: list[Candidate], start: float) -> Candidate:
         """The candidate with the lowest weighted loss rate over the resampled deals.
@@ -592,12 +639,14 @@ class Maestro(Player):
         nseat = len(base.hands)
         order = resample(weights, limit or len(pool), rng)
         trees: dict[tuple[Candidate, tuple[int, ...]], Node] = {}
-        sims = 0
+        outcomes = [0] * n  # bit k: the candidate lost the mano on the k-th searched deal
+        active = list(range(n))
+        sims = rollouts = 0
         slowest = 0.0
         while True:
             now = time.perf_counter()
             if limit is not None:
-                if sims >= limit:
+                if rollouts >= limit * n:
                     break
             elif sims and now + slowest > deadline:
                 break
@@ -610,7 +659,8 @@ class Maestro(Player):
                 styles[s] = A_MAS if r < p[A_MAS] else A_MENOS if r < p[A_MAS] + p[A_MENOS] else AZAR
             root = base.with_hands(hands)
             state = rng.getstate()
-            for j, cand in enumerate(candidates):
+            for j in active:
+                cand = candidates[j]
                 m = root.clone()
                 apply(m, cand)
                 rng.setstate(state)  # common random numbers
@@ -627,11 +677,24 @@ class Maestro(Player):
                     backup(leaf, me not in losers)
                 if me in losers:
                     lost[j] += 1
+                    outcomes[j] |= 1 << sims
                 margin[j] += self.safety(m, me, losers)
+            rollouts += len(active)
             sims += 1
+            if self.prune and sims % PRUNE_EVERY == 0:
+                active = prune(active, outcomes, lost)
+                if len(active) == 1:
+                    break  # the rest can only confirm it
             slowest = max(slowest, time.perf_counter() - now)
-        best = min(range(n), key=lambda j: (lost[j], -margin[j]))
-        self.last_stats = {"sims": sims, "pool": pool, "ess": ess, "candidates": candidates, "lost": lost}
+        best = min(active, key=lambda j: (lost[j], -margin[j]))
+        self.last_stats = {
+            "sims": sims,
+            "pool": pool,
+            "ess": ess,
+            "candidates": candidates,
+            "lost": lost,
+            "active": [candidates[j] for j in active],
+        }
         return candidates[best]
 
     @staticmethod
