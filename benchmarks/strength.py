@@ -32,8 +32,10 @@ interval and ``closes X% [lo, hi] of random → omniscient``, X = (random - subj
 (random - omniscient), with a bootstrap over deals for [lo, hi]. A subject ``name:N`` is a
 search player with N deals per move (reproducible); plain ``name`` uses its own time budget;
 ``name:N+attr=value+...`` sets a class setting of the player (to compare variants, e.g.
-``maestro:50+explore=1.0``). ``--cache FILE`` keeps every finished partido, so a rerun (or a run
-with another subject) plays only what is missing.
+``maestro:50+explore=1.0``). ``--field alto,bajo,mixto`` seats other opponents
+(``benchmarks/strength_bots``, which the samples were never built against) instead of the
+reference field. ``--cache FILE`` keeps every finished partido, so a rerun (or a run with
+another subject) plays only what is missing.
 
     PYTHONPATH=. python3 benchmarks/strength.py --gap --deals 40 --sizes 4 \
         --subjects random_legal,fuerte:50,maestro:50 --omniscient fuerte:50 --workers 2
@@ -99,7 +101,10 @@ def make_player(name: str, job: Job) -> Any:
     from arena.loader import load_player_class
 
     if name not in _classes:
-        _classes[name] = load_player_class(ROOT / "sample_players" / name)
+        folder = ROOT / "sample_players" / name
+        if not folder.is_dir():
+            folder = ROOT / "benchmarks" / "strength_bots" / name  # opponents the samples never saw
+        _classes[name] = load_player_class(folder)
     cls = _classes[name]
     if name == "fuerte":
         return cls(seed=job.player_seed, budget_ms=job.budget_ms, simulations=job.simulations)
@@ -190,6 +195,8 @@ class GapJob:
     rotation: int
     omniscient: str
     player_seed: int
+    field: tuple[str, ...] = ()
+    """The opponents, cycled to fill the table (empty: the reference field)."""
 
 
 def search_player(spec: str, seed: int, truth: Any = None) -> Any:
@@ -200,13 +207,16 @@ def search_player(spec: str, seed: int, truth: Any = None) -> Any:
     spec, *options = spec.split("+")
     name, _, sims = spec.partition(":")
     if name not in _classes:
-        _classes[name] = load_player_class(ROOT / "sample_players" / name)
+        folder = ROOT / "sample_players" / name
+        if not folder.is_dir():
+            folder = ROOT / "benchmarks" / "strength_bots" / name  # opponents the samples never saw
+        _classes[name] = load_player_class(folder)
     cls = _classes[name]
     if truth is not None:
         from benchmarks.omniscient import omniscient
 
         cls = omniscient(cls, truth)
-    if name in ("random_legal", "a_mas", "a_menos"):
+    if name in ("random_legal", "a_mas", "a_menos", *STRANGERS):
         return cls()
     player = cls(seed=seed, simulations=int(sims) if sims else None)
     for option in options:  # name:N+attr=value: a class setting, to compare variants
@@ -226,7 +236,8 @@ def run_gap_job(job: GapJob) -> tuple[GapJob, int, int, list[float]]:
 
     truth = Truth()
     me = subject_seat(job.size, job.rotation)
-    names = seating(table("subject", job.size), job.rotation)
+    entrants = ("subject", *opponents(job.size, job.field)) if job.field else table("subject", job.size)
+    names = seating(entrants, job.rotation)
     players = []
     for seat, name in enumerate(names):
         if seat != me:
@@ -250,13 +261,18 @@ def run_gap_job(job: GapJob) -> tuple[GapJob, int, int, list[float]]:
 
 
 def gap_report(
-    size: int, deals: list[int], subjects: list[str], omniscient: str, got: dict[tuple[str, int], list[int]]
+    size: int,
+    deals: list[int],
+    subjects: list[str],
+    omniscient: str,
+    got: dict[tuple[str, int], list[int]],
+    field: tuple[str, ...] = (),
 ) -> list[str]:
     """The lines of one table size: lost/100 for random, each subject and the bound; the gap closed."""
     from arena.strength import DealResult, gap_closed_interval, lost_per_100, reference_field
 
     lines = [
-        f"table of {size}: subject + {', '.join(reference_field(size))};"
+        f"table of {size}: subject + {', '.join(opponents(size, field) if field else reference_field(size))};"
         f" {len(deals)} deals x {size} rotations (deals {deals[0]}..{deals[-1]})"
     ]
     everyone = dict.fromkeys(["random_legal", *subjects, "omniscient"])
@@ -283,7 +299,17 @@ def gap_report(
 def cache_key(job: GapJob) -> str:
     """What makes a gap partido's result: the omniscient row depends on the bound, the others not."""
     bound = job.omniscient if job.subject == "omniscient" else ""
-    return f"{job.size}/{job.subject}/{bound}/{job.deal}/{job.rotation}/{job.player_seed}"
+    key = f"{job.size}/{job.subject}/{bound}/{job.deal}/{job.rotation}/{job.player_seed}"
+    return key + (f"/{','.join(job.field)}" if job.field else "")
+
+
+STRANGERS = ("alto", "bajo", "mixto")
+"""The opponents of benchmarks/strength_bots, which no sample player was built against."""
+
+
+def opponents(size: int, field: tuple[str, ...]) -> tuple[str, ...]:
+    """The ``size - 1`` opponents: ``field`` cycled (``--field``)."""
+    return tuple(field[i % len(field)] for i in range(size - 1))
 
 
 def load_cache(path: str | None) -> dict[str, list[Any]]:
@@ -303,9 +329,10 @@ def gap_main(args: argparse.Namespace) -> None:
     from arena.strength import duplicate_schedule
 
     sizes = [int(x) for x in args.sizes.split(",") if x.strip()]
+    field = tuple(x.strip() for x in args.field.split(",") if x.strip()) if args.field else ()
     subjects = [x.strip() for x in args.subjects.split(",") if x.strip() and x.strip() != "random_legal"]
     jobs = [
-        GapJob(size, subject, g.deal, g.rotation, args.omniscient, args.player_seed)
+        GapJob(size, subject, g.deal, g.rotation, args.omniscient, args.player_seed, field)
         for size in sizes
         for subject in ["random_legal", *subjects, "omniscient"]
         for g in duplicate_schedule(size, args.deals, args.first_seed)
@@ -347,7 +374,7 @@ def gap_main(args: argparse.Namespace) -> None:
     for size in sizes:
         print()
         by = {(name, d): got[size, name, d] for (sz, name, d) in got if sz == size}
-        print("\n".join(gap_report(size, deals, subjects, args.omniscient, by)))
+        print("\n".join(gap_report(size, deals, subjects, args.omniscient, by, field)))
     print(f"\nplayed {len(jobs)} partidos in {time.perf_counter() - start:.0f} s")
 
 
@@ -360,6 +387,12 @@ def main() -> None:
         "--subjects", default="random_legal,fuerte:50,maestro:50", help="gap mode: name or name:N, comma list"
     )
     ap.add_argument("--omniscient", default="fuerte:50", help="gap mode: the search given the true hands")
+    ap.add_argument(
+        "--field",
+        default=None,
+        help="gap mode: other opponents, cycled to fill each table, e.g. alto,bajo,mixto"
+        " (benchmarks/strength_bots: players no sample was built against)",
+    )
     ap.add_argument(
         "--cache",
         default=None,

@@ -158,8 +158,29 @@ def test_the_beliefs_recognise_each_sample_player() -> None:
     spy = Strict(seed=3, simulations=4)
     result = play_partido([spy, A_MAS(), A_MENOS(), RANDOM()], seed=8)
     assert result.faults == [] and result.manos >= 2
-    styles = {s: max(range(3), key=b.__getitem__) for s, b in spy.belief.items()}
-    assert styles == {1: M.A_MAS, 2: M.A_MENOS, 3: M.AZAR}
+    styles = {s: spy.profile(s) for s in spy.belief}
+    assert styles == {1: M.PURE[M.A_MAS], 2: M.PURE[M.A_MENOS], 3: M.PURE[M.AZAR]}
+
+
+class LeadsHighDucksLow(Player):
+    """A bot of no single style: it leads (and sings) like a_mas and follows like a_menos."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.high, self.low = A_MAS(), A_MENOS()
+
+    def play(self, request: PlayRequest) -> Move:
+        bot = self.low if request.table else self.high
+        bot.view = self.view
+        return bot.play(request)  # type: ignore[no-any-return]
+
+
+def test_the_beliefs_recognise_a_player_that_mixes_styles_by_situation() -> None:
+    spy = Strict(seed=3, simulations=4)
+    result = play_partido([spy, LeadsHighDucksLow(), A_MENOS(), RANDOM()], seed=8)
+    assert result.faults == [] and result.manos >= 2
+    assert spy.profile(1)[:2] == (M.A_MAS, M.A_MENOS)
+    assert spy.profile(2) == M.PURE[M.A_MENOS]  # the pure ones are still seen as pure
 
 
 def test_a_deal_against_a_style_is_unlikely() -> None:
@@ -167,7 +188,7 @@ def test_a_deal_against_a_style_is_unlikely() -> None:
     events, later = M.history((0, 1, 2, 3), [(0, "4-copa")], {}, 0, me=1)
     fits = {0: cards.parse_mask(["5-copa", "5-espada", "6-basto"])}  # the 4-copa was its weakest
     misfits = {0: cards.parse_mask(["2-espada", "5-espada", "6-basto"])}  # a_menos leads the 2-espada
-    good, bad = (M.style_loglik(events, later, h, 0)[0] for h in (fits, misfits))
+    good, bad = (M.style_loglik(events, later, h, 0)[0][M.LEAD] for h in (fits, misfits))
     assert good[M.A_MENOS] > bad[M.A_MENOS]
     assert good[M.AZAR] == bad[M.AZAR] == -math.log(4)
 
@@ -242,7 +263,7 @@ def test_it_never_deals_a_card_of_a_suit_to_a_player_void_in_it(n: int) -> None:
 # ---------------------------------------------------------------- the inline rollout
 
 
-def _step_loop(m: Any, rng: random.Random, styles: list[int]) -> None:
+def _step_loop(m: Any, rng: random.Random, styles: list[Any]) -> None:
     while not m.over:
         M.step(m, styles[m.turn], rng)
 
@@ -262,7 +283,7 @@ def test_the_inline_rollout_plays_as_the_style_steps(n: int) -> None:
             m = p.mano
             assert m is not None
             if pick.random() < 0.3:
-                styles = [pick.randrange(3) for _ in range(n)]
+                styles = [M.PROFILES[pick.randrange(27)] for _ in range(n)]
                 fast, slow = m.clone(), m.clone()
                 M.rollout(fast, random.Random(seed), styles)
                 _step_loop(slow, random.Random(seed), styles)
