@@ -2,21 +2,23 @@
 
 It builds on ``fuerte`` (read that first) and adds:
 
-1. **Who are the others?** Each opponent is modelled as a mixture of three
-   styles of play — ``azar`` (a random legal card), ``a_mas`` (win cheaply, lead
-   strong) and ``a_menos`` (duck, lead low). After every mano played out, every
-   card an opponent held is known (it played them all), so the exact likelihood
-   of its play under each style updates a per-opponent belief (Bayes' rule).
+1. **Who are the others?** Each opponent is modelled as a mixture of *profiles*: a
+   style of play for leading, following and singing, each one of ``azar`` (a random
+   legal card), ``a_mas`` (win cheaply, lead strong) and ``a_menos`` (duck, lead low).
+   After every mano played out, every card an opponent held is known (it played them
+   all), so the exact likelihood of its play under each profile updates a per-opponent
+   belief (Bayes' rule).
 2. **Which deals explain the play?** The hidden hands are dealt consistently with
    the rules' certainties (voids, no trump, no higher card: :func:`infer`), and
    then *weighted* by how likely each opponent's play so far is in that deal under
-   its mixture of styles (:func:`style_loglik`); the search rolls out deals
+   its mixture of profiles (:func:`style_loglik`, :func:`profile_loglik`); the search rolls out deals
    drawn again in proportion to those weights (importance resampling).
 3. **Rollouts that play like the table.** In each rollout every opponent plays
-   the style drawn from its posterior for that deal.
+   the profile drawn from its posterior for that deal; the player itself ducks.
 4. **A tree over its own later moves.** Below each candidate, a small Monte Carlo
    tree search (UCB1, nodes shared by every deal that leads to the same visible
-   history) chooses the player's own next moves instead of random ones.
+   history) chooses the player's own next moves instead of random ones. Equivalent
+   cards are one candidate, and candidates clearly worse on the same deals are dropped.
 
 Options: ``seed`` (default 2002), ``budget_ms`` (default 30% of the referee's
 ``move_ms``, at most 300 ms), ``simulations`` (a fixed amount of search per
