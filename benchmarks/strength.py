@@ -37,6 +37,12 @@ search player with N deals per move (reproducible); plain ``name`` uses its own 
 reference field. ``--cache FILE`` keeps every finished partido, so a rerun (or a run with
 another subject) plays only what is missing.
 
+**Duel mode** (``--duel A,B``): A and B at one table with the reference field (the first of
+``--sizes``), every deal in every rotation: each one's manos lost per 100 and partidos won, and
+A − B with a bootstrap over deals.
+
+    PYTHONPATH=. python3 benchmarks/strength.py --duel maestro:50,fuerte:50 --deals 40 --sizes 4
+
     PYTHONPATH=. python3 benchmarks/strength.py --gap --deals 40 --sizes 4 \
         --subjects random_legal,fuerte:50,maestro:50 --omniscient fuerte:50 --workers 2
 """
@@ -378,6 +384,88 @@ def gap_main(args: argparse.Namespace) -> None:
     print(f"\nplayed {len(jobs)} partidos in {time.perf_counter() - start:.0f} s")
 
 
+@dataclass
+class DuelJob:
+    size: int
+    entrants: tuple[str, ...]
+    deal: int
+    rotation: int
+    player_seed: int
+
+
+def run_duel_job(job: DuelJob) -> tuple[DuelJob, dict[str, tuple[int, int, bool]]]:
+    """One partido of the duel table: by entrant, (manos lost, manos dealt, among the winners)."""
+    from arena.referee.stats import partido_stats
+    from arena.referee.table import play_partido
+    from arena.strength import seating
+
+    names = seating(job.entrants, job.rotation)
+    players = [search_player(name, job.player_seed + seat) for seat, name in enumerate(names)]
+    events: list[dict[str, Any]] = []
+    result = play_partido(
+        players,
+        job.deal,
+        names=[f"{n}#{s}" for s, n in enumerate(names)],
+        sinks=[events.append],
+        partido_id=f"duel-{job.size}-{job.deal}-{job.rotation}",
+    )
+    if result.faults:
+        raise RuntimeError(f"faults in {job}: {result.faults}")
+    stats = partido_stats(events)
+    out = {}
+    for seat, name in enumerate(names):
+        if seat < 2 or name not in out:
+            out[name] = (stats[seat]["manos_perdidas"], stats[seat]["manos"], seat in result.winners)
+    return job, out
+
+
+def duel_main(args: argparse.Namespace) -> None:
+    """Two players at one table with the reference field, every deal in every rotation."""
+    from arena.strength import bootstrap, duplicate_schedule, lost_per_100, reference_field
+
+    a, b = (x.strip() for x in args.duel.split(","))
+    size = int(args.sizes.split(",")[0])
+    entrants = (a, b, *reference_field(size)[: size - 2])
+    schedule = duplicate_schedule(size, args.deals, args.first_seed)
+    jobs = [DuelJob(size, entrants, g.deal, g.rotation, args.player_seed) for g in schedule]
+    table_line = f"duel: {', '.join(entrants)}; {args.deals} deals x {size} rotations: {len(jobs)} partidos"
+    print(table_line, flush=True)
+    by_deal: dict[int, dict[str, list[int]]] = {}
+    start = time.perf_counter()
+    with multiprocessing.Pool(args.workers) as pool:
+        for done, (job, out) in enumerate(pool.imap_unordered(run_duel_job, jobs, chunksize=1), 1):
+            for name in (a, b):
+                row = by_deal.setdefault(job.deal, {}).setdefault(name, [0, 0, 0, 0])
+                lost, manos, won = out[name]
+                row[0] += lost
+                row[1] += manos
+                row[2] += won
+                row[3] += 1
+            if done % 20 == 0:
+                print(f"  {done}/{len(jobs)} partidos, {time.perf_counter() - start:.0f} s", flush=True)
+    deals = sorted(by_deal)
+    for name in (a, b):
+        lost = sum(by_deal[d][name][0] for d in deals)
+        manos = sum(by_deal[d][name][1] for d in deals)
+        won = sum(by_deal[d][name][2] for d in deals)
+        played = sum(by_deal[d][name][3] for d in deals)
+        w_lo, w_hi = wilson(won, played)
+        print(
+            f"  {name:<14} lost/100 {lost_per_100(lost, manos)!s:<20} manos {manos:>5}"
+            f"  partidos won {won}/{played} ({100 * won / played:.0f}% [{100 * w_lo:.0f}, {100 * w_hi:.0f}])"
+        )
+
+    def difference(sample: Any) -> float:
+        la = sum(by_deal[d][a][0] for d in sample) / max(1, sum(by_deal[d][a][1] for d in sample))
+        lb = sum(by_deal[d][b][0] for d in sample) / max(1, sum(by_deal[d][b][1] for d in sample))
+        return 100 * (la - lb)
+
+    lo, hi = bootstrap(deals, difference)
+    gap = f"{difference(deals):+.1f} [{lo:+.1f}, {hi:+.1f}]"
+    print(f"  {a} - {b}: {gap} manos lost per 100 (bootstrap over deals)")
+    print(f"\nplayed {len(jobs)} partidos in {time.perf_counter() - start:.0f} s")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--gap", action="store_true", help="gap mode: random -> omniscient (see the docstring)")
@@ -387,6 +475,12 @@ def main() -> None:
         "--subjects", default="random_legal,fuerte:50,maestro:50", help="gap mode: name or name:N, comma list"
     )
     ap.add_argument("--omniscient", default="fuerte:50", help="gap mode: the search given the true hands")
+    ap.add_argument(
+        "--duel",
+        default=None,
+        help="A,B: the two at one table with the reference field (the first of --sizes), every deal"
+        " in every rotation: each one's manos lost per 100 and partidos won, and A - B with a bootstrap",
+    )
     ap.add_argument(
         "--field",
         default=None,
@@ -408,6 +502,9 @@ def main() -> None:
     ap.add_argument("--first-seed", type=int, default=1, help="the first deal seed")
     ap.add_argument("--player-seed", type=int, default=2002, help="the strong player's own seed")
     args = ap.parse_args()
+    if args.duel:
+        duel_main(args)
+        return
     if args.gap:
         gap_main(args)
         return
