@@ -396,3 +396,15 @@ def test_pruning_keeps_the_moves_reproducible_and_legal() -> None:
     dropped.clear()
     moves(False)
     assert sum(dropped) == 0
+
+
+def test_it_plays_the_opponents_it_was_not_built_against() -> None:
+    """benchmarks/strength_bots (alto, bajo, mixto) fit none of maestro's profiles exactly: it still
+    plays whole partidos against them, and believes in none of the heuristics' pure profiles for
+    alto, who plays its strongest card whether leading or following."""
+    bots = ROOT / "benchmarks" / "strength_bots"
+    spy = Strict(seed=5, simulations=4)
+    others = [load_player_class(bots / name)() for name in ("alto", "bajo", "mixto")]
+    result = play_partido([spy, *others], seed=9)
+    assert result.faults == [] and result.manos >= 2
+    assert spy.profile(1) not in (M.PURE[M.A_MAS], M.PURE[M.A_MENOS])
