@@ -233,10 +233,26 @@ def search_player(spec: str, seed: int, truth: Any = None) -> Any:
     return player
 
 
-def run_gap_job(job: GapJob) -> tuple[GapJob, int, int, list[float]]:
-    """One partido: (the job, manos lost and dealt at the subject's seat, its move times)."""
+def play_counted(
+    players: list[Any], names: tuple[str, ...], deal: int, partido_id: str, sinks: tuple[Any, ...] = ()
+) -> tuple[Any, list[dict[str, Any]]]:
+    """Play one in-process partido (seat names ``name#seat``): its result and its per-seat stats."""
     from arena.referee.stats import partido_stats
     from arena.referee.table import play_partido
+
+    events: list[dict[str, Any]] = []
+    result = play_partido(
+        players,
+        deal,
+        names=[f"{n}#{s}" for s, n in enumerate(names)],
+        sinks=[*sinks, events.append],
+        partido_id=partido_id,
+    )
+    return result, partido_stats(events)
+
+
+def run_gap_job(job: GapJob) -> tuple[GapJob, int, int, list[float]]:
+    """One partido: (the job, manos lost and dealt at the subject's seat, its move times)."""
     from arena.strength import seating, subject_seat, table
     from benchmarks.omniscient import Truth
 
@@ -252,17 +268,10 @@ def run_gap_job(job: GapJob) -> tuple[GapJob, int, int, list[float]]:
             players.append(search_player(job.omniscient, job.player_seed, truth))
         else:
             players.append(search_player(job.subject, job.player_seed))
-    events: list[dict[str, Any]] = []
-    result = play_partido(
-        players,
-        job.deal,
-        names=[f"{n}#{s}" for s, n in enumerate(names)],
-        sinks=[truth, events.append],
-        partido_id=f"gap-{job.size}-{job.deal}-{job.rotation}",
-    )
+    partido_id = f"gap-{job.size}-{job.deal}-{job.rotation}"
+    result, stats = play_counted(players, names, job.deal, partido_id, (truth,))
     if result.faults:
         raise RuntimeError(f"faults in {job}: {result.faults}")
-    stats = partido_stats(events)
     return job, stats[me]["manos_perdidas"], stats[me]["manos"], result.move_ms[me]
 
 
@@ -395,23 +404,13 @@ class DuelJob:
 
 def run_duel_job(job: DuelJob) -> tuple[DuelJob, dict[str, tuple[int, int, bool]]]:
     """One partido of the duel table: by entrant, (manos lost, manos dealt, among the winners)."""
-    from arena.referee.stats import partido_stats
-    from arena.referee.table import play_partido
     from arena.strength import seating
 
     names = seating(job.entrants, job.rotation)
     players = [search_player(name, job.player_seed + seat) for seat, name in enumerate(names)]
-    events: list[dict[str, Any]] = []
-    result = play_partido(
-        players,
-        job.deal,
-        names=[f"{n}#{s}" for s, n in enumerate(names)],
-        sinks=[events.append],
-        partido_id=f"duel-{job.size}-{job.deal}-{job.rotation}",
-    )
+    result, stats = play_counted(players, names, job.deal, f"duel-{job.size}-{job.deal}-{job.rotation}")
     if result.faults:
         raise RuntimeError(f"faults in {job}: {result.faults}")
-    stats = partido_stats(events)
     out = {}
     for seat, name in enumerate(names):
         if seat < 2 or name not in out:
