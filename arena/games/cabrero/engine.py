@@ -18,6 +18,7 @@ any other card.
 from __future__ import annotations
 
 import copy
+import functools
 from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
@@ -39,10 +40,33 @@ TWO_ORO = card(2, "oro")
 _legal_mask = rules.legal_mask
 _IMMUTABLE = (int, bool, str, bytes, type(None))
 _BIT = tuple(1 << c for c in range(40))
+_CLEAR = tuple(~(1 << c) for c in range(40))
 
 
 FAULT_REASONS: tuple[str, ...] = rules.RULE_FAULTS + PROCESS_FAULTS
 """Every fault a partido records: against the rules, or of the player's program."""
+
+
+@functools.lru_cache(maxsize=1024)
+def _next_seats(order: tuple[int, ...], n: int) -> tuple[int, ...]:
+    """By seat, the seat playing after it in ``order`` (the last's is the first); -1 if not in it."""
+    after = [-1] * n
+    previous = order[-1] if order else -1
+    for s in order:
+        after[previous] = s
+        previous = s
+    return tuple(after)
+
+
+@functools.lru_cache(maxsize=1024)
+def _seating(active: tuple[bool, ...], mano_seat: int) -> tuple[int, int | None, tuple[int, ...]]:
+    """With ``mano_seat`` the mano: the dealer (on its left), the seat sitting out (the dealer,
+    with six active) and the dealt-in seats from the mano going right."""
+    dealer = rules.seat_left(mano_seat, active)
+    sitting_out = dealer if sum(active) == 6 else None
+    n = len(active)
+    order = tuple(s for i in range(n) if active[s := (mano_seat + i) % n] and s != sitting_out)
+    return dealer, sitting_out, order
 
 
 def stack_deck(hands: Sequence[Sequence[str]], leftover: str | None = None) -> list[int]:
@@ -79,6 +103,7 @@ class Mano:
         "order",
         "over",
         "sang_pair",
+        "size",
         "sung_suits",
         "table",
         "trick",
@@ -94,12 +119,9 @@ class Mano:
         self.number = number
         self.trump = trump
         self.order = order = tuple(order)
+        self.size = len(order)
         n = len(hands)
-        self.next_seat = next_seat = [-1] * n
-        previous = order[-1] if order else -1
-        for s in order:  # each seat's next is the one after it in the order, the last's the first
-            next_seat[previous] = s
-            previous = s
+        self.next_seat = _next_seats(order, n)
         self.hands = hands
         self.lead = -1
         self.winning = -1
@@ -280,6 +302,7 @@ class Mano:
     def clone(self) -> Mano:
         m = Mano.__new__(Mano)
         m.number, m.trump, m.order, m.next_seat = self.number, self.trump, self.order, self.next_seat
+        m.size = self.size
         m.hands = self.hands[:]
         m.lead, m.winning, m.winner = self.lead, self.winning, self.winner
         m.table = self.table[:]
@@ -323,18 +346,21 @@ class Mano:
     def play(self, c: int) -> int:
         """The player to move plays card ``c``; returns the trick's winner if it completed, else -1."""
         seat = self.turn
-        self.hands[seat] &= ~(1 << c)
-        self.may_sing = False
+        self.hands[seat] &= _CLEAR[c]
         table = self.table
-        if not table:
-            self.lead, self.winning, self.winner = c // 10, c, seat
-        else:
-            winning, trump = self.winning, self.trump
-            suit, wsuit = c // 10, winning // 10
-            if (suit == wsuit and c > winning) or (suit == trump and wsuit != trump):  # rules.beats
-                self.winning, self.winner = c, seat
         table.append((seat, c))
-        if len(table) < len(self.order):
+        if len(table) == 1:  # the lead: a trick has three cards at least
+            self.may_sing = False
+            self.lead, self.winning, self.winner = c // 10, c, seat
+            self.turn = self.next_seat[seat]
+            return -1
+        winning = self.winning
+        if c // 10 == winning // 10:  # rules.beats: higher in the suit winning, or the first trump
+            if c > winning:
+                self.winning, self.winner = c, seat
+        elif c // 10 == self.trump:
+            self.winning, self.winner = c, seat
+        if len(table) < self.size:
             self.turn = self.next_seat[seat]
             return -1
         w = self.winner
@@ -556,17 +582,18 @@ class Partido:
         Raises :class:`IllegalMove` (with the fault ``reason``) and changes nothing
         when the move is not allowed; the caller then calls :meth:`fault`.
         """
-        if self._plain and type(card) is int and sing is None and accuse is None and 0 <= card < 40:
+        if sing is None and accuse is None and self._plain and type(card) is int and 0 <= card < 40:
             m = self.mano  # the common case first: a card id, no canto, no accusation, no playoff
             assert m is not None
             hand = m.hands[m.turn]
-            if hand >> card & 1 and (m.lead < 0 or _legal_mask(hand, m.lead, m.winning, m.trump) >> card & 1):
-                if not self.record:
-                    m.play(card)
-                    if m.over:
-                        self._last_trick_played(m)
+            lead = m.lead
+            if hand >> card & 1 and (lead < 0 or _legal_mask(hand, lead, m.winning, m.trump) >> card & 1):
+                if self.record:
+                    self._record_play(m, m.turn, card, False)
                     return
-                self._record_play(m, m.turn, card, False)
+                m.play(card)
+                if m.over:
+                    self._last_trick_played(m)
                 return
         if self.playoff is not None and not self.over:
             if accuse is not None:
@@ -750,18 +777,14 @@ class Partido:
                 )
         else:
             start, deck = deal_order(self._key, k, seats)  # start: used in the first mano only
-        if first:
-            mano_seat = start
-        else:
-            mano_seat = rules.seat_right(self.mano_seat, active)
-            start = mano_seat
-        dealer = rules.seat_left(mano_seat, active)
-        sitting_out = dealer if a == 6 else None
-        order = self._seats_from(start, sitting_out)
+        mano_seat = start if first else rules.seat_right(self.mano_seat, active)
+        seating = tuple(active)
+        dealer, sitting_out, order = _seating(seating, mano_seat)  # first mano: dealt from the deal's seat
         m = len(order)
         hands = [0] * self.n
+        end = 39 if a == 3 else 40
         for i, s in enumerate(order):
-            hands[s] = sum(map(_BIT.__getitem__, deck[i : 39 if a == 3 else 40 : m]))  # distinct bits: OR
+            hands[s] = sum(map(_BIT.__getitem__, deck[i:end:m]))  # distinct bits: OR
         dealt = hands[:] if self.record else hands
         leftover = deck[39] if a == 3 else None
         shown: int | None = None
@@ -773,8 +796,7 @@ class Partido:
                 mano_seat, swaps, out_of_play = rules.first_mano_swap(hands, deck[39])
             elif a != 6:
                 mano_seat = next(s for s in order if hands[s] >> TWO_ORO & 1)
-            dealer = rules.seat_left(mano_seat, active)
-            order = self._seats_from(mano_seat, sitting_out)
+            dealer, sitting_out, order = _seating(seating, mano_seat)
         elif a == 3:
             trump = deck[39] // 10
             swaps, out_of_play = rules.cambio(hands, deck[39])
@@ -806,11 +828,6 @@ class Partido:
                     "hands": [names_of(h) if s in order else None for s, h in enumerate(hands)],
                 }
             )
-
-    def _seats_from(self, start: int, skip: int | None) -> list[int]:
-        """Active seats from ``start`` going right, leaving out ``skip``."""
-        n = self.n
-        return [s for i in range(n) if self.active[s := (start + i) % n] and s != skip]
 
     def _finish_mano(self, outcome: str, penalized: int = -1, proven: bool = False) -> None:
         """End the mano: ``penalized`` is the one loser of a ``penalty`` or ``accused`` outcome
