@@ -318,7 +318,7 @@ def cache_key(job: GapJob) -> str:
     return key + (f"/{','.join(job.field)}" if job.field else "")
 
 
-STRANGERS = ("alto", "bajo", "mixto")
+STRANGERS = ("alto", "bajo", "mixto", "primero", "goloso", "ultimo")
 """The opponents of benchmarks/strength_bots, which no sample player was built against."""
 
 

@@ -142,7 +142,12 @@ def _request(rng: random.Random, seat: int, trump: str) -> tuple[PlayRequest, in
     return request, legal_mask(hand, lead, winning, t), lead, winning
 
 
-@pytest.mark.parametrize(("style", "cls"), [(M.A_MAS, A_MAS), (M.A_MENOS, A_MENOS)])
+ALTO, BAJO = (load_player_class(ROOT / "benchmarks" / "strength_bots" / n) for n in ("alto", "bajo"))
+
+
+@pytest.mark.parametrize(
+    ("style", "cls"), [(M.A_MAS, A_MAS), (M.A_MENOS, A_MENOS), (M.ALTO, ALTO), (M.BAJO, BAJO)]
+)
 def test_a_style_plays_the_card_its_sample_player_plays(style: int, cls: Any) -> None:
     rng = random.Random(style)
     for i in range(300):
@@ -283,7 +288,7 @@ def test_the_inline_rollout_plays_as_the_style_steps(n: int) -> None:
             m = p.mano
             assert m is not None
             if pick.random() < 0.3:
-                styles = [M.PROFILES[pick.randrange(27)] for _ in range(n)]
+                styles = [(pick.randrange(5), pick.randrange(5), pick.randrange(2)) for _ in range(n)]
                 fast, slow = m.clone(), m.clone()
                 M.rollout(fast, random.Random(seed), styles)
                 _step_loop(slow, random.Random(seed), styles)
@@ -399,12 +404,39 @@ def test_pruning_keeps_the_moves_reproducible_and_legal() -> None:
 
 
 def test_it_plays_the_opponents_it_was_not_built_against() -> None:
-    """benchmarks/strength_bots (alto, bajo, mixto) fit none of maestro's profiles exactly: it still
-    plays whole partidos against them, and believes in none of the heuristics' pure profiles for
-    alto, who plays its strongest card whether leading or following."""
+    """benchmarks/strength_bots: alto and bajo are two of maestro's styles (their strongest and
+    weakest card), and it tells them apart; primero, goloso and último fit none of its profiles
+    exactly, and it still plays whole partidos against them."""
     bots = ROOT / "benchmarks" / "strength_bots"
     spy = Strict(seed=5, simulations=4)
     others = [load_player_class(bots / name)() for name in ("alto", "bajo", "mixto")]
     result = play_partido([spy, *others], seed=9)
     assert result.faults == [] and result.manos >= 2
-    assert spy.profile(1) not in (M.PURE[M.A_MAS], M.PURE[M.A_MENOS])
+    assert spy.profile(1) == M.PURE[M.ALTO]
+    assert spy.profile(2) == M.PURE[M.BAJO]
+    assert spy.profile(3) not in M.PURE  # mixto leads low and follows high
+    spy = Strict(seed=5, simulations=4)
+    others = [load_player_class(bots / name)() for name in ("primero", "goloso", "ultimo")]
+    result = play_partido([spy, *others], seed=9)
+    assert result.faults == [] and result.manos >= 2
+
+def test_the_shared_style_cards_and_the_evidence_agree_with_their_definitions() -> None:
+    """``style_cards`` (all styles at once, for speed) plays as ``style_card`` does style by style;
+    ``evidence`` is the posterior's log-evidence, and a posterior's draws are its profiles."""
+    rng = random.Random(7)
+    for i in range(400):
+        seat, trump = i % 4, cards.SUITS[i % 3]
+        _request_, legal, lead, winning = _request(rng, seat, trump)
+        t = cards.SUITS.index(trump)
+        assert M.style_cards(legal, lead, winning, t) == tuple(
+            M.style_card(style, legal, lead, winning, t) for style in M.DETERMINISTIC
+        )
+    for _ in range(200):
+        rows = [[rng.uniform(-9, 0) for _ in range(5)], [rng.uniform(-9, 0) for _ in range(5)]]
+        rows.append([rng.uniform(-3, 0) for _ in range(2)])
+        for mixed in (True, False):
+            post = M.posterior(rows, mixed)
+            assert math.isclose(M.evidence(rows, mixed), post.log_evidence, rel_tol=1e-9, abs_tol=1e-9)
+            profile = post.draw(rng.random)
+            assert profile in M.PURE or mixed
+            assert 0 <= profile[M.LEAD] < 5 and 0 <= profile[M.FOLLOW] < 5 and 0 <= profile[M.SING] < 2

@@ -47,25 +47,32 @@ from arena.sdk import Move, Player, PlayRequest
 
 # ---------------------------------------------------------------- styles of play (opponent models)
 
-AZAR, A_MAS, A_MENOS = 0, 1, 2
-STYLES = ("azar", "a_mas", "a_menos")
-PRIOR = (0.4, 0.3, 0.3)
+AZAR, A_MAS, A_MENOS, ALTO, BAJO = 0, 1, 2, 3, 4
+STYLES = ("azar", "a_mas", "a_menos", "alto", "bajo")
+"""How a player may choose its card: at random, as the samples a_mas and a_menos, or always its
+strongest (``alto``) or weakest (``bajo``) legal card, trumps first and last respectively."""
+DETERMINISTIC = (A_MAS, A_MENOS, ALTO, BAJO)
+CANTA, CALLA = 0, 1
+SINGING = ("canta", "calla")
+"""How a player may sing: every canto it may (``canta``), or only tute and the cuarenta."""
+PURE_SINGING = (CANTA, CANTA, CALLA, CANTA, CALLA)
+"""How each style sings when a player plays it throughout (as the sample of that name does)."""
+PRIOR = (0.3, 0.2, 0.2, 0.15, 0.15)
 """Belief in each style before an opponent has shown anything."""
 LEAD, FOLLOW, SING = 0, 1, 2
 """The three situations a player decides in: leading a trick, following one, singing."""
 Profile = tuple[int, int, int]
-"""A style by situation: (leading, following, singing)."""
-PROFILES: tuple[Profile, ...] = tuple((a, b, c) for a in range(3) for b in range(3) for c in range(3))
-"""A player's profile: its style when leading, when following and when singing (27 of them; the
-three pure ones play one style throughout, like the sample players)."""
+"""A player's profile: its style when leading, when following, and how it sings."""
+PURE: tuple[Profile, ...] = tuple((t, t, PURE_SINGING[t]) for t in range(len(STYLES)))
+"""The profiles of a player of one style throughout, like the sample players."""
 MIXED = 0.2
-"""The prior belief that an opponent mixes styles (shared by the 24 mixed profiles)."""
-PROFILE_PRIOR: tuple[float, ...] = tuple(
-    PRIOR[a] * (1 - MIXED) if a == b == c else MIXED / 24 for a, b, c in PROFILES
-)
-PURE: tuple[Profile, ...] = ((AZAR,) * 3, (A_MAS,) * 3, (A_MENOS,) * 3)
+"""The prior belief that an opponent picks its style for each situation apart (uniformly),
+rather than playing one style throughout."""
 NOISE = 0.1
 """A deterministic style plays its own card with probability 1 - NOISE (+ its share of NOISE)."""
+Rows = list[list[float]]
+"""By situation (``LEAD``, ``FOLLOW``, ``SING``), a log-likelihood for each style (of play, or
+of singing) of an opponent's decisions in it."""
 
 RANK_MASK = tuple(sum(1 << (suit * 10 + r) for suit in range(4)) for r in range(10))
 """The four cards of each strength (0: the 2s, ..., 9: the ases)."""
@@ -93,9 +100,14 @@ def strongest(cards_mask: int) -> int:
 
 
 def style_card(style: int, legal: int, lead: int, winning: int, trump: int) -> int:
-    """The card a deterministic style (``A_MAS`` or ``A_MENOS``) plays from the ``legal`` cards,
-    exactly as the sample players ``a_mas`` and ``a_menos`` choose it."""
+    """The card a deterministic style plays from the ``legal`` cards: ``A_MAS`` and ``A_MENOS``
+    exactly as the sample players of those names choose it; ``ALTO`` its strongest trump, else its
+    strongest card; ``BAJO`` its weakest card outside trumps, else its weakest trump."""
     trumps = SUIT_MASK[trump]
+    if style == ALTO:
+        return strongest(legal & trumps or legal)
+    if style == BAJO:
+        return weakest(legal & ~trumps or legal)
     if lead < 0:
         plain = legal & ~trumps or legal
         # a_mas leads its strongest card outside trumps; a_menos its weakest, trumps last
@@ -107,15 +119,16 @@ def style_card(style: int, legal: int, lead: int, winning: int, trump: int) -> i
     return strongest(losing) if losing else weakest(legal)  # duck as high as it can
 
 
-def style_canto(style: int, cantos: Sequence[str]) -> str | None:
-    """What a style sings from the cantos it may sing now: all of them but a_menos's veintes."""
+def style_canto(singing: int, cantos: Sequence[str]) -> str | None:
+    """What a way of singing sings from the cantos it may sing now: tute, else the cuarenta, else
+    (``CANTA``) the first veinte or (``CALLA``) nothing."""
     if not cantos:
         return None
     if TUTE in cantos:
         return TUTE
     if CUARENTA in cantos:
         return CUARENTA
-    return None if style == A_MENOS else cantos[0]
+    return None if singing == CALLA else cantos[0]
 
 
 def play_likelihood(
@@ -129,12 +142,17 @@ def play_likelihood(
     return (1.0 - noise if hit else 0.0) + noise / n
 
 
-def canto_likelihood(style: int, sang: str | None, cantos: Sequence[str], noise: float = NOISE) -> float:
-    """P(the style sings ``sang`` (None: nothing) | it may sing ``cantos``)."""
+def canto_likelihood(singing: int, sang: str | None, cantos: Sequence[str], noise: float = NOISE) -> float:
+    """P(a way of singing sings ``sang`` (None: nothing) | it may sing ``cantos``)."""
     if not cantos:
         return 1.0
-    hit = style_canto(style, cantos) == sang
+    hit = style_canto(singing, cantos) == sang
     return (1.0 - noise if hit else 0.0) + noise / (len(cantos) + 1)
+
+
+def no_evidence() -> Rows:
+    """:data:`Rows` of nothing seen yet."""
+    return [[0.0] * len(STYLES), [0.0] * len(STYLES), [0.0] * len(SINGING)]
 
 
 class Event(NamedTuple):
@@ -189,16 +207,49 @@ def history(
     return events, later
 
 
+def style_cards(legal: int, lead: int, winning: int, trump: int) -> tuple[int, ...]:
+    """The card each of the ``DETERMINISTIC`` styles plays (:func:`style_card`), worked out together."""
+    trumps = SUIT_MASK[trump]
+    plain = legal & ~trumps or legal
+    alto, bajo = strongest(legal & trumps or legal), weakest(plain)
+    if lead < 0:
+        return strongest(plain), bajo, alto, bajo  # a_menos leads as bajo does
+    beaters = legal & (ABOVE[winning] | (trumps if winning // 10 != trump else 0))
+    losing = legal & ~beaters
+    return weakest(beaters or legal), strongest(losing) if losing else weakest(legal), alto, bajo
+
+
+_DECISIONS: dict[float, dict[int, list[float]]] = {}
+"""A cache, by noise: (legal cards, trick, card, trump) -> the log-likelihood of the play under each style."""
+
+
+def _decision(legal: int, lead: int, winning: int, card_id: int, trump: int, noise: float) -> list[float]:
+    """The log-likelihood under each style of playing ``card_id`` from ``legal`` (two or more cards)."""
+    cache = _DECISIONS.get(noise)
+    if cache is None or len(cache) > 200_000:
+        cache = _DECISIONS[noise] = {}
+    key = (((legal << 3 | (lead + 1)) << 6 | (winning + 1)) << 6 | card_id) << 2 | trump
+    out = cache.get(key)
+    if out is None:
+        n = legal.bit_count()
+        hit, miss = math.log(1.0 - noise + noise / n), math.log(noise / n)
+        out = [-math.log(n)] + [
+            hit if c == card_id else miss for c in style_cards(legal, lead, winning, trump)
+        ]
+        cache[key] = out
+    return out
+
+
 def style_loglik(
     events: Sequence[Event],
     later: dict[int, list[int]],
     hands: dict[int, int],
     trump: int,
     noise: float = NOISE,
-) -> dict[int, list[list[float]]]:
-    """By opponent seat and situation (``LEAD``, ``FOLLOW``, ``SING``), the log-likelihood of its
-    decisions this mano in that situation under each style, if it now holds ``hands[seat]``."""
-    out = {s: [[0.0, 0.0, 0.0], [0.0, 0.0, 0.0], [0.0, 0.0, 0.0]] for s in hands}
+) -> dict[int, Rows]:
+    """By opponent seat, the log-likelihood of its decisions this mano in each situation under
+    each style (:data:`Rows`), if it now holds ``hands[seat]``."""
+    out = {s: no_evidence() for s in hands}
     log = math.log
     for e in events:
         rows = out.get(e.seat)
@@ -209,28 +260,119 @@ def style_loglik(
             cantos = valid_cantos(held, trump, e.sung_suits)
             if cantos:
                 row = rows[SING]
-                for t in (AZAR, A_MAS, A_MENOS):
+                for t in (CANTA, CALLA):
                     row[t] += log(canto_likelihood(t, e.sang, cantos, noise))
             continue
         row = rows[LEAD if e.lead < 0 else FOLLOW]
         legal = legal_mask(held, e.lead, e.winning, trump)
         if not legal >> e.card & 1:  # impossible in this deal (or a renuncio): very unlikely
-            for t in (AZAR, A_MAS, A_MENOS):
+            for t in range(len(STYLES)):
                 row[t] += -20.0
             continue
-        n = legal.bit_count()
-        if n == 1:
+        if legal & (legal - 1) == 0:  # one legal card: no choice, no evidence
             continue
-        row[AZAR] -= log(n)
-        for t in (A_MAS, A_MENOS):
-            row[t] += log(play_likelihood(t, e.card, legal, e.lead, e.winning, trump, noise))
+        inc = _decision(legal, e.lead, e.winning, e.card, trump, noise)
+        row[0] += inc[0]
+        row[1] += inc[1]
+        row[2] += inc[2]
+        row[3] += inc[3]
+        row[4] += inc[4]
     return out
 
 
-def profile_loglik(rows: Sequence[Sequence[float]]) -> list[float]:
-    """The log-likelihood of each of the ``PROFILES`` from the :func:`style_loglik` of one seat."""
+class Posterior(NamedTuple):
+    """What one opponent's play says of its profile: the log of its evidence (to weigh a deal)
+    and cumulative weights to draw a profile from (see :func:`posterior`)."""
+
+    log_evidence: float
+    components: list[float]
+    """Cumulative: one per pure profile (``PURE``), then the mixed one."""
+    lead: list[float]
+    follow: list[float]
+    sing: list[float]
+
+    def draw(self, rand: Any) -> Profile:
+        """A profile drawn from the posterior (``rand``: a ``random.random``)."""
+        comp = self.components
+        k = bisect.bisect_right(comp, rand() * comp[-1])
+        if k < len(PURE):
+            return PURE[k]
+        return (_pick(self.lead, rand), _pick(self.follow, rand), _pick(self.sing, rand))
+
+    def best(self) -> Profile:
+        """The profile most believed."""
+        comp = [b - a for a, b in zip([0.0, *self.components], self.components, strict=False)]
+        k = max(range(len(comp)), key=comp.__getitem__)
+        if k < len(PURE):
+            return PURE[k]
+        return (_argmax_step(self.lead), _argmax_step(self.follow), _argmax_step(self.sing))
+
+
+def _pick(cum: list[float], rand: Any) -> int:
+    return min(bisect.bisect_right(cum, rand() * cum[-1]), len(cum) - 1)
+
+
+def _argmax_step(cum: list[float]) -> int:
+    steps = [b - a for a, b in zip([0.0, *cum], cum, strict=False)]
+    return max(range(len(steps)), key=steps.__getitem__)
+
+
+_LOG_PURE = [math.log((1 - MIXED) * p) for p in PRIOR]
+_LOG_STYLE = -math.log(len(STYLES))
+_LOG_SINGING = -math.log(len(SINGING))
+
+
+def _lse(xs: Sequence[float]) -> float:
+    top = max(xs)
+    return top + math.log(sum(math.exp(x - top) for x in xs))
+
+
+_LOG_MIXED = math.log(MIXED) + 2 * _LOG_STYLE + _LOG_SINGING
+
+
+def evidence(rows: Rows, mixed: bool = True) -> float:
+    """The log of the probability of an opponent's play (:data:`Rows`) averaged over its profiles
+    by the prior (:func:`posterior`'s ``log_evidence``, without what drawing a profile needs)."""
     lead, follow, sing = rows
-    return [lead[a] + follow[b] + sing[c] for a, b, c in PROFILES]
+    xs = [_LOG_PURE[t] + lead[t] + follow[t] + sing[PURE_SINGING[t]] for t in range(len(STYLES))]
+    if not mixed:
+        return _lse(xs) - math.log(1 - MIXED)
+    xs.append(_LOG_MIXED + _lse(lead) + _lse(follow) + _lse(sing))
+    return _lse(xs)
+
+
+def posterior(rows: Rows, mixed: bool = True) -> Posterior:
+    """The posterior over an opponent's profiles from the :data:`Rows` of all its play: one style
+    throughout (prior ``(1 - MIXED) * PRIOR``), or (prior ``MIXED``, when ``mixed``) a style for
+    each situation drawn apart, uniformly."""
+    lead, follow, sing = rows
+    pure = [_LOG_PURE[t] + lead[t] + follow[t] + sing[PURE_SINGING[t]] for t in range(len(STYLES))]
+    if not mixed:
+        pure = [x - math.log(1 - MIXED) for x in pure]
+    parts = [[_LOG_STYLE + x for x in lead], [_LOG_STYLE + x for x in follow]]
+    parts.append([_LOG_SINGING + x for x in sing])
+    tops = [max(p) for p in parts]
+    mixed_log = -math.inf
+    if mixed:  # the product over situations of each one's sum over styles
+        mixed_log = math.log(MIXED)
+        for t, p in zip(tops, parts, strict=True):
+            mixed_log += t + math.log(sum(math.exp(x - t) for x in p))
+    logs = [*pure, mixed_log]
+    top = max(logs)
+    exp = math.exp
+    cums = []
+    for xs, t in ((logs, top), *zip(parts, tops, strict=True)):
+        acc, cum = 0.0, []
+        for x in xs:
+            acc += exp(x - t)
+            cum.append(acc)
+        cums.append(cum)
+    evidence = top + math.log(cums[0][-1])
+    return Posterior(evidence, *cums)
+
+
+def _add(a: Rows, b: Rows) -> Rows:
+    return [[x + y for x, y in zip(r, q, strict=True)] for r, q in zip(a, b, strict=True)]
 
 
 def resample(weights: Sequence[float], count: int, rng: random.Random) -> list[int]:
@@ -249,11 +391,6 @@ def resample(weights: Sequence[float], count: int, rng: random.Random) -> list[i
         out.append(i)
     rng.shuffle(out)
     return out
-
-
-def _logsumexp(xs: Sequence[float]) -> float:
-    top = max(xs)
-    return top + math.log(sum(math.exp(x - top) for x in xs))
 
 
 # ---------------------------------------------------------------- rollouts
@@ -478,7 +615,6 @@ def prune(active: list[int], outcomes: list[int], lost: list[int]) -> list[int]:
     return keep
 
 
-
 def distinct(legal: Sequence[int], mine_or_gone: int) -> list[int]:
     """The legal cards less those that play exactly like a weaker one kept: two cards of no
     points in one suit are equivalent when every card between them is in my hand or already
@@ -492,7 +628,6 @@ def distinct(legal: Sequence[int], mine_or_gone: int) -> list[int]:
                 continue
         out.append(c)
     return out
-
 
 
 class Maestro(Player):
@@ -516,7 +651,7 @@ class Maestro(Player):
     prune = True
     """Stop searching the candidates clearly worse than the best (:func:`prune`)."""
     mixed = True
-    """Believe that an opponent may mix styles by situation (``PROFILES``), not only play one."""
+    """Believe that an opponent may pick its style for each situation apart, not only play one."""
     noise = NOISE
     """How often a deterministic style is believed to play another card (the likelihoods)."""
     strict = False
@@ -530,8 +665,8 @@ class Maestro(Player):
         self.budget_ms = budget_ms
         self.simulations = simulations
         self.partido_id = ""
-        self.belief: dict[int, list[float]] = {}
-        """Seat -> log-belief in each style, from the manos played out so far."""
+        self.belief: dict[int, Rows] = {}
+        """Seat -> the log-likelihood of its play under each style, from the manos played out so far."""
         self.sang_at: dict[int, str] = {}
         """This mano's cantos, by the index of the card the singer then led."""
         self._dealer: tuple[Knowledge, Dealer] | None = None
@@ -565,22 +700,18 @@ class Maestro(Player):
         events, later = history(view.order, view.played, self.sang_at, view.trump_suit, me)
         empty = {s: 0 for s in view.order if s != me}
         for seat, rows in style_loglik(events, later, empty, view.trump_suit, self.noise).items():
-            b = self.beliefs(seat)
-            self.belief[seat] = [x + y for x, y in zip(b, profile_loglik(rows), strict=True)]
+            self.belief[seat] = _add(self.beliefs(seat), rows)
 
-    def beliefs(self, seat: int) -> list[float]:
-        """The log-belief in each of the ``PROFILES`` for ``seat`` (the prior until it has shown
-        its play)."""
+    def beliefs(self, seat: int) -> Rows:
+        """What ``seat``'s play so far says of each style (:data:`Rows`; nothing before it has
+        shown its play)."""
         if seat not in self.belief:
-            pure_only = [PRIOR[a] if a == b == c else 0.0 for a, b, c in PROFILES]
-            prior = PROFILE_PRIOR if self.mixed else pure_only
-            self.belief[seat] = [math.log(p) if p > 0 else -math.inf for p in prior]
+            self.belief[seat] = no_evidence()
         return self.belief[seat]
 
     def profile(self, seat: int) -> Profile:
         """The profile ``seat`` is most believed to play."""
-        b = self.beliefs(seat)
-        return PROFILES[max(range(len(PROFILES)), key=b.__getitem__)]
+        return posterior(self.beliefs(seat), self.mixed).best()
 
     # ---- the move
 
@@ -614,30 +745,22 @@ class Maestro(Player):
 
     def deals(self, request: PlayRequest, rng: random.Random) -> tuple[Knowledge, Any]:
         """The knowledge and a generator of weighted deals: (hands by seat, log-weight, and by
-        seat the cumulative posterior over the ``PROFILES``)."""
+        seat what all its play says of the styles, :data:`Rows`)."""
         view = self.view
         know = infer(view, request.hand)
         trump = view.trump_suit
         events, later = history(view.order, view.played, self.sang_at, trump, view.seat)
         priors = {s: self.beliefs(s) for s in know.counts}
-        prior_z = {s: _logsumexp(b) for s, b in priors.items()}
-        exp = math.exp
+        prior_z = {s: evidence(rows, self.mixed) for s, rows in priors.items()}
 
-        def draw() -> tuple[dict[int, int], float, dict[int, list[float]]]:
+        def draw() -> tuple[dict[int, int], float, dict[int, Rows]]:
             hands = self.sample(rng, know)
-            ll = style_loglik(events, later, hands, trump, self.noise)
             weight = 0.0
-            post: dict[int, list[float]] = {}
-            for s, rows in ll.items():
-                joint = [x + y for x, y in zip(priors[s], profile_loglik(rows), strict=True)]
-                z = _logsumexp(joint)
-                weight += z - prior_z[s]
-                acc, cum = 0.0, []
-                for x in joint:
-                    acc += exp(x - z)
-                    cum.append(acc)
-                post[s] = cum
-            return hands, weight, post
+            seen: dict[int, Rows] = {}
+            for s, rows in style_loglik(events, later, hands, trump, self.noise).items():
+                seen[s] = total = _add(priors[s], rows)
+                weight += evidence(total, self.mixed) - prior_z[s]
+            return hands, weight, seen
 
         return know, draw
 
@@ -664,7 +787,7 @@ class Maestro(Player):
         budget = (self.budget_ms if self.budget_ms is not None else 300.0) / 1000
         deadline = start + budget
         limit = self.simulations
-        pool: list[tuple[dict[int, int], float, dict[int, list[float]]]] = []
+        pool: list[tuple[dict[int, int], float, dict[int, Rows]]] = []
         pool_size = None if limit is None else self.pool_factor * limit
         pool_deadline = start + budget * 0.35
         slowest = 0.0
@@ -687,6 +810,7 @@ class Maestro(Player):
         nseat = len(base.hands)
         order = resample(weights, limit or len(pool), rng)
         trees: dict[tuple[Candidate, tuple[int, ...]], Node] = {}
+        posteriors: dict[int, dict[int, Posterior]] = {}  # by pool index, once it is searched
         outcomes = [0] * n  # bit k: the candidate lost the mano on the k-th searched deal
         active = list(range(n))
         sims = rollouts = 0
@@ -699,11 +823,14 @@ class Maestro(Player):
             elif sims and now + slowest > deadline:
                 break
             i = order[sims % len(order)]
-            hands, _w, post = pool[i]
+            hands, _w, seen = pool[i]
+            post = posteriors.get(i)
+            if post is None:
+                post = posteriors[i] = {s: posterior(rows, self.mixed) for s, rows in seen.items()}
             styles = [PURE[AZAR]] * nseat
-            styles[me] = PURE[self.self_style if self.self_style >= 0 else int(rng.random() * 3)]
-            for s, cum in post.items():
-                styles[s] = PROFILES[min(bisect.bisect_right(cum, rng.random() * cum[-1]), len(cum) - 1)]
+            styles[me] = PURE[self.self_style if self.self_style >= 0 else int(rng.random() * len(PURE))]
+            for s, p in post.items():
+                styles[s] = p.draw(rng.random)
             root = base.with_hands(hands)
             state = rng.getstate()
             for j in active:
