@@ -426,7 +426,7 @@ def test_the_shared_style_cards_and_the_evidence_agree_with_their_definitions() 
     rng = random.Random(7)
     for i in range(400):
         seat, trump = i % 4, cards.SUITS[i % 3]
-        _request_, legal, lead, winning = _request(rng, seat, trump)
+        _, legal, lead, winning = _request(rng, seat, trump)
         t = cards.SUITS.index(trump)
         assert M.style_cards(legal, lead, winning, t) == tuple(
             M.style_card(style, legal, lead, winning, t) for style in M.DETERMINISTIC
