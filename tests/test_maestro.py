@@ -184,7 +184,7 @@ def test_the_beliefs_recognise_a_player_that_mixes_styles_by_situation() -> None
     spy = Strict(seed=3, simulations=4)
     result = play_partido([spy, LeadsHighDucksLow(), A_MENOS(), RANDOM()], seed=8)
     assert result.faults == [] and result.manos >= 2
-    assert spy.profile(1)[:2] == (M.A_MAS, M.A_MENOS)
+    assert (spy.profile(1)[M.LEAD], spy.profile(1)[M.DUCK]) == (M.A_MAS, M.A_MENOS)
     assert spy.profile(2) == M.PURE[M.A_MENOS]  # the pure ones are still seen as pure
 
 
@@ -288,7 +288,7 @@ def test_the_inline_rollout_plays_as_the_style_steps(n: int) -> None:
             m = p.mano
             assert m is not None
             if pick.random() < 0.3:
-                styles = [(pick.randrange(5), pick.randrange(5), pick.randrange(2)) for _ in range(n)]
+                styles = [(*(pick.randrange(5) for _ in range(3)), pick.randrange(2)) for _ in range(n)]
                 fast, slow = m.clone(), m.clone()
                 M.rollout(fast, random.Random(seed), styles)
                 _step_loop(slow, random.Random(seed), styles)
@@ -420,6 +420,7 @@ def test_it_plays_the_opponents_it_was_not_built_against() -> None:
     result = play_partido([spy, *others], seed=9)
     assert result.faults == [] and result.manos >= 2
 
+
 def test_the_shared_style_cards_and_the_evidence_agree_with_their_definitions() -> None:
     """``style_cards`` (all styles at once, for speed) plays as ``style_card`` does style by style;
     ``evidence`` is the posterior's log-evidence, and a posterior's draws are its profiles."""
@@ -432,11 +433,11 @@ def test_the_shared_style_cards_and_the_evidence_agree_with_their_definitions() 
             M.style_card(style, legal, lead, winning, t) for style in M.DETERMINISTIC
         )
     for _ in range(200):
-        rows = [[rng.uniform(-9, 0) for _ in range(5)], [rng.uniform(-9, 0) for _ in range(5)]]
+        rows = [[rng.uniform(-9, 0) for _ in range(5)] for _ in M.PLAYING]
         rows.append([rng.uniform(-3, 0) for _ in range(2)])
         for mixed in (True, False):
             post = M.posterior(rows, mixed)
             assert math.isclose(M.evidence(rows, mixed), post.log_evidence, rel_tol=1e-9, abs_tol=1e-9)
             profile = post.draw(rng.random)
             assert profile in M.PURE or mixed
-            assert 0 <= profile[M.LEAD] < 5 and 0 <= profile[M.FOLLOW] < 5 and 0 <= profile[M.SING] < 2
+            assert all(0 <= profile[k] < 5 for k in M.PLAYING) and 0 <= profile[M.SING] < 2

@@ -2,16 +2,18 @@
 
 It builds on ``fuerte`` (read that first) and adds:
 
-1. **Who are the others?** Each opponent is modelled as a mixture of *profiles*: a
-   style of play for leading, following and singing, each one of ``azar`` (a random
-   legal card), ``a_mas`` (win cheaply, lead strong) and ``a_menos`` (duck, lead low).
-   After every mano played out, every card an opponent held is known (it played them
-   all), so the exact likelihood of its play under each profile updates a per-opponent
-   belief (Bayes' rule).
+1. **Who are the others?** Each opponent is modelled by its *profile*: a style of
+   play for leading and for following, each one of ``azar`` (a random legal card),
+   ``a_mas`` (win cheaply, lead strong), ``a_menos`` (duck, lead low), ``alto`` (its
+   strongest card) and ``bajo`` (its weakest), and a way of singing (``canta``: all,
+   ``calla``: only tute and the cuarenta). After every mano played out, every card an
+   opponent held is known (it played them all), so the exact likelihood of its play under
+   each style updates a per-opponent belief (Bayes' rule): one style throughout, or a style
+   per situation drawn apart (:func:`posterior`).
 2. **Which deals explain the play?** The hidden hands are dealt consistently with
    the rules' certainties (voids, no trump, no higher card: :func:`infer`), and
    then *weighted* by how likely each opponent's play so far is in that deal under
-   its mixture of profiles (:func:`style_loglik`, :func:`profile_loglik`); the search rolls out deals
+   its mixture of profiles (:func:`style_loglik`, :func:`evidence`); the search rolls out deals
    drawn again in proportion to those weights (importance resampling).
 3. **Rollouts that play like the table.** In each rollout every opponent plays
    the profile drawn from its posterior for that deal; the player itself ducks.
@@ -59,11 +61,13 @@ PURE_SINGING = (CANTA, CANTA, CALLA, CANTA, CALLA)
 """How each style sings when a player plays it throughout (as the sample of that name does)."""
 PRIOR = (0.3, 0.2, 0.2, 0.15, 0.15)
 """Belief in each style before an opponent has shown anything."""
-LEAD, FOLLOW, SING = 0, 1, 2
-"""The three situations a player decides in: leading a trick, following one, singing."""
-Profile = tuple[int, int, int]
-"""A player's profile: its style when leading, when following, and how it sings."""
-PURE: tuple[Profile, ...] = tuple((t, t, PURE_SINGING[t]) for t in range(len(STYLES)))
+LEAD, WIN, DUCK, SING = 0, 1, 2, 3
+"""The situations a player decides in: leading a trick, following one it can win (some legal
+card beats the card winning it), following one it cannot win, and singing."""
+PLAYING = (LEAD, WIN, DUCK)
+Profile = tuple[int, int, int, int]
+"""A player's profile: its style in each of the ``PLAYING`` situations, and how it sings."""
+PURE: tuple[Profile, ...] = tuple((t, t, t, PURE_SINGING[t]) for t in range(len(STYLES)))
 """The profiles of a player of one style throughout, like the sample players."""
 MIXED = 0.2
 """The prior belief that an opponent picks its style for each situation apart (uniformly),
@@ -71,8 +75,8 @@ rather than playing one style throughout."""
 NOISE = 0.1
 """A deterministic style plays its own card with probability 1 - NOISE (+ its share of NOISE)."""
 Rows = list[list[float]]
-"""By situation (``LEAD``, ``FOLLOW``, ``SING``), a log-likelihood for each style (of play, or
-of singing) of an opponent's decisions in it."""
+"""By situation (``LEAD``, ``WIN``, ``DUCK``, ``SING``), a log-likelihood for each style (of play,
+or of singing) of an opponent's decisions in it."""
 
 RANK_MASK = tuple(sum(1 << (suit * 10 + r) for suit in range(4)) for r in range(10))
 """The four cards of each strength (0: the 2s, ..., 9: the ases)."""
@@ -97,6 +101,11 @@ def strongest(cards_mask: int) -> int:
         if x:
             return (x & -x).bit_length() - 1
     raise ValueError("no card")
+
+
+def can_win(legal: int, winning: int, trump: int) -> bool:
+    """Whether one of the ``legal`` cards beats ``winning``, the card winning the trick."""
+    return bool(legal & (ABOVE[winning] | (SUIT_MASK[trump] if winning // 10 != trump else 0)))
 
 
 def style_card(style: int, legal: int, lead: int, winning: int, trump: int) -> int:
@@ -152,7 +161,7 @@ def canto_likelihood(singing: int, sang: str | None, cantos: Sequence[str], nois
 
 def no_evidence() -> Rows:
     """:data:`Rows` of nothing seen yet."""
-    return [[0.0] * len(STYLES), [0.0] * len(STYLES), [0.0] * len(SINGING)]
+    return [[0.0] * len(STYLES) for _ in PLAYING] + [[0.0] * len(SINGING)]
 
 
 class Event(NamedTuple):
@@ -263,8 +272,8 @@ def style_loglik(
                 for t in (CANTA, CALLA):
                     row[t] += log(canto_likelihood(t, e.sang, cantos, noise))
             continue
-        row = rows[LEAD if e.lead < 0 else FOLLOW]
         legal = legal_mask(held, e.lead, e.winning, trump)
+        row = rows[LEAD if e.lead < 0 else WIN if can_win(legal, e.winning, trump) else DUCK]
         if not legal >> e.card & 1:  # impossible in this deal (or a renuncio): very unlikely
             for t in range(len(STYLES)):
                 row[t] += -20.0
@@ -287,9 +296,9 @@ class Posterior(NamedTuple):
     log_evidence: float
     components: list[float]
     """Cumulative: one per pure profile (``PURE``), then the mixed one."""
-    lead: list[float]
-    follow: list[float]
-    sing: list[float]
+    parts: list[list[float]]
+    """Cumulative, by situation: the mixed player's style (or way of singing) in it (empty when
+    the posterior believes in pure profiles only)."""
 
     def draw(self, rand: Any) -> Profile:
         """A profile drawn from the posterior (``rand``: a ``random.random``)."""
@@ -297,78 +306,89 @@ class Posterior(NamedTuple):
         k = bisect.bisect_right(comp, rand() * comp[-1])
         if k < len(PURE):
             return PURE[k]
-        return (_pick(self.lead, rand), _pick(self.follow, rand), _pick(self.sing, rand))
+        a, b, c, d = (_pick(cum, rand) for cum in self.parts)
+        return (a, b, c, d)
 
     def best(self) -> Profile:
         """The profile most believed."""
-        comp = [b - a for a, b in zip([0.0, *self.components], self.components, strict=False)]
+        comp = _steps(self.components)
         k = max(range(len(comp)), key=comp.__getitem__)
         if k < len(PURE):
             return PURE[k]
-        return (_argmax_step(self.lead), _argmax_step(self.follow), _argmax_step(self.sing))
+        a, b, c, d = (_argmax(_steps(cum)) for cum in self.parts)
+        return (a, b, c, d)
 
 
 def _pick(cum: list[float], rand: Any) -> int:
     return min(bisect.bisect_right(cum, rand() * cum[-1]), len(cum) - 1)
 
 
-def _argmax_step(cum: list[float]) -> int:
-    steps = [b - a for a, b in zip([0.0, *cum], cum, strict=False)]
-    return max(range(len(steps)), key=steps.__getitem__)
+def _steps(cum: list[float]) -> list[float]:
+    return [b - a for a, b in zip([0.0, *cum], cum, strict=False)]
+
+
+def _argmax(xs: list[float]) -> int:
+    return max(range(len(xs)), key=xs.__getitem__)
 
 
 _LOG_PURE = [math.log((1 - MIXED) * p) for p in PRIOR]
 _LOG_STYLE = -math.log(len(STYLES))
 _LOG_SINGING = -math.log(len(SINGING))
+_LOG_MIXED = math.log(MIXED) + len(PLAYING) * _LOG_STYLE + _LOG_SINGING
 
 
-def _lse(xs: Sequence[float]) -> float:
+def _lse(xs: Sequence[float], exp: Any = math.exp) -> float:
+    """log(sum(exp(x) for x in xs)), without overflow."""
     top = max(xs)
-    return top + math.log(sum(math.exp(x - top) for x in xs))
+    return top + math.log(sum([exp(x - top) for x in xs]))
 
 
-_LOG_MIXED = math.log(MIXED) + 2 * _LOG_STYLE + _LOG_SINGING
+def _pure(rows: Rows) -> list[float]:
+    """The log of prior times likelihood of each pure profile."""
+    lead, win, duck, sing = rows
+    return [_LOG_PURE[t] + lead[t] + win[t] + duck[t] + sing[PURE_SINGING[t]] for t in range(len(STYLES))]
 
 
 def evidence(rows: Rows, mixed: bool = True) -> float:
     """The log of the probability of an opponent's play (:data:`Rows`) averaged over its profiles
     by the prior (:func:`posterior`'s ``log_evidence``, without what drawing a profile needs)."""
-    lead, follow, sing = rows
-    xs = [_LOG_PURE[t] + lead[t] + follow[t] + sing[PURE_SINGING[t]] for t in range(len(STYLES))]
+    xs = _pure(rows)
     if not mixed:
         return _lse(xs) - math.log(1 - MIXED)
-    xs.append(_LOG_MIXED + _lse(lead) + _lse(follow) + _lse(sing))
+    lead, win, duck, sing = rows
+    xs.append(_LOG_MIXED + _lse(lead) + _lse(win) + _lse(duck) + _lse(sing))
     return _lse(xs)
+
+
+def _cumulative(xs: Sequence[float]) -> tuple[float, list[float]]:
+    """The largest of ``xs`` and the running sums of exp(x - largest)."""
+    top = max(xs)
+    exp = math.exp
+    acc, cum = 0.0, []
+    for x in xs:
+        acc += exp(x - top)
+        cum.append(acc)
+    return top, cum
 
 
 def posterior(rows: Rows, mixed: bool = True) -> Posterior:
     """The posterior over an opponent's profiles from the :data:`Rows` of all its play: one style
     throughout (prior ``(1 - MIXED) * PRIOR``), or (prior ``MIXED``, when ``mixed``) a style for
     each situation drawn apart, uniformly."""
-    lead, follow, sing = rows
-    pure = [_LOG_PURE[t] + lead[t] + follow[t] + sing[PURE_SINGING[t]] for t in range(len(STYLES))]
-    if not mixed:
-        pure = [x - math.log(1 - MIXED) for x in pure]
-    parts = [[_LOG_STYLE + x for x in lead], [_LOG_STYLE + x for x in follow]]
-    parts.append([_LOG_SINGING + x for x in sing])
-    tops = [max(p) for p in parts]
-    mixed_log = -math.inf
-    if mixed:  # the product over situations of each one's sum over styles
-        mixed_log = math.log(MIXED)
-        for t, p in zip(tops, parts, strict=True):
-            mixed_log += t + math.log(sum(math.exp(x - t) for x in p))
-    logs = [*pure, mixed_log]
-    top = max(logs)
-    exp = math.exp
-    cums = []
-    for xs, t in ((logs, top), *zip(parts, tops, strict=True)):
-        acc, cum = 0.0, []
-        for x in xs:
-            acc += exp(x - t)
-            cum.append(acc)
-        cums.append(cum)
-    evidence = top + math.log(cums[0][-1])
-    return Posterior(evidence, *cums)
+    logs = _pure(rows)
+    parts: list[list[float]] = []
+    if mixed:
+        log_mixed = _LOG_MIXED
+        for row in rows:
+            top, cum = _cumulative(row)
+            log_mixed += top + math.log(cum[-1])
+            parts.append(cum)
+        logs.append(log_mixed)
+    else:
+        logs = [x - math.log(1 - MIXED) for x in logs]
+        logs.append(-math.inf)
+    top, components = _cumulative(logs)
+    return Posterior(top + math.log(components[-1]), components, parts)
 
 
 def _add(a: Rows, b: Rows) -> Rows:
@@ -407,7 +427,8 @@ def step(m: Mano, profile: Profile, rng: random.Random) -> int:
             if sing == TUTE:
                 return -1
     legal = m.legal()
-    style = profile[LEAD if m.lead < 0 else FOLLOW]
+    situation = LEAD if m.lead < 0 else WIN if can_win(legal, m.winning, m.trump) else DUCK
+    style = profile[situation]
     if style == AZAR or legal & (legal - 1) == 0:
         options = cards_of(legal)
         c = options[int(rng.random() * len(options))]
@@ -451,7 +472,6 @@ def rollout(m: Mano, rng: random.Random, styles: Sequence[Profile]) -> None:
             legal = hand
             style = profile[LEAD]
         else:
-            style = profile[FOLLOW]
             follow = hand & SUIT_MASK[lead]
             if follow:
                 legal = (follow & ABOVE[winning] or follow) if winning // 10 == lead else follow
@@ -460,6 +480,11 @@ def rollout(m: Mano, rng: random.Random, styles: Sequence[Profile]) -> None:
                 if legal and winning // 10 == trump:
                     legal = legal & ABOVE[winning]
                 legal = legal or hand
+            style = profile[WIN]
+            if style != profile[DUCK] and not legal & (
+                ABOVE[winning] | (trumps if winning // 10 != trump else 0)
+            ):
+                style = profile[DUCK]  # can_win(), inline
         if style == AZAR or legal & (legal - 1) == 0:
             options = cards_of(legal)
             c = options[int(rand() * len(options))]
