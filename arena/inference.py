@@ -110,15 +110,16 @@ def _greedy(
     """Most constrained card first, each to an allowed seat with room (weighted by room)."""
     cap = dict(cap)
     hands = dict.fromkeys(cap, 0)
-    keyed = sorted(free, key=lambda c: (len(allowed[c]), rng.random()))
-    for c in keyed:
+    rand = rng.random
+    keyed = sorted([(len(allowed[c]), rand(), c) for c in free])  # random order among equals
+    for _n, _r, c in keyed:
         seats = [s for s in allowed[c] if cap[s] > 0]
         if not seats:
             return None
         if len(seats) == 1:
             s = seats[0]
         else:
-            r = rng.random() * sum(cap[s] for s in seats)
+            r = rand() * sum([cap[s] for s in seats])
             for s in seats:
                 r -= cap[s]
                 if r < 0:

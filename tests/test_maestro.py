@@ -441,3 +441,35 @@ def test_the_shared_style_cards_and_the_evidence_agree_with_their_definitions() 
             profile = post.draw(rng.random)
             assert profile in M.PURE or mixed
             assert all(0 <= profile[k] < 5 for k in M.PLAYING) and 0 <= profile[M.SING] < 2
+
+
+def test_a_deals_weight_from_the_per_seat_cache_is_its_weight_worked_out_whole() -> None:
+    """``deals()`` keeps each (seat, hand)'s likelihood once worked out: every deal it draws
+    weighs exactly what the likelihood of all the hands at once gives, and late in a mano
+    (few hands possible) most seats' hands repeat."""
+    repeats = draws = 0
+
+    class Checked(Strict):
+        def search(self, request: PlayRequest, candidates: list[Any], start: float) -> Any:
+            nonlocal repeats, draws
+            view = self.view
+            _know, draw = self.deals(request, random.Random(len(view.played)))
+            events, later = M.history(view.order, view.played, self.sang_at, view.trump_suit, view.seat)
+            seen: set[tuple[int, int]] = set()
+            for _ in range(30):
+                hands, weight, rows = draw()
+                direct = M.style_loglik(events, later, hands, view.trump_suit, self.noise)
+                expected = 0.0
+                for s, h in hands.items():
+                    total = M._add(self.beliefs(s), direct[s])
+                    assert rows[s] == total
+                    expected += M.evidence(total, self.mixed) - M.evidence(self.beliefs(s), self.mixed)
+                    repeats += (s, h) in seen
+                    draws += 1
+                    seen.add((s, h))
+                assert weight == expected
+            return super().search(request, candidates, start)
+
+    result = play_partido([Checked(seed=3, simulations=4), A_MAS(), A_MENOS(), RANDOM()], seed=12)
+    assert result.faults == [] and draws > 0
+    assert repeats > draws // 10

@@ -561,10 +561,13 @@ class Node:
     """A moment when I am to play again, reached by one history of my moves and the others'
     replies: visits, and (plays, mano not lost) by my move from here."""
 
-    __slots__ = ("next", "stats", "visits")
+    __slots__ = ("moves", "next", "stats", "visits")
 
     def __init__(self) -> None:
         self.visits = 0
+        self.moves: list[Candidate] | None = None
+        """My moves here, worked out at the first pass: my hand, the trick and whether I may sing
+        are the same in every deal that reaches this node (its history holds every card since)."""
         self.stats: dict[Candidate, list[int]] = {}
         self.next: dict[tuple[Candidate, tuple[int, ...]], Node] = {}
 
@@ -583,7 +586,10 @@ def descend(
         log_n = math.log(node.visits)
         best: Candidate | None = None
         top = -1.0
-        for move in choices(m):
+        moves = node.moves
+        if moves is None:
+            moves = node.moves = choices(m)
+        for move in moves:
             st = node.stats.get(move)
             if st is None:
                 best = move
@@ -778,14 +784,23 @@ class Maestro(Player):
         events, later = history(view.order, view.played, self.sang_at, trump, view.seat)
         priors = {s: self.beliefs(s) for s in know.counts}
         prior_z = {s: evidence(rows, self.mixed) for s, rows in priors.items()}
+        by_seat = {s: [e for e in events if e.seat == s] for s in know.counts}
+        known: dict[tuple[int, int], tuple[Rows, float]] = {}
+        """(seat, hand) -> all its play's rows and their log-weight: a seat's likelihood depends on
+        its own hand alone, and late in a mano few hands are possible, so most deals repeat one."""
 
         def draw() -> tuple[dict[int, int], float, dict[int, Rows]]:
             hands = self.sample(rng, know)
             weight = 0.0
             seen: dict[int, Rows] = {}
-            for s, rows in style_loglik(events, later, hands, trump, self.noise).items():
-                seen[s] = total = _add(priors[s], rows)
-                weight += evidence(total, self.mixed) - prior_z[s]
+            for s, h in hands.items():
+                hit = known.get((s, h))
+                if hit is None:
+                    rows = style_loglik(by_seat[s], later, {s: h}, trump, self.noise)[s]
+                    total = _add(priors[s], rows)
+                    hit = known[s, h] = (total, evidence(total, self.mixed) - prior_z[s])
+                seen[s] = hit[0]
+                weight += hit[1]
             return hands, weight, seen
 
         return know, draw
