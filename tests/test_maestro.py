@@ -405,8 +405,9 @@ def test_pruning_keeps_the_moves_reproducible_and_legal() -> None:
 
 def test_it_plays_the_opponents_it_was_not_built_against() -> None:
     """benchmarks/strength_bots: alto and bajo are two of maestro's styles (their strongest and
-    weakest card), and it tells them apart; primero, goloso and último fit none of its profiles
-    exactly, and it still plays whole partidos against them."""
+    weakest card), and it tells them apart; primero, goloso and último, and the hold-out contador,
+    sesgado and posicional, fit none of its profiles exactly, and it still plays whole partidos
+    against them."""
     bots = ROOT / "benchmarks" / "strength_bots"
     spy = Strict(seed=5, simulations=4)
     others = [load_player_class(bots / name)() for name in ("alto", "bajo", "mixto")]
@@ -415,10 +416,11 @@ def test_it_plays_the_opponents_it_was_not_built_against() -> None:
     assert spy.profile(1) == M.PURE[M.ALTO]
     assert spy.profile(2) == M.PURE[M.BAJO]
     assert spy.profile(3) not in M.PURE  # mixto leads low and follows high
-    spy = Strict(seed=5, simulations=4)
-    others = [load_player_class(bots / name)() for name in ("primero", "goloso", "ultimo")]
-    result = play_partido([spy, *others], seed=9)
-    assert result.faults == [] and result.manos >= 2
+    for field in (("primero", "goloso", "ultimo"), ("contador", "sesgado", "posicional")):
+        spy = Strict(seed=5, simulations=4)
+        others = [load_player_class(bots / name)() for name in field]
+        result = play_partido([spy, *others], seed=9)
+        assert result.faults == [] and result.manos >= 2
 
 
 def test_the_shared_style_cards_and_the_evidence_agree_with_their_definitions() -> None:
