@@ -318,8 +318,9 @@ def cache_key(job: GapJob) -> str:
     return key + (f"/{','.join(job.field)}" if job.field else "")
 
 
-STRANGERS = ("alto", "bajo", "mixto", "primero", "goloso", "ultimo")
-"""The opponents of benchmarks/strength_bots, which no sample player was built against."""
+STRANGERS = tuple(sorted(p.name for p in (ROOT / "benchmarks" / "strength_bots").iterdir() if p.is_dir()))
+"""The opponents of benchmarks/strength_bots (every folder there), which no sample player was built
+against."""
 
 
 def opponents(size: int, field: tuple[str, ...]) -> tuple[str, ...]:
