@@ -6,11 +6,10 @@ It builds on ``fuerte`` (read that first) and adds:
    play for leading, for following a trick it can win and one it cannot, each one of
    ``azar`` (a random legal card), ``a_mas`` (win cheaply, lead strong), ``a_menos``
    (duck, lead low), ``alto`` (its strongest card) and ``bajo`` (its weakest), and a way
-   of singing (``canta``: all,
-   ``calla``: only tute and the cuarenta). After every mano played out, every card an
-   opponent held is known (it played them all), so the exact likelihood of its play under
-   each style updates a per-opponent belief (Bayes' rule): one style throughout, or a style
-   per situation drawn apart (:func:`posterior`).
+   of singing (``canta``: all, ``calla``: only tute and the cuarenta). After every mano
+   played out, every card an opponent held is known (it played them all), so the exact
+   likelihood of its play under each style updates a per-opponent belief (Bayes' rule): one
+   style throughout, or a style per situation drawn apart (:func:`posterior`).
 2. **Which deals explain the play?** The hidden hands are dealt consistently with
    the rules' certainties (voids, no trump, no higher card: :func:`infer`), and
    then *weighted* by how likely each opponent's play so far is in that deal under

@@ -7,7 +7,7 @@ with its cheapest winning card when the trick holds 10 points or more, else thro
 card. Sings only tute and the cuarenta.
 """
 
-from arena.cards import POINTS, parse
+from arena.cards import NAMES, POINTS, parse
 from arena.rules import beats
 from arena.sdk import Move, Player, PlayRequest
 
@@ -27,21 +27,15 @@ class Contador(Player):
             plain = [c for c in legal if c // 10 != trump] or legal
             for c in sorted(plain, key=lambda c: -(c % 10)):
                 if all(x in gone for x in range(c + 1, (c // 10 + 1) * 10)):
-                    return Move(card=_name(c), sing=sing)
+                    return Move(card=NAMES[c], sing=sing)
             suits: dict[int, list[int]] = {}
             for c in plain:
                 suits.setdefault(c // 10, []).append(c)
             longest = max(suits.values(), key=lambda cs: (len(cs), -min(cs)))
-            return Move(card=_name(min(longest)), sing=sing)
+            return Move(card=NAMES[min(longest)], sing=sing)
         winning = parse(request.winning()[1])  # type: ignore[index]  # someone has played
         on_table = sum(POINTS[parse(c)] for _seat, c in request.table)
         winners = [c for c in legal if beats(c, winning, trump)]
         if winners and on_table >= 10:
-            return Move(card=_name(min(winners, key=lambda c: (c // 10 == trump, c % 10))))
-        return Move(card=_name(min(legal, key=lambda c: (c // 10 == trump, c % 10))))
-
-
-def _name(c: int) -> str:
-    from arena.cards import NAMES
-
-    return NAMES[c]
+            return Move(card=NAMES[min(winners, key=lambda c: (c // 10 == trump, c % 10))])
+        return Move(card=NAMES[min(legal, key=lambda c: (c // 10 == trump, c % 10))])
