@@ -62,6 +62,7 @@ require_browser()
 pytest.importorskip("django", reason="django is not installed (pip install '.[serve]')")
 
 from selenium import webdriver  # noqa: E402
+from selenium.common.exceptions import StaleElementReferenceException  # noqa: E402
 from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.remote.webdriver import WebDriver  # noqa: E402
@@ -148,7 +149,10 @@ def driver(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebDriver]:
 def _wait(ready: Callable[[], Any], seconds: float, what: str) -> Any:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
-        value = ready()
+        try:
+            value = ready()
+        except StaleElementReferenceException:  # the page changed under the read: try again
+            value = None
         if value:
             return value
         time.sleep(0.5)
@@ -156,6 +160,12 @@ def _wait(ready: Callable[[], Any], seconds: float, what: str) -> Any:
 
 
 def _text(driver: WebDriver) -> str:
+    """The page's text; a page still being replaced (a stale body) is read again."""
+    for _ in range(20):
+        try:
+            return str(driver.find_element(By.TAG_NAME, "body").text)
+        except StaleElementReferenceException:
+            time.sleep(0.25)
     return str(driver.find_element(By.TAG_NAME, "body").text)
 
 
@@ -236,7 +246,9 @@ def test_a_term_of_the_ladder_in_the_browser(
     roster = tmp_path / "participantes.csv"
     roster.write_text(ROSTER, encoding="utf-8")
     _submit(driver, {"roster": str(roster)}, button="Importar")
-    links = re.findall(r"http://\S+/invite/\S+", _text(driver))
+    links = _wait(
+        lambda: re.findall(r"http://\S+/invite/\S+", _text(driver)), 20, "the roster's invitations"
+    )
     assert len(links) == 2, _text(driver)
     driver.get(f"{base}/instructor/ladders")
     Select(driver.find_element(By.NAME, "game")).select_by_value("tute-dos")
