@@ -83,3 +83,26 @@ def test_hooks_are_called_for_their_events() -> None:
     player = Auditor(1)
     result = play_partido([player, Auditor(2), Auditor(3), Auditor(4)], seed=9)
     assert [e["mano"] for e in player.events] == list(range(1, result.manos + 1))
+
+
+class OrderAuditor(Auditor):
+    """Also checks, at every mano's end, that ``view.order`` is the seats that played it."""
+
+    def __init__(self, seed: int) -> None:
+        super().__init__(seed)
+        self.ends_with_an_elimination = 0
+
+    def on_mano_end(self, event: dict[str, Any]) -> None:
+        v = self.view
+        played = {s for s, _ in v.played}
+        assert played <= set(v.order), (v.order, played)
+        if event["eliminated"]:
+            self.ends_with_an_elimination += 1
+
+
+@pytest.mark.parametrize("n", [4, 5, 6])
+def test_the_order_at_a_manos_end_is_the_seats_dealt_in_even_when_it_eliminated_one(n: int) -> None:
+    players = [OrderAuditor(s) for s in range(n)]
+    result = play_partido(players, seed=70 + n, ruleset=RuleSet())
+    assert not result.faults  # an assertion failing in a hook would be a crash fault
+    assert players[0].ends_with_an_elimination > 0  # the case the test is about happened

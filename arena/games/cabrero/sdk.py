@@ -109,9 +109,10 @@ class TableView(SeenView):
 
     @property
     def order(self) -> tuple[int, ...]:
-        """The seats dealt in this mano, from the mano (who leads the first trick) going right."""
+        """The seats dealt in this mano, from the mano (who leads the first trick) going right:
+        also at its ``mano_end``, when a seat it eliminated is no longer :attr:`active`."""
         n = len(self._players) or len(self._porotos)
-        live = set(self._active) - {self.sitting_out}
+        live = set(self._start.get("active", self._active)) - {self.sitting_out}
         start = self.mano_seat
         return tuple([s for i in range(n) if (s := (start + i) % n) in live])
 
