@@ -8,6 +8,11 @@ overtrump, cantos, points; no checks, no partido). The two alternate in slices o
 ``--slice`` seconds for ``--seconds`` in all, so the machine's noise falls on both
 alike. The last line is ``manos/s: N; bare loop: M; ratio: R×`` (R = N / M).
 
+A third loop, timed in the same slices, plays the manos the way a search player's
+playouts do (:func:`playout_mano`: a shuffled deal into an engine ``Mano``, then
+``Mano.legal``, ``Mano.cantos``, ``Mano.sing`` and the unchecked ``Mano.play``); the line
+before the last gives its rate and its ratio to the bare loop.
+
     python benchmarks/engine.py --players 4 --seconds 10
 """
 
@@ -19,7 +24,7 @@ import random
 import time
 
 from arena.cards import cards_of
-from arena.engine import Partido
+from arena.engine import Mano, Partido
 from arena.rules import RuleSet
 
 BARE_POINTS = [(0, 0, 0, 0, 0, 2, 3, 4, 10, 11)[c % 10] for c in range(40)]
@@ -47,6 +52,28 @@ def play_partido(n: int, seed: int, rng: random.Random, ruleset: RuleSet, record
                     continue
         p.play(choice(cards_of(m.legal())), sing)
     return p.mano_number
+
+
+def playout_mano(rng: random.Random, n: int) -> list[int | None]:
+    """One random-legal mano as a search's playout plays it: unchecked, on an engine ``Mano``."""
+    deck = list(range(40))
+    rng.shuffle(deck)
+    k, size = min(n, 5), BARE_SIZE[n]
+    hands = [0] * k
+    for i in range(k):
+        for c in deck[i * size : (i + 1) * size]:
+            hands[i] |= 1 << c
+    m = Mano(1, deck[-1] // 10, range(k), hands)
+    choice = rng.choice
+    while not m.over:
+        if m.may_sing:
+            cantos = m.cantos()
+            if cantos:
+                m.sing(cantos[0])
+                if m.over:
+                    break
+        m.play(choice(cards_of(m.legal())))
+    return m.scores()
 
 
 def bare_mano(rng: random.Random, n: int) -> list[int]:
@@ -101,16 +128,16 @@ def bare_mano(rng: random.Random, n: int) -> list[int]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--players", type=int, default=4)
-    ap.add_argument("--seconds", type=float, default=10.0, help="engine and bare loop together")
+    ap.add_argument("--seconds", type=float, default=10.0, help="the three loops together")
     ap.add_argument("--slice", type=float, default=0.5, help="seconds of each turn of the two loops")
     ap.add_argument("--record", action="store_true", help="also record every replay event")
     args = ap.parse_args()
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
-    rng, bare_rng = random.Random(1), random.Random(2)
+    rng, bare_rng, playout_rng = random.Random(1), random.Random(2), random.Random(3)
     ruleset = RuleSet()
-    manos = partidos = bare = 0
-    engine_time = bare_time = 0.0
+    manos = partidos = bare = playouts = 0
+    engine_time = bare_time = playout_time = 0.0
     perf = time.perf_counter
     end = perf() + args.seconds
     while perf() < end:
@@ -126,13 +153,25 @@ def main() -> None:
             for _ in range(20):
                 bare_mano(bare_rng, args.players)
             bare += 20
-        bare_time += perf() - middle
+        last = perf()
+        bare_time += last - middle
+        deadline = last + args.slice
+        while perf() < deadline:
+            for _ in range(20):
+                playout_mano(playout_rng, args.players)
+            playouts += 20
+        playout_time += perf() - last
     speed, bare_speed = manos / engine_time, bare / bare_time
+    playout_speed = playouts / playout_time
     print(
         f"players: {args.players}  partidos: {partidos}  manos: {manos}  seconds: {engine_time:.2f}"
         f"  events: {'recorded' if args.record else 'off'}"
     )
     print(f"bare loop: manos: {bare}  seconds: {bare_time:.2f}")
+    print(
+        f"search playouts (Mano.play, unchecked): manos/s: {playout_speed:.0f};"
+        f" ratio to the bare loop: {playout_speed / bare_speed:.2f}×"
+    )
     print(f"manos/s: {speed:.0f}; bare loop: {bare_speed:.0f}; ratio: {speed / bare_speed:.2f}×")
 
 

@@ -201,8 +201,9 @@ def _attempt_illegal(p: Partido, rng: random.Random, seat: int, legal: list[int]
     illegal = [c for c in cards.cards_of(hand) if c not in legal]
     not_held = [c for c in range(40) if not hand >> c & 1]
     kind = rng.randrange(3)
-    if kind == 0 and illegal:
-        move: tuple[Any, Any] = (cards.NAMES[rng.choice(illegal)], None)
+    if kind == 0 and illegal:  # by name as on the wire, or by card id as in-process callers do
+        c = rng.choice(illegal)
+        move: tuple[Any, Any] = (rng.choice((cards.NAMES[c], c)), None)
     elif kind == 1:
         move = (cards.NAMES[rng.choice(not_held)], None)
     else:
@@ -210,10 +211,11 @@ def _attempt_illegal(p: Partido, rng: random.Random, seat: int, legal: list[int]
         false = [c for c in ("cuarenta", *rules.CANTO_NAMES) if c not in valid]
         move = (cards.NAMES[legal[0]], rng.choice(false))
     before = (len(p.events), m.hands[:], m.table[:], m.turn)
+    shown = move[0] if move[0] is None or isinstance(move[0], str) else cards.NAMES[move[0]]
     if kind == 0 and illegal and p.rules.renuncio == "accuse":  # accepted, marked in the replay
         p.play(*move)
         if p.record:
-            assert p.events[before[0]] == {"type": "played", "seat": seat, "card": move[0], "renuncio": True}
+            assert p.events[before[0]] == {"type": "played", "seat": seat, "card": shown, "renuncio": True}
         return True
     try:
         p.play(*move)
@@ -232,7 +234,7 @@ def _attempt_illegal(p: Partido, rng: random.Random, seat: int, legal: list[int]
             if move[1] is not None:
                 assert fault.get("canto") == move[1]
             else:
-                assert fault.get("card") == move[0]
+                assert fault.get("card") == shown
         return True
     raise AssertionError(f"illegal move {move} accepted from seat {seat}")
 
