@@ -6,6 +6,7 @@ import hashlib
 import itertools
 import json
 import math
+import random
 from collections import Counter
 
 import pytest
@@ -161,8 +162,9 @@ def big_draws(draw: st.DrawFn) -> tuple[int, int, int]:
 @given(big_draws(), SEEDS, st.booleans())
 def test_big_draws_keep_every_promise(nkc: tuple[int, int, int], seed: int, dup: bool) -> None:
     """Above CYCLIC_WORK: counts within one, no table twice, seats balanced, pairs within one or two
-    (developments only, ``n`` dividing the tables) or three (with the rest); about one draw in
-    two hundred at K = 6 (a local minimum of the evening out) is one more apart."""
+    (developments only, ``n`` dividing the tables) or three (with the rest). Before the blocks were
+    drawn again when their evening out stopped two apart, about one K = 6 draw in two hundred was
+    one more apart than this."""
     n, k, count = nkc
     g = group_size(k, dup)
     schedule = make_schedule(n, k, seed=seed, duplicate=dup, partidos=count * g)
@@ -176,7 +178,19 @@ def test_big_draws_keep_every_promise(nkc: tuple[int, int, int], seed: int, dup:
     for counts in seat_counts(schedule, n, k):
         assert max(counts) - min(counts) <= (0 if dup or whole else 1), counts
     pairs = pair_counts(schedule[::g], n)
-    assert max(pairs) - min(pairs) <= (2 if whole else 3) + (k == 6), Counter(pairs)
+    assert max(pairs) - min(pairs) <= (2 if whole else 3), Counter(pairs)
+
+
+def test_a_k6_draw_the_evening_out_left_three_apart_is_drawn_again() -> None:
+    """154 whole developments of 45 entrants at K = 6 whose first blocks' evening out stops in a
+    local minimum with distances three apart (some pairs meeting three times more than others):
+    the blocks are drawn again, and every pair meets within two of every other."""
+    n, count = 45, 6930
+    drawn = balanced_tables(n, 6, count, random.Random(2906823211))
+    met = Counter(pair for t in drawn for pair in itertools.combinations(t, 2))
+    pairs = [met[pair] for pair in itertools.combinations(range(n), 2)]
+    assert len(set(drawn)) == count
+    assert max(pairs) - min(pairs) <= 2, Counter(pairs)
 
 
 def test_a_big_course_meets_every_pair_once_or_never() -> None:
