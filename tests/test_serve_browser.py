@@ -62,7 +62,7 @@ require_browser()
 pytest.importorskip("django", reason="django is not installed (pip install '.[serve]')")
 
 from selenium import webdriver  # noqa: E402
-from selenium.common.exceptions import StaleElementReferenceException  # noqa: E402
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException  # noqa: E402
 from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.remote.webdriver import WebDriver  # noqa: E402
@@ -151,7 +151,7 @@ def _wait(ready: Callable[[], Any], seconds: float, what: str) -> Any:
     while time.monotonic() < deadline:
         try:
             value = ready()
-        except StaleElementReferenceException:  # the page changed under the read: try again
+        except PAGE_CHANGING:  # the page changed under the read: try again
             value = None
         if value:
             return value
@@ -159,12 +159,17 @@ def _wait(ready: Callable[[], Any], seconds: float, what: str) -> Any:
     raise AssertionError(f"waited {seconds:.0f} s for {what}")
 
 
+PAGE_CHANGING = (StaleElementReferenceException, NoSuchElementException)
+"""What reading a page raises while the browser replaces it: the old body gone stale, or the new
+document without a body yet (both seen under load, after a form's submit)."""
+
+
 def _text(driver: WebDriver) -> str:
-    """The page's text; a page still being replaced (a stale body) is read again."""
-    for _ in range(20):
+    """The page's text; a page still being replaced (a stale or missing body) is read again."""
+    for _ in range(40):
         try:
             return str(driver.find_element(By.TAG_NAME, "body").text)
-        except StaleElementReferenceException:
+        except PAGE_CHANGING:
             time.sleep(0.25)
     return str(driver.find_element(By.TAG_NAME, "body").text)
 
@@ -198,7 +203,7 @@ def _log_in(driver: WebDriver, base: str, username: str) -> None:
     driver.delete_all_cookies()
     driver.get(f"{base}/login/")
     _submit(driver, {"username": username, "password": PASSWORD})
-    _wait(lambda: "/login" not in driver.current_url, 10, f"{username} to log in")
+    _wait(lambda: "/login" not in driver.current_url, 30, f"{username} to log in")
 
 
 def _zip(path: Path, files: dict[str, str]) -> Path:
@@ -246,14 +251,12 @@ def test_a_term_of_the_ladder_in_the_browser(
     roster = tmp_path / "participantes.csv"
     roster.write_text(ROSTER, encoding="utf-8")
     _submit(driver, {"roster": str(roster)}, button="Importar")
-    links = _wait(
-        lambda: re.findall(r"http://\S+/invite/\S+", _text(driver)), 20, "the roster's invitations"
-    )
+    links = _wait(lambda: re.findall(r"http://\S+/invite/\S+", _text(driver)), 20, "the roster's invitations")
     assert len(links) == 2, _text(driver)
     driver.get(f"{base}/instructor/ladders")
     Select(driver.find_element(By.NAME, "game")).select_by_value("tute-dos")
     driver.find_element(By.XPATH, "//button[normalize-space()='Abrir']").click()
-    _wait(lambda: "/ladders/" in driver.current_url, 10, "the ladder")
+    _wait(lambda: "/ladders/" in driver.current_url, 30, "the ladder")
     ladder = driver.current_url.rstrip("/").rsplit("/", 1)[-1]
 
     # Two students accept their invitations; Ana uploads a clean bot, Bruno a broken one.
