@@ -22,6 +22,7 @@ import argparse
 import os
 import random
 import time
+from collections.abc import Callable
 
 from arena.cards import cards_of
 from arena.engine import Mano, Partido
@@ -125,6 +126,20 @@ def bare_mano(rng: random.Random, n: int) -> list[int]:
     return points
 
 
+def timed_manos(
+    play: Callable[[random.Random, int], object], rng: random.Random, n: int, slice_s: float
+) -> tuple[int, float]:
+    """Play manos with ``play`` for ``slice_s`` seconds, 20 at a time; how many, in how long."""
+    perf = time.perf_counter
+    start = perf()
+    deadline, count = start + slice_s, 0
+    while perf() < deadline:
+        for _ in range(20):
+            play(rng, n)
+        count += 20
+    return count, perf() - start
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--players", type=int, default=4)
@@ -146,21 +161,11 @@ def main() -> None:
         while perf() < deadline:
             manos += play_partido(args.players, partidos, rng, ruleset, args.record)
             partidos += 1
-        middle = perf()
-        engine_time += middle - start
-        deadline = middle + args.slice
-        while perf() < deadline:
-            for _ in range(20):
-                bare_mano(bare_rng, args.players)
-            bare += 20
-        last = perf()
-        bare_time += last - middle
-        deadline = last + args.slice
-        while perf() < deadline:
-            for _ in range(20):
-                playout_mano(playout_rng, args.players)
-            playouts += 20
-        playout_time += perf() - last
+        engine_time += perf() - start
+        count, seconds = timed_manos(bare_mano, bare_rng, args.players, args.slice)
+        bare, bare_time = bare + count, bare_time + seconds
+        count, seconds = timed_manos(playout_mano, playout_rng, args.players, args.slice)
+        playouts, playout_time = playouts + count, playout_time + seconds
     speed, bare_speed = manos / engine_time, bare / bare_time
     playout_speed = playouts / playout_time
     print(
