@@ -116,6 +116,8 @@ def test_a_reply_read_after_the_wall_backstop_is_late(monkeypatch: pytest.Monkey
             conn.ask({"type": "ping"}, limits.move_ms, limits.move_wall)
         fault = caught.value
         assert getattr(fault, "reason", None) == "timeout", fault
-        assert fault.evidence["elapsed_ms"] > limits.move_wall  # type: ignore[attr-defined]
+        # At the backstop or past it: read late (> 300), or, on a loaded machine, not even written
+        # within the 300 ms, when the backstop itself ends the wait (>= 300, rounded).
+        assert fault.evidence["elapsed_ms"] >= limits.move_wall  # type: ignore[attr-defined]
     finally:
         conn.close()
