@@ -24,7 +24,7 @@ import random
 import time
 from collections.abc import Callable
 
-from arena.cards import cards_of
+from arena.cards import cards_of, mask
 from arena.engine import Mano, Partido
 from arena.rules import RuleSet
 
@@ -60,10 +60,7 @@ def playout_mano(rng: random.Random, n: int) -> list[int | None]:
     deck = list(range(40))
     rng.shuffle(deck)
     k, size = min(n, 5), BARE_SIZE[n]
-    hands = [0] * k
-    for i in range(k):
-        for c in deck[i * size : (i + 1) * size]:
-            hands[i] |= 1 << c
+    hands = [mask(deck[i * size : (i + 1) * size]) for i in range(k)]
     m = Mano(1, deck[-1] // 10, range(k), hands)
     choice = rng.choice
     while not m.over:
@@ -144,7 +141,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--seconds", type=float, default=10.0, help="the three loops together")
-    ap.add_argument("--slice", type=float, default=0.5, help="seconds of each turn of the two loops")
+    ap.add_argument("--slice", type=float, default=0.5, help="seconds of each turn of each loop")
     ap.add_argument("--record", action="store_true", help="also record every replay event")
     args = ap.parse_args()
     if hasattr(os, "sched_setaffinity"):

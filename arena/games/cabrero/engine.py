@@ -26,7 +26,6 @@ from arena import protocol
 from arena.games.cabrero import rules, wire
 from arena.games.cabrero.playoff import PLAYOFF, Playoff
 from arena.games.cabrero.rules import RuleSet
-from arena.games.common.cards import ABOVE as _ABOVE
 from arena.games.common.cards import NAMES, POINTS, SUITS, card, card_id, names_of, parse
 from arena.games.common.deal import deal_key as deal_key
 from arena.games.common.deal import deal_order as deal_order
@@ -588,14 +587,7 @@ class Partido:
             assert m is not None
             hand = m.hands[m.turn]
             lead = m.lead
-            if hand >> card & 1 and (
-                lead < 0
-                or (  # following suit: legal unless it could have beaten the card winning and did not
-                    card // 10 == lead
-                    and (card > m.winning or m.winning // 10 != lead or not hand & _ABOVE[m.winning])
-                )
-                or _legal_mask(hand, lead, m.winning, m.trump) >> card & 1
-            ):
+            if hand >> card & 1 and (lead < 0 or _legal_mask(hand, lead, m.winning, m.trump) >> card & 1):
                 if self.record:
                     self._record_play(m, m.turn, card, False)
                     return
