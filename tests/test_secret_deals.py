@@ -27,10 +27,13 @@ from typing import Any
 import openpyxl
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from arena import engine
 from arena.cli import main
 from arena.engine import Partido, deal_key, deal_order
+from arena.games.common import deal
 from arena.i18n import _
 from arena.loader import load_player_class
 from arena.protocol import view
@@ -95,6 +98,21 @@ def test_an_explicit_int_seed_reproduces_the_same_deal_in_every_version() -> Non
     assert deck[20:] == [4, 34, 14, 29, 31, 27, 3, 13, 12, 38, 9, 24, 0, 5, 30, 20, 6, 23, 36, 26]
     assert deal_order(deal_key("00" * 32), 1, [0, 1, 2, 3])[1][:8] == [13, 35, 6, 2, 4, 36, 22, 0]
     assert Partido(4, 777).events[0]["dealt"][0][:3] == ["4-copa", "6-copa", "3-copa"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    seed=st.one_of(
+        st.integers(min_value=0, max_value=2**80), st.binary(min_size=16, max_size=32).map(bytes.hex)
+    ),
+    mano=st.integers(min_value=1, max_value=10_000),
+    seats=st.lists(st.integers(min_value=0, max_value=5), min_size=3, max_size=6, unique=True).map(sorted),
+)
+def test_the_quick_deal_is_its_definition_word_by_word(seed: int | str, mano: int, seats: list[int]) -> None:
+    """``deal_order`` hashes its words at once and shuffles them in bulk: the same draw as
+    ``_exact_order``, its definition (Lemire's method over the counter-mode stream, word by word)."""
+    key = deal_key(seed)
+    assert deal_order(key, mano, seats) == deal._exact_order(key, mano, seats)
 
 
 @pytest.mark.parametrize("bad", ["2002", "abc", "AB" * 16, "ab" * 15, 1.5, None, True, b"\x00" * 32])
