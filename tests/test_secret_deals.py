@@ -109,8 +109,8 @@ def test_an_explicit_int_seed_reproduces_the_same_deal_in_every_version() -> Non
     seats=st.lists(st.integers(min_value=0, max_value=5), min_size=3, max_size=6, unique=True).map(sorted),
 )
 def test_the_quick_deal_is_its_definition_word_by_word(seed: int | str, mano: int, seats: list[int]) -> None:
-    """``deal_order`` hashes its words at once and shuffles them in bulk: the same draw as
-    ``_exact_order``, its definition (Lemire's method over the counter-mode stream, word by word)."""
+    """``deal_order`` hashes the 40 words it needs at once: the same draw as ``_exact_order``, its
+    definition (Lemire's method over the counter-mode stream, word by word)."""
     key = deal_key(seed)
     assert deal_order(key, mano, seats) == deal._exact_order(key, mano, seats)
 
