@@ -32,6 +32,7 @@ import tempfile
 import time
 import zipfile
 from collections.abc import Callable, Iterator
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -178,8 +179,8 @@ def _submit(driver: WebDriver, fields: dict[str, str], button: str | None = None
     """Fill the named fields and press the form's button (the one whose text is ``button``)."""
     element = None
     for name, value in fields.items():
-        found = driver.find_elements(By.NAME, name)
-        assert found, f"no field {name} at {driver.current_url}: {_text(driver)[:500]}"
+        # the page may still be arriving (seen under load, right after a log-in): wait for the field
+        found = _wait(partial(driver.find_elements, By.NAME, name), 30, f"the field {name}")
         element = found[0]
         if element.get_attribute("type") != "file":
             element.clear()
@@ -188,8 +189,8 @@ def _submit(driver: WebDriver, fields: dict[str, str], button: str | None = None
         assert element is not None
         element.submit()
     else:
-        pressed = driver.find_elements(By.XPATH, f"//button[normalize-space()='{button}']")
-        assert pressed, f"no button {button} at {driver.current_url}: {_text(driver)[:500]}"
+        xpath = f"//button[normalize-space()='{button}']"
+        pressed = _wait(partial(driver.find_elements, By.XPATH, xpath), 30, f"the button {button}")
         pressed[0].click()
 
 
