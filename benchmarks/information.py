@@ -57,6 +57,7 @@ class Reveal(NamedTuple):
 def told(base: type[Any], truth: Any, seats: set[int], first: int, last: int) -> type[Any]:
     """A subclass of maestro whose deals hold the true hands of ``seats`` in tricks ``first..last``
     (the other hidden cards dealt and weighted as maestro does)."""
+    from arena.cards import cards_of
     from arena.inference import Knowledge
 
     class Told(base):  # type: ignore[misc,valid-type]
@@ -67,11 +68,7 @@ def told(base: type[Any], truth: Any, seats: set[int], first: int, last: int) ->
             if seats and first <= trick <= last:
                 known = dict(know.known)
                 for s in seats:
-                    h = truth.hands[s]
-                    while h:
-                        low = h & -h
-                        known[low.bit_length() - 1] = s
-                        h ^= low
+                    known.update(dict.fromkeys(cards_of(truth.hands[s]), s))
                 know = Knowledge(know.me, know.order, know.counts, know.unseen, known, know.forbidden)
             return super().sample(rng, know)  # type: ignore[no-any-return]
 
