@@ -408,6 +408,49 @@ def test_pruning_keeps_the_moves_reproducible_and_legal() -> None:
     assert sum(dropped) == 0
 
 
+# ---------------------------------------------------------------- the tree's nodes
+
+
+def _after_my_lead(seat1: str) -> Any:
+    """Four seats, two cards each, oros trumps: I (seat 0) lead the as de copas and the others
+    follow with their only copa (seat 1 with ``seat1``); returns the mano at my turn again."""
+    from arena.engine import Mano
+
+    hands = [["1-copa", "2-espada"], [seat1, "4-espada"], ["5-copa", "5-espada"], ["6-copa", "6-espada"]]
+    m = Mano(1, 0, (0, 1, 2, 3), [sum(1 << parse(c) for c in h) for h in hands])
+    m.play(parse("1-copa"))
+    return m
+
+
+@pytest.mark.parametrize(("other", "shared"), [("2-copa", True), ("3-copa", False), ("7-copa", True)])
+def test_the_coarse_key_shares_a_node_between_replies_that_leave_the_same_score_sheet(
+    other: str, shared: bool
+) -> None:
+    """Seat 1 follows the as with the 4 de copas in one deal and with ``other`` in the other: the
+    same trick won by me with the same points shares my next node (the 2 and the 7 score
+    nothing), the 3 (10 points) does not; keyed by the cards, no two replies share one."""
+    style = [M.PURE[M.AZAR]] * 4
+    keys = {}
+    for coarse in (True, False):
+        for card in ("4-copa", other):
+            m = _after_my_lead(card)
+            keys[coarse, card] = M.others_play(m, 0, style, random.Random(1), coarse)
+            assert m.turn == 0 and m.tricks[0] == 1
+    assert (keys[True, "4-copa"] == keys[True, other]) is shared
+    assert keys[False, "4-copa"] != keys[False, other]
+
+
+@pytest.mark.parametrize("n", [3, 4, 5, 6])
+def test_every_deal_reaching_a_coarse_node_has_its_moves(n: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A node's moves are worked out once; with the coarse key, every later visit (another deal,
+    other cards fallen) checks that they are still exactly the moves of the deal reaching it."""
+    monkeypatch.setattr(M, "CHECK_NODES", True)
+    player = Strict(seed=3, simulations=30)
+    player.coarse = True
+    result = play_partido([player] + [OTHERS[i % 3]() for i in range(n - 1)], seed=7 + n)
+    assert result.faults == [] and result.manos >= 1
+
+
 def test_it_plays_the_opponents_it_was_not_built_against() -> None:
     """benchmarks/strength_bots: alto and bajo are two of maestro's styles (their strongest and
     weakest card), and it tells them apart; primero, goloso and último, and the hold-out contador,
