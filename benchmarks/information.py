@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import collections
-import math
 import os
 import sys
 from concurrent.futures import ProcessPoolExecutor
@@ -75,6 +74,11 @@ def told(base: type[Any], truth: Any, seats: set[int], first: int, last: int) ->
     return Told
 
 
+def subject(sims: int) -> str:
+    """How the output names maestro at ``sims`` deals a move (0: its budget)."""
+    return f"maestro:{sims}" if sims else "maestro (its budget)"
+
+
 def reveal_job(args: tuple[str, int, int, int]) -> tuple[str, int, int]:
     """One partido: (the reveal, manos lost and dealt at maestro's seat)."""
     from arena.strength import seating, subject_seat, table
@@ -110,7 +114,7 @@ def reveal_main(args: argparse.Namespace) -> None:
         for k in range(SIZE)
     ]
     got = {spec: [0, 0] for spec in specs}
-    who = f"maestro:{args.simulations}" if args.simulations else "maestro (its budget)"
+    who = subject(args.simulations)
     print(f"reveal: {who}, {args.deals} deals x {SIZE} rotations, {len(jobs)} partidos")
     with ProcessPoolExecutor(args.workers) as pool:
         for i, (spec, lost, manos) in enumerate(pool.map(reveal_job, jobs, chunksize=4), 1):
@@ -153,9 +157,7 @@ def posterior_job(args: tuple[int, int, int]) -> dict[str, list[float]]:
 
     def measured(request: Any, candidates: Any, start: float) -> Any:
         out = search(request, candidates, start)
-        pool = me.last_stats["pool"]
-        top = max(w for _h, w, _r in pool)
-        weights = [math.exp(w - top) for _h, w, _r in pool]
+        pool, weights = me.last_stats["pool"], me.last_stats["weights"]
         seats = list(pool[0][0])
         real = {s: truth.hands[s] for s in seats}
         trick = len(me.view.played) // SIZE + 1
@@ -180,7 +182,7 @@ def posterior_main(args: argparse.Namespace) -> None:
                 acc = sums[label]
                 for i, x in enumerate(row):
                     acc[i] += x
-    who = f"maestro:{args.simulations}" if args.simulations else "maestro (its budget)"
+    who = subject(args.simulations)
     print(f"posterior: {who}, {args.deals} deals x {SIZE} rotations;")
     print("  share of the hidden cards in their true holder's hand: weighted / unweighted (moves)")
     for label in sorted(sums):

@@ -726,7 +726,8 @@ class Maestro(Player):
         self._dealer: tuple[Knowledge, Dealer] | None = None
         """The dealer of the position being searched (its knowledge, the dealer)."""
         self.last_stats: dict[str, Any] = {}
-        """The last search: deals, their weights, losses by candidate (for curiosity and tests)."""
+        """The last search: its pool of deals and their weights (relative to the heaviest), losses by
+        candidate (for curiosity, tests and benchmarks/information.py)."""
 
     def setup(self, name: str, limits: dict[str, int]) -> None:
         if self.budget_ms is None:
@@ -927,6 +928,7 @@ class Maestro(Player):
         self.last_stats = {
             "sims": sims,
             "pool": pool,
+            "weights": weights,
             "ess": ess,
             "candidates": candidates,
             "lost": lost,
