@@ -165,25 +165,36 @@ def seat_order(entrants: Sequence[Entrant], after: Counter[tuple[int, int]] | No
     position costs the times the entrant sat there already, and seating ``b`` right after ``a``
     (seat ``s + 1`` after seat ``s``, the first after the last) costs how many more partidos ``b``
     played right after ``a`` than ``a`` after ``b`` (``after[(a, b)]``: the partidos in which ``b``
-    played right after ``a``). Ties: the one whose worst seat is least used, then whose neighbours
+    played right after ``a``); each term costs steeply more once it is more than one ahead of its
+    balance (:func:`_excess`), so that a sum of small debts elsewhere never pays for one pair or
+    seat running three or four ahead. Ties: the one whose worst seat is least used, then whose neighbours
     sat together least, then the first in order. Every assignment is tried (at most 6! of them)."""
     after = after or Counter()
     ids = [e.id for e in entrants]
     k = len(entrants)
     best: tuple[tuple[int, int, int], tuple[int, ...]] | None = None
+    fewest = [min(e.seats.get(pos, 0) for pos in range(k)) for e in entrants]
     for perm in itertools.permutations(range(k)):
         uses = [entrants[e].seats.get(pos, 0) for pos, e in enumerate(perm)]
-        direction = met = 0
+        cost = sum(_excess(u, u - fewest[e]) for u, e in zip(uses, perm, strict=True))
+        met = 0
         if k > 2:  # at two seats each plays right after the other: nothing to balance
             for pos in range(k):
                 a, b = ids[perm[pos]], ids[perm[(pos + 1) % k]]
-                direction += after[(a, b)] - after[(b, a)]
+                lead = after[(a, b)] - after[(b, a)]
+                cost += _excess(lead, lead)
                 met += after[(a, b)] + after[(b, a)]
-        key = (sum(uses) + direction, max(uses, default=0), met)
+        key = (cost, max(uses, default=0), met)
         if best is None or key < best[0]:
             best = (key, perm)
     assert best is not None
     return [ids[e] for e in best[1]]
+
+
+def _excess(count: int, lead: int) -> int:
+    """What one more of ``count`` costs when it is ``lead`` ahead of its balance: ``count``, and
+    steeply more once the lead is past 1, so no pair or seat runs far ahead to even out others."""
+    return count + 2 * max(lead - 1, 0) ** 2
 
 
 def choose_table(
