@@ -172,6 +172,14 @@ def test_over_many_tables_a_plays_right_after_b_as_often_as_b_after_a() -> None:
         assert max(seats[v, s] for s in range(4)) - min(seats[v, s] for s in range(4)) <= 2
 
 
+def test_a_pair_far_ahead_turns_round_though_two_others_lean_the_other_way() -> None:
+    # 2 played right after 1 three times more than the reverse; 3 after 2 and 1 after 3 each two
+    # fewer: a plain sum of leads (3 - 2 - 2 against -3 + 2 + 2) would seat 2 after 1 a fourth time
+    after = Counter({(1, 2): 3, (3, 2): 2, (1, 3): 2})
+    order = matchmaking.seat_order([matchmaking.Entrant(v) for v in (1, 2, 3)], after)
+    assert order[(order.index(1) + 1) % 3] == 3  # 1, 3, 2 round: 1 right after 2 at last
+
+
 def test_three_versions_play_both_ways_round() -> None:
     tables, _outcomes = _simulate([1, 2, 3], CABRERO, 12, random.Random(1))
     assert len({tuple(t) for t in tables}) == 6  # every order of the three: both directions, every seat
