@@ -273,20 +273,23 @@ def test_it_never_deals_a_card_of_a_suit_to_a_player_void_in_it(n: int) -> None:
 # ---------------------------------------------------------------- the inline rollout
 
 
-def _step_loop(m: Any, rng: random.Random, styles: list[Any]) -> None:
-    while not m.over:
+def _step_loop(m: Any, rng: random.Random, styles: list[Any], stop: int = -1) -> None:
+    while not m.over and m.turn != stop:
         M.step(m, styles[m.turn], rng)
 
 
+@pytest.mark.parametrize("stopping", [False, True])
 @pytest.mark.parametrize("n", [3, 4, 5, 6])
-def test_the_inline_rollout_plays_as_the_style_steps(n: int) -> None:
+def test_the_inline_rollout_plays_as_the_style_steps(n: int, stopping: bool) -> None:
     """``rollout`` keeps the trick in local variables for speed: from positions of real partidos
     (mid-trick, before a canto, near the end), it must end every mano exactly as calling
-    ``step`` until the end does, from the same random numbers."""
+    ``step`` until the end does, from the same random numbers; with a ``stop`` seat (the
+    others' replies in the search), it must leave the mano at that seat's next turn exactly as
+    ``step`` does, mid-trick or not."""
     from arena.engine import Partido
 
     pick = random.Random(n)
-    checked = 0
+    checked = mid_trick = 0
     for seed in range(12):
         p = Partido(n, seed, RuleSet())
         while not p.over:
@@ -295,14 +298,19 @@ def test_the_inline_rollout_plays_as_the_style_steps(n: int) -> None:
             if pick.random() < 0.3:
                 styles = [(*(pick.randrange(5) for _ in range(3)), pick.randrange(2)) for _ in range(n)]
                 fast, slow = m.clone(), m.clone()
-                M.rollout(fast, random.Random(seed), styles)
-                _step_loop(slow, random.Random(seed), styles)
+                stop = pick.randrange(n) if stopping else -1
+                M.rollout(fast, random.Random(seed), styles, stop)
+                _step_loop(slow, random.Random(seed), styles, stop)
                 for field in ("hands", "tricks", "card_points", "canto_points", "sang_pair", "table"):
                     assert getattr(fast, field) == getattr(slow, field), field
                 for field in ("over", "last_winner", "tute_seat", "sung_suits", "turn", "lead", "may_sing"):
                     assert getattr(fast, field) == getattr(slow, field), field
                 assert (fast.winning, fast.winner, fast.trick) == (slow.winning, slow.winner, slow.trick)
-                assert fast.losers(RuleSet()) == slow.losers(RuleSet())
+                if fast.over:
+                    assert fast.losers(RuleSet()) == slow.losers(RuleSet())
+                else:
+                    assert stopping and fast.turn == stop
+                    mid_trick += bool(fast.table)
                 checked += 1
             sing = None
             if m.may_sing and m.cantos():
@@ -312,6 +320,7 @@ def test_the_inline_rollout_plays_as_the_style_steps(n: int) -> None:
                     continue
             p.play(cards.cards_of(m.legal())[pick.randrange(m.legal().bit_count())], sing)
     assert checked > 50
+    assert mid_trick > 10 if stopping else mid_trick == 0
 
 
 # ---------------------------------------------------------------- equivalent cards
@@ -508,10 +517,14 @@ def test_a_deals_weight_from_the_per_seat_cache_is_its_weight_worked_out_whole()
             seen: set[tuple[int, int]] = set()
             for _ in range(30):
                 hands, weight, rows = draw()
-                direct = M.style_loglik(events, later, hands, view.trump_suit, self.noise)
+                earlier = {s: self.beliefs(s) for s in hands}
+                direct = M.style_loglik(events, later, hands, view.trump_suit, self.noise, earlier)
                 expected = 0.0
                 for s, h in hands.items():
-                    total = M._add(self.beliefs(s), direct[s])
+                    total = direct[s]
+                    alone = M.style_loglik(events, later, hands, view.trump_suit, self.noise)[s]
+                    for row, summed in zip(total, M._add(self.beliefs(s), alone), strict=True):
+                        assert row == pytest.approx(summed)  # the same sums, added in another order
                     assert rows[s] == total
                     expected += M.evidence(total, self.mixed) - M.evidence(self.beliefs(s), self.mixed)
                     repeats += (s, h) in seen

@@ -255,10 +255,12 @@ def style_loglik(
     hands: dict[int, int],
     trump: int,
     noise: float = NOISE,
+    start: dict[int, Rows] | None = None,
 ) -> dict[int, Rows]:
     """By opponent seat, the log-likelihood of its decisions this mano in each situation under
-    each style (:data:`Rows`), if it now holds ``hands[seat]``."""
-    out = {s: no_evidence() for s in hands}
+    each style (:data:`Rows`), if it now holds ``hands[seat]``; added to ``start[seat]`` (what
+    its earlier play said) when given."""
+    out = {s: [row[:] for row in start[s]] if start else no_evidence() for s in hands}
     log = math.log
     for e in events:
         rows = out.get(e.seat)
@@ -438,13 +440,14 @@ def step(m: Mano, profile: Profile, rng: random.Random) -> int:
     return c
 
 
-def rollout(m: Mano, rng: random.Random, styles: Sequence[Profile]) -> None:
-    """Play ``m`` to its end, every seat in its profile (``styles`` by seat).
+def rollout(m: Mano, rng: random.Random, styles: Sequence[Profile], stop: int = -1) -> None:
+    """Play ``m`` to its end, every seat in its profile (``styles`` by seat), or until it is
+    seat ``stop``'s turn.
 
-    The same play as calling :func:`step` until the end (the same cards from the same random
+    The same play as calling :func:`step` until then (the same cards from the same random
     numbers), with the trick kept in local variables: the search spends most of its time here.
     """
-    if m.over:
+    if m.over or m.turn == stop:
         return
     hands, next_seat, trump = m.hands, m.next_seat, m.trump
     trumps = SUIT_MASK[trump]
@@ -452,10 +455,15 @@ def rollout(m: Mano, rng: random.Random, styles: Sequence[Profile]) -> None:
     size = len(m.order)
     rand = rng.random
     lead, winning, winner, turn, trick, ntricks = m.lead, m.winning, m.winner, m.turn, m.trick, m.ntricks
-    on_table = len(m.table)
-    taken = sum(POINTS[x] for _s, x in m.table)
+    table = m.table
+    on_table = len(table)
+    taken = sum(POINTS[x] for _s, x in table)
     may_sing = m.may_sing
     while True:
+        if turn == stop:
+            m.table, m.lead, m.winning, m.winner, m.turn, m.trick = table, lead, winning, winner, turn, trick
+            m.may_sing = may_sing
+            return
         hand = hands[turn]
         profile = styles[turn]
         if may_sing and (hand & hand >> 1 & KNIGHTS or hand & KINGS == KINGS or hand & KNIGHTS == KNIGHTS):
@@ -464,7 +472,7 @@ def rollout(m: Mano, rng: random.Random, styles: Sequence[Profile]) -> None:
                 m.turn = turn
                 m.sing(sing)
                 if sing == TUTE:  # the mano ends here, a trick just completed
-                    m.table, m.lead, m.winning, m.winner, m.trick = [], -1, winning, winner, trick
+                    m.table, m.lead, m.winning, m.winner, m.trick = table, -1, winning, winner, trick
                     m.may_sing = True
                     return
         # the rule of play [6] (rules.legal_mask), inline
@@ -501,11 +509,14 @@ def rollout(m: Mano, rng: random.Random, styles: Sequence[Profile]) -> None:
         taken += POINTS[c]
         on_table += 1
         if on_table < size:
+            if stop >= 0:
+                table.append((turn, c))
             turn = next_seat[turn]
             continue
         tricks[winner] += 1
         card_points[winner] += taken
         taken = on_table = 0
+        table = []
         lead = -1
         turn = winner
         if trick == ntricks:
@@ -553,11 +564,12 @@ def others_play(
     """The others play, each in its style, until it is my turn again or the mano is over;
     returns the cards they played (-1: a tute), or with ``coarse`` what the score sheet and
     the trick on the table then show (tricks, card and canto points by seat, the pairs sung)."""
+    if coarse:
+        rollout(m, rng, styles, me)
+        return (*m.tricks, *m.card_points, *m.canto_points, m.sung_suits, *(c for _s, c in m.table))
     out = []
     while not m.over and m.turn != me:
         out.append(step(m, styles[m.turn], rng))
-    if coarse:
-        return (*m.tricks, *m.card_points, *m.canto_points, m.sung_suits, *(c for _s, c in m.table))
     return tuple(out)
 
 
@@ -819,8 +831,7 @@ class Maestro(Player):
             for s, h in hands.items():
                 hit = known.get((s, h))
                 if hit is None:
-                    rows = style_loglik(by_seat[s], later, {s: h}, trump, self.noise)[s]
-                    total = _add(priors[s], rows)
+                    total = style_loglik(by_seat[s], later, {s: h}, trump, self.noise, priors)[s]
                     hit = known[s, h] = (total, evidence(total, self.mixed) - prior_z[s])
                 seen[s] = hit[0]
                 weight += hit[1]
@@ -864,6 +875,7 @@ class Maestro(Player):
                 break
             pool.append(draw())
             slowest = max(slowest, time.perf_counter() - now)
+        pooled = time.perf_counter()
         top = max(w for _h, w, _p in pool)
         weights = [math.exp(w - top) for _h, w, _p in pool]
         total = sum(weights)
@@ -927,6 +939,9 @@ class Maestro(Player):
         best = min(active, key=lambda j: (lost[j], -margin[j]))
         self.last_stats = {
             "sims": sims,
+            "rollouts": rollouts,
+            "pool_ms": (pooled - start) * 1000,
+            "search_ms": (time.perf_counter() - pooled) * 1000,
             "pool": pool,
             "weights": weights,
             "ess": ess,
