@@ -662,16 +662,16 @@ PRUNE_Z = 2.5
 """How sure a drop must be: the loss difference in standard deviations of a paired (McNemar) test."""
 
 
-def prune(active: list[int], outcomes: list[int], lost: list[int]) -> list[int]:
+def prune(active: list[int], outcomes: list[int], lost: list[int], z: float = PRUNE_Z) -> list[int]:
     """The candidates still worth searching: all but those that lost clearly more often than the
     best on the same deals with the same luck. ``outcomes[j]`` has bit k set when candidate j lost
     on the k-th deal; among the deals where two candidates differ, a difference of more than
-    ``PRUNE_Z`` standard deviations (sqrt of their number) is not luck."""
+    ``z`` standard deviations (sqrt of their number) is not luck."""
     best = min(active, key=lambda j: lost[j])
     keep = []
     for j in active:
         discordant = (outcomes[j] ^ outcomes[best]).bit_count()
-        if j == best or lost[j] - lost[best] <= PRUNE_Z * math.sqrt(discordant):
+        if j == best or lost[j] - lost[best] <= z * math.sqrt(discordant):
             keep.append(j)
     return keep
 
@@ -716,6 +716,10 @@ class Maestro(Player):
     per 100 against 19.5 keyed by the cards; within the noise at three, five and six)."""
     prune = True
     """Stop searching the candidates clearly worse than the best (:func:`prune`)."""
+    prune_z = PRUNE_Z
+    """How sure a drop must be (:func:`prune`)."""
+    pool_share = 0.35
+    """The share of the budget the pool of deals may take at most (the search has the rest)."""
     mixed = True
     """Believe that an opponent may pick its style for each situation apart, not only play one."""
     noise = NOISE
@@ -864,7 +868,7 @@ class Maestro(Player):
         limit = self.simulations
         pool: list[tuple[dict[int, int], float, dict[int, Rows]]] = []
         pool_size = None if limit is None else self.pool_factor * limit
-        pool_deadline = start + budget * 0.35
+        pool_deadline = start + budget * self.pool_share
         slowest = 0.0
         while True:
             now = time.perf_counter()
@@ -932,7 +936,7 @@ class Maestro(Player):
             rollouts += len(active)
             sims += 1
             if self.prune and sims % PRUNE_EVERY == 0:
-                active = prune(active, outcomes, lost)
+                active = prune(active, outcomes, lost, self.prune_z)
                 if len(active) == 1:
                     break  # the rest can only confirm it
             slowest = max(slowest, time.perf_counter() - now)
