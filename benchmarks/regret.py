@@ -41,24 +41,22 @@ class Variant(NamedTuple):
     @classmethod
     def parse(cls, spec: str) -> Variant:
         """``maestro[:N][+setting=value...]`` (see the module's docstring)."""
+        from benchmarks.strength import parse_settings
+
         head, *options = spec.split("+")
         name, _, sims = head.partition(":")
         if name != "maestro":
             raise SystemExit(f"{spec}: a variant is a search of maestro's (maestro[:N][+setting=value])")
-        settings: dict[str, Any] = {"simulations": int(sims) if sims else None}
-        for option in options:
-            attr, _, value = option.partition("=")
-            settings[attr] = float(value)
-        return cls(spec, settings)
+        return cls(spec, {"simulations": int(sims) if sims else None, **parse_settings(options)})
 
     def apply(self, player: Any) -> Any:
         """A copy of ``player`` (its beliefs and view) searching this way."""
+        from benchmarks.strength import apply_settings
+
         twin = copy.copy(player)
-        for attr, value in self.settings.items():
-            if not hasattr(twin, attr):
-                raise SystemExit(f"{self.spec}: maestro has no setting {attr!r}")
-            current = getattr(twin, attr)
-            setattr(twin, attr, value if current is None or value is None else type(current)(value))
+        settings = dict(self.settings)
+        twin.simulations = settings.pop("simulations")
+        apply_settings(twin, self.spec, settings)
         return twin
 
 

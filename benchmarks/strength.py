@@ -56,6 +56,7 @@ import multiprocessing
 import os
 import statistics
 import time
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -225,12 +226,25 @@ def search_player(spec: str, seed: int, truth: Any = None) -> Any:
     if name in ("random_legal", "a_mas", "a_menos", *STRANGERS):
         return cls()
     player = cls(seed=seed, simulations=int(sims) if sims else None)
-    for option in options:  # name:N+attr=value: a class setting, to compare variants
-        attr, _, value = option.partition("=")
-        if not hasattr(player, attr):
-            raise SystemExit(f"{spec}: {name} has no setting {attr!r}")
-        setattr(player, attr, type(getattr(player, attr))(float(value)))
+    apply_settings(player, spec, parse_settings(options))  # name:N+attr=value, to compare variants
     return player
+
+
+def parse_settings(options: Sequence[str]) -> dict[str, float]:
+    """A spec's ``attr=value`` parts (``name:N+attr=value``) as class settings."""
+    out = {}
+    for option in options:
+        attr, _, value = option.partition("=")
+        out[attr] = float(value)
+    return out
+
+
+def apply_settings(player: Any, spec: str, values: Mapping[str, float]) -> None:
+    """Set each of ``values`` on ``player``, as the type its setting has; an unknown one stops the run."""
+    for attr, value in values.items():
+        if not hasattr(player, attr):
+            raise SystemExit(f"{spec}: {spec.partition(':')[0]} has no setting {attr!r}")
+        setattr(player, attr, type(getattr(player, attr))(value))
 
 
 def play_counted(
