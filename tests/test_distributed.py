@@ -345,9 +345,15 @@ class Cluster:
                 time.sleep(0.05)
 
     def playing(self, proc: subprocess.Popen[bytes]) -> bool:
-        """Whether the worker ``proc`` (a nanny and its worker) has a player running now."""
+        """Whether the worker ``proc`` (a nanny and its worker) has a player running now.
+
+        A player of a partido carries both marks; the worker's warm-start server (and its bwrap),
+        which outlives the partidos, carries ``ARENA_PLAYER=1`` only, never the run's token.
+        """
+        marks = (b"ARENA_PLAYER=1", f"{TOKEN_VAR}={self.token}".encode())
         return any(
-            b"ARENA_PLAYER=1" in (read(f"/proc/{pid}/environ") or b"") for pid in descendants(proc.pid)
+            all(mark in env for mark in marks)
+            for env in (read(f"/proc/{pid}/environ") or b"" for pid in descendants(proc.pid))
         )
 
     @staticmethod
