@@ -138,6 +138,7 @@ def posterior_job(args: tuple[int, int, int]) -> dict[str, list[float]]:
     names = seating(table("subject", SIZE), rotation)
     me_seat = subject_seat(SIZE, rotation)
     me = search_player(f"maestro:{sims}" if sims else "maestro", 2002)
+    me.keep_pool = True  # the pool and its weights, read after each search
     sums: dict[str, list[float]] = collections.defaultdict(lambda: [0.0, 0.0, 0])
     search = me.search
 

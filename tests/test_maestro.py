@@ -238,6 +238,7 @@ class Audited(Strict):
     a suit to a player who showed it has none."""
 
     truth: Truth
+    keep_pool = True
     searched = 0
     voids_seen = 0
 
@@ -536,3 +537,62 @@ def test_a_deals_weight_from_the_per_seat_cache_is_its_weight_worked_out_whole()
     result = play_partido([Checked(seed=3, simulations=4), A_MAS(), A_MENOS(), RANDOM()], seed=12)
     assert result.faults == [] and draws > 0
     assert repeats > draws // 10
+
+
+# ---------------------------------------------------------------- the garbage collector paused
+
+
+def test_the_collector_is_paused_while_searching_and_runs_again_once_the_move_is_played() -> None:
+    import gc
+
+    seen: list[tuple[bool, bool]] = []  # (collecting during a search, collecting at the next event)
+
+    class Watched(Strict):
+        def search(self, request: PlayRequest, candidates: list[Any], start: float) -> Any:
+            seen.append((gc.isenabled(), False))
+            return super().search(request, candidates, start)
+
+        def on_played(self, event: dict[str, Any]) -> None:
+            super().on_played(event)
+            if event["seat"] == self.view.seat and seen and not seen[-1][1]:
+                seen[-1] = (seen[-1][0], gc.isenabled())
+
+    assert gc.isenabled()
+    result = play_partido([Watched(seed=1, simulations=4), A_MAS(), A_MENOS(), RANDOM()], seed=7)
+    assert result.faults == []
+    assert len(seen) > 10
+    assert seen == [(False, True)] * len(seen)  # paused for every search, running once it was played
+    assert gc.isenabled()  # and after the partido
+
+
+def test_the_collector_is_left_alone_when_told_and_resumed_when_a_search_fails() -> None:
+    import gc
+
+    during: list[bool] = []
+
+    class Unpaused(Strict):
+        pause_gc = False
+
+        def search(self, request: PlayRequest, candidates: list[Any], start: float) -> Any:
+            during.append(gc.isenabled())
+            return super().search(request, candidates, start)
+
+    after_failure: list[bool] = []
+    failed_paused: list[bool] = []
+
+    class Failing(M.Maestro):  # type: ignore[name-defined,misc]
+        def search(self, request: PlayRequest, candidates: list[Any], start: float) -> Any:
+            failed_paused.append(not gc.isenabled())
+            raise RuntimeError("a bug in the search")
+
+        def play(self, request: PlayRequest) -> Move:
+            move = super().play(request)
+            after_failure.append(gc.isenabled())  # before the move is played: resumed at once
+            return move
+
+    result = play_partido([Unpaused(seed=1, simulations=4), A_MAS(), A_MENOS()], seed=8)
+    assert result.faults == [] and during and all(during)
+    result = play_partido([Failing(seed=1, simulations=4), A_MAS(), A_MENOS(), RANDOM()], seed=9)
+    assert result.faults == []  # its fallback moves are legal
+    assert failed_paused and all(failed_paused)
+    assert len(after_failure) >= len(failed_paused) and all(after_failure)

@@ -32,6 +32,7 @@ See README.md.
 from __future__ import annotations
 
 import bisect
+import gc
 import math
 import random
 import time
@@ -656,6 +657,9 @@ def backup(leaf: Node, won: int) -> None:
 
 # ---------------------------------------------------------------- the player
 
+TEARDOWN_CAP_S = 0.05
+"""The most of a budget kept for freeing the search's objects after it."""
+
 PRUNE_EVERY = 16
 """Searched deals between two looks at which candidates to drop."""
 PRUNE_Z = 2.5
@@ -724,6 +728,16 @@ class Maestro(Player):
     """Believe that an opponent may pick its style for each situation apart, not only play one."""
     noise = NOISE
     """How often a deterministic style is believed to play another card (the likelihoods)."""
+    pause_gc = True
+    """Pause Python's cyclic garbage collector from a searched move's request until the move is
+    played. The search's deals, rows and trees are many small containers that live for the move:
+    they trigger full collections, each of which walks every object of the process (at four
+    players, a fifth of the move's time and moves up to 500 ms: benchmarks/search_time.py). They
+    hold no cycles, so reference counting frees them when the search returns, and the collections
+    the move's allocations call for run between moves, when no move of this player is timed."""
+    keep_pool = False
+    """Keep the last search's pool of deals and their weights in :attr:`last_stats` (tests and
+    benchmarks/information.py): thousands of objects the collector then walks after the move."""
     strict = False
     """Tests set it: an error in the search then raises instead of falling back."""
 
@@ -741,9 +755,15 @@ class Maestro(Player):
         """This mano's cantos, by the index of the card the singer then led."""
         self._dealer: tuple[Knowledge, Dealer] | None = None
         """The dealer of the position being searched (its knowledge, the dealer)."""
+        self.gc_paused = False
+        """Whether this player paused the garbage collector for the move it is making (:attr:`pause_gc`)."""
+        self.teardown_s = 0.01
+        """How long a search takes to free its deals and trees once it has chosen (a fading maximum
+        of the last ones; a guess before the first)."""
         self.last_stats: dict[str, Any] = {}
-        """The last search: its pool of deals and their weights (relative to the heaviest), losses by
-        candidate (for curiosity, tests and benchmarks/information.py)."""
+        """The last search: its sizes and times, losses by candidate, and with :attr:`keep_pool` its
+        pool of deals and their weights (relative to the heaviest) (for curiosity, tests and
+        benchmarks/information.py)."""
 
     def setup(self, name: str, limits: dict[str, int]) -> None:
         if self.budget_ms is None:
@@ -751,6 +771,18 @@ class Maestro(Player):
             self.budget_ms = min(self.budget_cap_ms, self.budget_fraction * move_ms)
 
     # ---- what the others are like
+
+    def resume_gc(self) -> None:
+        """Let Python's garbage collector run again, if the last search paused it."""
+        if self.gc_paused:
+            self.gc_paused = False
+            gc.enable()
+
+    def on_played(self, event: dict[str, Any]) -> None:
+        self.resume_gc()  # a card was played: no move of mine is being timed
+
+    def on_partido_end(self, event: dict[str, Any]) -> None:
+        self.resume_gc()
 
     def on_partido_start(self, event: dict[str, Any]) -> None:
         self.partido_id = str(event.get("partido", ""))
@@ -802,11 +834,21 @@ class Maestro(Player):
         candidates = [Candidate(c, s) for s in sings for c in legal]
         choice = candidates[0]  # legal: the fallback if anything goes wrong
         if len(candidates) > 1:
+            if self.pause_gc and gc.isenabled():
+                gc.disable()  # until the move is played (on_played): the collector runs between moves
+                self.gc_paused = True
             try:
                 choice = self.search(request, candidates, start)
             except Exception:  # never let a bug in the search cost the partido
+                self.resume_gc()
                 if self.strict:
                     raise
+            # Freeing the search's deals and trees (on its return) is part of the move's time too:
+            # the next search keeps that much of its budget for it
+            # (none known if it failed; a slowly fading maximum, as the searches' sizes vary).
+            ended = self.last_stats.get("ended", 0.0)
+            took = time.perf_counter() - ended if ended >= start else 0.0
+            self.teardown_s = min(max(took, 0.8 * self.teardown_s), TEARDOWN_CAP_S)
         return Move(card=NAMES[choice.card], sing=choice.sing)
 
     def rng(self) -> random.Random:
@@ -864,7 +906,7 @@ class Maestro(Player):
         base = request.simulation()
         ruleset = view.ruleset
         budget = (self.budget_ms if self.budget_ms is not None else 300.0) / 1000
-        deadline = start + budget
+        deadline = start + budget - self.teardown_s
         limit = self.simulations
         pool: list[tuple[dict[int, int], float, dict[int, Rows]]] = []
         pool_size = None if limit is None else self.pool_factor * limit
@@ -941,18 +983,20 @@ class Maestro(Player):
                     break  # the rest can only confirm it
             slowest = max(slowest, time.perf_counter() - now)
         best = min(active, key=lambda j: (lost[j], -margin[j]))
+        ended = time.perf_counter()
         self.last_stats = {
+            "ended": ended,
             "sims": sims,
             "rollouts": rollouts,
             "pool_ms": (pooled - start) * 1000,
-            "search_ms": (time.perf_counter() - pooled) * 1000,
-            "pool": pool,
-            "weights": weights,
+            "search_ms": (ended - pooled) * 1000,
             "ess": ess,
             "candidates": candidates,
             "lost": lost,
             "active": [candidates[j] for j in active],
         }
+        if self.keep_pool:
+            self.last_stats.update(pool=pool, weights=weights)
         return candidates[best]
 
     @staticmethod
