@@ -772,18 +772,6 @@ class Maestro(Player):
 
     # ---- what the others are like
 
-    def resume_gc(self) -> None:
-        """Let Python's garbage collector run again, if the last search paused it."""
-        if self.gc_paused:
-            self.gc_paused = False
-            gc.enable()
-
-    def on_played(self, event: dict[str, Any]) -> None:
-        self.resume_gc()  # a card was played: no move of mine is being timed
-
-    def on_partido_end(self, event: dict[str, Any]) -> None:
-        self.resume_gc()
-
     def on_partido_start(self, event: dict[str, Any]) -> None:
         self.partido_id = str(event.get("partido", ""))
         self.belief = {}
@@ -850,6 +838,18 @@ class Maestro(Player):
             took = time.perf_counter() - ended if ended >= start else 0.0
             self.teardown_s = min(max(took, 0.8 * self.teardown_s), TEARDOWN_CAP_S)
         return Move(card=NAMES[choice.card], sing=choice.sing)
+
+    def resume_gc(self) -> None:
+        """Let Python's garbage collector run again, if the last search paused it."""
+        if self.gc_paused:
+            self.gc_paused = False
+            gc.enable()
+
+    def on_played(self, event: dict[str, Any]) -> None:
+        self.resume_gc()  # a card was played: no move of mine is being timed
+
+    def on_partido_end(self, event: dict[str, Any]) -> None:
+        self.resume_gc()
 
     def rng(self) -> random.Random:
         """A random stream that depends only on the seed and the position: reproducible."""
