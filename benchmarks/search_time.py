@@ -75,7 +75,8 @@ def timed(player: Any, times: Times, collector: Collector) -> None:
     play = player.play
 
     def watched(request: Any) -> Any:
-        before, start = collector.total_ms, time.perf_counter()
+        start = time.perf_counter()  # nothing the collector counts is made from here to the move
+        before = collector.total_ms
         stats_before = player.last_stats
         move = play(request)
         if player.last_stats is not stats_before:  # it searched (not a forced move)

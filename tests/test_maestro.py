@@ -3,6 +3,7 @@ and opponent styles that match the sample heuristics they model."""
 
 from __future__ import annotations
 
+import gc
 import importlib.util
 import math
 import random
@@ -97,7 +98,13 @@ def test_it_sings_tute_at_once() -> None:
     )
     player = Strict(simulations=3)
     player.view = view
-    assert player.play(PlayRequest(3, 2, tuple(hand), (), True, view)) == Move(sing="tute")
+    try:
+        assert player.play(PlayRequest(3, 2, tuple(hand), (), True, view)) == Move(sing="tute")
+        assert not gc.isenabled() and player.gc_paused  # no card is played: paused till the mano ends
+        player.on_mano_end({"type": "mano_end", "outcome": "tute"})
+        assert gc.isenabled() and not player.gc_paused
+    finally:
+        gc.enable()
 
 
 # ---------------------------------------------------------------- the styles are the samples'
@@ -543,8 +550,6 @@ def test_a_deals_weight_from_the_per_seat_cache_is_its_weight_worked_out_whole()
 
 
 def test_the_collector_is_paused_while_searching_and_runs_again_once_the_move_is_played() -> None:
-    import gc
-
     seen: list[tuple[bool, bool]] = []  # (collecting during a search, collecting at the next event)
 
     class Watched(Strict):
@@ -565,9 +570,8 @@ def test_the_collector_is_paused_while_searching_and_runs_again_once_the_move_is
     assert gc.isenabled()  # and after the partido
 
 
-def test_the_collector_is_left_alone_when_told_and_resumed_when_a_search_fails() -> None:
-    import gc
 
+def test_the_collector_is_left_alone_when_told_and_resumed_when_a_search_fails() -> None:
     during: list[bool] = []
 
     class Unpaused(Strict):
@@ -586,8 +590,10 @@ def test_the_collector_is_left_alone_when_told_and_resumed_when_a_search_fails()
             raise RuntimeError("a bug in the search")
 
         def play(self, request: PlayRequest) -> Move:
+            failures = len(failed_paused)
             move = super().play(request)
-            after_failure.append(gc.isenabled())  # before the move is played: resumed at once
+            if len(failed_paused) > failures:  # its search failed: resumed at once, before the move
+                after_failure.append(gc.isenabled())
             return move
 
     result = play_partido([Unpaused(seed=1, simulations=4), A_MAS(), A_MENOS()], seed=8)
@@ -595,4 +601,4 @@ def test_the_collector_is_left_alone_when_told_and_resumed_when_a_search_fails()
     result = play_partido([Failing(seed=1, simulations=4), A_MAS(), A_MENOS(), RANDOM()], seed=9)
     assert result.faults == []  # its fallback moves are legal
     assert failed_paused and all(failed_paused)
-    assert len(after_failure) >= len(failed_paused) and all(after_failure)
+    assert len(after_failure) == len(failed_paused) and all(after_failure)

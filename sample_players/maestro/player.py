@@ -729,12 +729,12 @@ class Maestro(Player):
     noise = NOISE
     """How often a deterministic style is believed to play another card (the likelihoods)."""
     pause_gc = True
-    """Pause Python's cyclic garbage collector from a searched move's request until the move is
-    played. The search's deals, rows and trees are many small containers that live for the move:
-    they trigger full collections, each of which walks every object of the process (at four
-    players, a fifth of the move's time and moves up to 500 ms: benchmarks/search_time.py). They
-    hold no cycles, so reference counting frees them when the search returns, and the collections
-    the move's allocations call for run between moves, when no move of this player is timed."""
+    """Pause Python's cyclic garbage collector from a move's request until the move is played.
+    The search's deals, rows and trees are many small containers that live for the move: they
+    trigger full collections, each of which walks every object of the process (at four players,
+    a fifth to a quarter of the move's time and moves up to 500 ms: benchmarks/search_time.py).
+    They hold no cycles, so reference counting frees them when the search returns, and the
+    collections the move's allocations call for run between moves, when no move is timed."""
     keep_pool = False
     """Keep the last search's pool of deals and their weights in :attr:`last_stats` (tests and
     benchmarks/information.py): thousands of objects the collector then walks after the move."""
@@ -756,7 +756,7 @@ class Maestro(Player):
         self._dealer: tuple[Knowledge, Dealer] | None = None
         """The dealer of the position being searched (its knowledge, the dealer)."""
         self.gc_paused = False
-        """Whether this player paused the garbage collector for the move it is making (:attr:`pause_gc`)."""
+        """Whether this player paused the garbage collector for its move (:attr:`pause_gc`)."""
         self.teardown_s = 0.01
         """How long a search takes to free its deals and trees once it has chosen (a fading maximum
         of the last ones; a guess before the first)."""
@@ -784,6 +784,7 @@ class Maestro(Player):
 
     def on_mano_end(self, event: dict[str, Any]) -> None:
         """A mano played out shows every hand (each played all its cards): score the styles."""
+        self.resume_gc()  # a tute sung ends the mano with no card played
         if event.get("outcome") not in ("points", "capote"):
             return
         view = self.view
@@ -808,6 +809,9 @@ class Maestro(Player):
 
     def play(self, request: PlayRequest) -> Move:
         start = time.perf_counter()
+        if self.pause_gc and gc.isenabled():
+            gc.disable()  # until the move is played (on_played): the collector runs between moves
+            self.gc_paused = True
         legal = [parse(c) for c in request.legal()]
         cantos = request.cantos()
         if TUTE in cantos:
@@ -822,9 +826,6 @@ class Maestro(Player):
         candidates = [Candidate(c, s) for s in sings for c in legal]
         choice = candidates[0]  # legal: the fallback if anything goes wrong
         if len(candidates) > 1:
-            if self.pause_gc and gc.isenabled():
-                gc.disable()  # until the move is played (on_played): the collector runs between moves
-                self.gc_paused = True
             try:
                 choice = self.search(request, candidates, start)
             except Exception:  # never let a bug in the search cost the partido
@@ -840,7 +841,7 @@ class Maestro(Player):
         return Move(card=NAMES[choice.card], sing=choice.sing)
 
     def resume_gc(self) -> None:
-        """Let Python's garbage collector run again, if the last search paused it."""
+        """Let Python's garbage collector run again, if this player's move paused it."""
         if self.gc_paused:
             self.gc_paused = False
             gc.enable()
