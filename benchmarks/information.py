@@ -81,20 +81,15 @@ def subject(sims: int) -> str:
 
 def reveal_job(args: tuple[str, int, int, int]) -> tuple[str, int, int]:
     """One partido: (the reveal, manos lost and dealt at maestro's seat)."""
-    from arena.strength import seating, subject_seat, table
     from benchmarks.omniscient import Truth
-    from benchmarks.strength import play_counted, search_player
+    from benchmarks.strength import gap_players, gap_seats, play_counted, search_player
 
     spec, deal, rotation, sims = args
     reveal = Reveal.parse(spec)
     truth = Truth()
-    names = seating(table("subject", SIZE), rotation)
-    me = subject_seat(SIZE, rotation)
+    names, me = gap_seats(SIZE, rotation)
     cls = told(type(search_player("maestro:1", 1)), truth, reveal.seats(names, me), reveal.first, reveal.last)
-    players = [
-        cls(seed=2002, simulations=sims or None) if s == me else search_player(n, 2002)
-        for s, n in enumerate(names)
-    ]
+    players = gap_players(names, me, cls(seed=2002, simulations=sims or None), 2002)
     result, stats = play_counted(players, names, deal, f"gap-{SIZE}-{deal}-{rotation}", (truth,))
     if result.faults:
         raise RuntimeError(f"faults in {args}: {result.faults}")
@@ -129,14 +124,12 @@ def reveal_main(args: argparse.Namespace) -> None:
 
 def posterior_job(args: tuple[int, int, int]) -> dict[str, list[float]]:
     """One partido's sums: by row label, [weighted share, unweighted share, moves]."""
-    from arena.strength import seating, subject_seat, table
     from benchmarks.omniscient import Truth
-    from benchmarks.strength import play_counted, search_player
+    from benchmarks.strength import gap_players, gap_seats, play_counted, search_player
 
     deal, rotation, sims = args
     truth = Truth()
-    names = seating(table("subject", SIZE), rotation)
-    me_seat = subject_seat(SIZE, rotation)
+    names, me_seat = gap_seats(SIZE, rotation)
     me = search_player(f"maestro:{sims}" if sims else "maestro", 2002)
     me.keep_pool = True  # the pool and its weights, read after each search
     sums: dict[str, list[float]] = collections.defaultdict(lambda: [0.0, 0.0, 0])
@@ -169,7 +162,7 @@ def posterior_job(args: tuple[int, int, int]) -> dict[str, list[float]]:
         return out
 
     me.search = measured
-    players = [me if s == me_seat else search_player(n, 2002) for s, n in enumerate(names)]
+    players = gap_players(names, me_seat, me, 2002)
     play_counted(players, names, deal, f"gap-{SIZE}-{deal}-{rotation}", (truth,))
     return dict(sums)
 

@@ -79,13 +79,11 @@ def regret(choice: Any, picker: dict[Any, float], rates: dict[Any, float]) -> fl
 def regret_job(args: tuple[int, int, int, int, tuple[str, ...]]) -> tuple[int, int, dict[str, float]]:
     """One partido: (its deal, manos dealt at maestro's seat, regret summed by variant)."""
     from arena.referee.table import play_partido
-    from arena.strength import seating, subject_seat, table
-    from benchmarks.strength import search_player
+    from benchmarks.strength import gap_players, gap_seats, search_player
 
     size, deal, rotation, reference, specs = args
     variants = [Variant.parse(s) for s in specs]
-    names = seating(table("subject", size), rotation)
-    me_seat = subject_seat(size, rotation)
+    names, me_seat = gap_seats(size, rotation)
     me = search_player("maestro", 2002)
     me.strict = True
     search = me.search
@@ -103,7 +101,7 @@ def regret_job(args: tuple[int, int, int, int, tuple[str, ...]]) -> tuple[int, i
         return out
 
     me.search = judged
-    players = [me if s == me_seat else search_player(n, 2002) for s, n in enumerate(names)]
+    players = gap_players(names, me_seat, me, 2002)
     result = play_partido(players, deal, names=list(names), partido_id=f"regret-{size}-{deal}-{rotation}")
     if result.faults:
         raise RuntimeError(f"faults in {args[:3]}: {result.faults}")

@@ -93,8 +93,7 @@ def run(
     variants: list[str], size: int, deals: list[int], seed: int, progress: bool = True
 ) -> dict[str, Times]:
     """Every variant over ``deals`` in every rotation, taking turns partido by partido."""
-    from arena.strength import seating, subject_seat, table
-    from benchmarks.strength import play_counted, search_player
+    from benchmarks.strength import gap_players, gap_seats, play_counted, search_player
 
     collector = Collector()
     gc.callbacks.append(collector)
@@ -103,9 +102,8 @@ def run(
     try:
         for k, (deal, rotation) in enumerate(jobs, 1):
             for variant in variants:
-                me = subject_seat(size, rotation)
-                names = seating(table("subject", size), rotation)
-                players = [search_player(variant if s == me else n, seed) for s, n in enumerate(names)]
+                names, me = gap_seats(size, rotation)
+                players = gap_players(names, me, search_player(variant, seed), seed)
                 timed(players[me], out[variant], collector)
                 play_counted(players, names, deal, f"gap-{size}-{deal}-{rotation}")
             if progress:

@@ -265,23 +265,31 @@ def play_counted(
     return result, partido_stats(events)
 
 
+def gap_seats(size: int, rotation: int, field: tuple[str, ...] = ()) -> tuple[tuple[str, ...], int]:
+    """A gap table's seat names in ``rotation`` (the subject's seat is ``subject``; the reference
+    field, or ``field`` cycled) and the subject's seat."""
+    from arena.strength import seating, subject_seat, table
+
+    entrants = ("subject", *opponents(size, field)) if field else table("subject", size)
+    return seating(entrants, rotation), subject_seat(size, rotation)
+
+
+def gap_players(names: Sequence[str], me: int, subject: Any, seed: int) -> list[Any]:
+    """The players of a gap table: ``subject`` at seat ``me``, the named player at every other."""
+    return [subject if s == me else search_player(name, seed) for s, name in enumerate(names)]
+
+
 def run_gap_job(job: GapJob) -> tuple[GapJob, int, int, list[float]]:
     """One partido: (the job, manos lost and dealt at the subject's seat, its move times)."""
-    from arena.strength import seating, subject_seat, table
     from benchmarks.omniscient import Truth
 
     truth = Truth()
-    me = subject_seat(job.size, job.rotation)
-    entrants = ("subject", *opponents(job.size, job.field)) if job.field else table("subject", job.size)
-    names = seating(entrants, job.rotation)
-    players = []
-    for seat, name in enumerate(names):
-        if seat != me:
-            players.append(search_player(name, job.player_seed))
-        elif job.subject == "omniscient":
-            players.append(search_player(job.omniscient, job.player_seed, truth))
-        else:
-            players.append(search_player(job.subject, job.player_seed))
+    names, me = gap_seats(job.size, job.rotation, job.field)
+    if job.subject == "omniscient":
+        subject = search_player(job.omniscient, job.player_seed, truth)
+    else:
+        subject = search_player(job.subject, job.player_seed)
+    players = gap_players(names, me, subject, job.player_seed)
     partido_id = f"gap-{job.size}-{job.deal}-{job.rotation}"
     result, stats = play_counted(players, names, job.deal, partido_id, (truth,))
     if result.faults:
