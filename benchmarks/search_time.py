@@ -124,6 +124,18 @@ def report(out: dict[str, Times]) -> list[str]:
     return lines
 
 
+def check(variants: list[str], seed: int) -> None:
+    """Stop with a one-line error, before any partido, if a variant names no player or a bad setting."""
+    from arena.errors import ArenaError
+    from benchmarks.strength import search_player
+
+    for variant in variants:
+        try:
+            search_player(variant, seed)
+        except (ArenaError, ValueError) as exc:
+            raise SystemExit(f"--variants: {variant}: {exc}") from None
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--variants", default="maestro,maestro+pause_gc=0")
@@ -133,6 +145,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--player-seed", type=int, default=2002)
     args = parser.parse_args(argv)
     variants = [v.strip() for v in args.variants.split(",") if v.strip()]
+    check(variants, args.player_seed)
     deals = list(range(args.first_seed, args.first_seed + args.deals))
     print(
         f"search time: {args.size} players, deals {deals[0]}-{deals[-1]} in every rotation, "

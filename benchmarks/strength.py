@@ -211,8 +211,8 @@ def search_player(spec: str, seed: int, truth: Any = None) -> Any:
     omniscient version (see benchmarks/omniscient.py)."""
     from arena.loader import load_player_class
 
-    spec, *options = spec.split("+")
-    name, _, sims = spec.partition(":")
+    head, *options = spec.split("+")
+    name, _, sims = head.partition(":")
     if name not in _classes:
         folder = ROOT / "sample_players" / name
         if not folder.is_dir():
@@ -243,7 +243,8 @@ def apply_settings(player: Any, spec: str, values: Mapping[str, float]) -> None:
     """Set each of ``values`` on ``player``, as the type its setting has; an unknown one stops the run."""
     for attr, value in values.items():
         if not hasattr(player, attr):
-            raise SystemExit(f"{spec}: {spec.partition(':')[0]} has no setting {attr!r}")
+            name = spec.split("+")[0].partition(":")[0]
+            raise SystemExit(f"{spec}: {name} has no setting {attr!r}")
         setattr(player, attr, type(getattr(player, attr))(value))
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from benchmarks.search_time import Times, report, run
+from benchmarks.search_time import Times, check, report, run
 
 
 def test_each_variant_times_its_searched_moves_and_the_collector() -> None:
@@ -27,3 +27,18 @@ def test_a_line_counts_the_moves_over_the_budget() -> None:
     assert "garbage collector 4.4% of the move time" in line
     assert times.rate == pytest.approx(2.5)
     assert Times().line("y") == "y: no move searched"
+
+
+@pytest.mark.parametrize(
+    ("variant", "said"),
+    [
+        ("nadie", "--variants: nadie: "),
+        ("maestro:x", "--variants: maestro:x: "),
+        ("maestro:5+nope=2", "maestro:5+nope=2: maestro has no setting 'nope'"),
+    ],
+)
+def test_a_bad_variant_stops_before_any_partido_with_one_line(variant: str, said: str) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        check(["maestro", variant], 2002)
+    message = str(stopped.value)
+    assert message.startswith(said) and "\n" not in message
