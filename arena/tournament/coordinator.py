@@ -2,9 +2,10 @@
 
 The coordinator (this module, in the process that runs the command) alone
 writes the store. It hands partidos to a :class:`~arena.tournament.backend.Backend` in
-schedule order, commits each result as it arrives, and decides withdrawals
-under ``max_faults`` from earlier partidos only, so that with deterministic bots
-the results depend neither on the number of workers nor on interruptions.
+schedule order, never two of one deal in flight at once (:mod:`arena.tournament.dispatch`),
+commits each result as it arrives, and decides withdrawals under ``max_faults`` from earlier
+partidos only, so that with deterministic bots the results depend neither on the number of
+workers nor on interruptions.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from arena.i18n import N_, _, n_
 from arena.referee.connection import IDLE_MS, INIT_IDLE_MS, Limits
 from arena.referee.players import PlayerLoadError, PlayerSpec, find_player
 from arena.tournament.backend import Backend, BackendError
+from arena.tournament.dispatch import DealGate
 from arena.tournament.entrants import fingerprint
 from arena.tournament.schedule import ScheduledPartido, make_schedule
 from arena.tournament.store import DB_NAME, NO_START, Entrant, Store, StoreError
@@ -288,6 +290,7 @@ def run(
     store.clean_uncommitted()
     stats = RunStats(len(schedule), len(done))
     todo = {p.pos: p for p in schedule if p.id not in done}
+    gate = DealGate(todo.values())
     dq = _disqualifications(store, len(specs))
     retried = sorted({pid for pid, _reason, _at in store.failures()} - done)
     if retried:
@@ -310,13 +313,14 @@ def run(
     try:
         while todo:
             before = len(todo)
-            _dispatch(store, backend, specs, config, todo, in_flight, dq, stats, progress, failed, warm)
+            _dispatch(store, backend, specs, config, todo, in_flight, gate, dq, stats, progress, failed, warm)
             if not in_flight:
                 if len(todo) == before:
                     break  # what is left failed, or waits on a failed partido (--max-faults)
                 continue  # withdrawals only: decide the next ones
             for handle in backend.wait(list(in_flight), 1.0):
                 partido = in_flight.pop(handle)
+                gate.end(partido)  # done (its players stopped): another partido of its deal may start
                 try:
                     disqualified = _commit(store, partido, handle, stats.split)
                 except PartidoFailed as exc:
@@ -325,6 +329,7 @@ def run(
                 for e in disqualified:
                     bisect.insort(dq[e], partido.pos)
                 del todo[partido.pos]
+                gate.settle(partido)
                 stats.committed += 1
                 progress.advance()
             progress.tick()
@@ -481,6 +486,7 @@ def _dispatch(
     config: Config,
     todo: dict[int, ScheduledPartido],
     in_flight: dict[Any, ScheduledPartido],
+    gate: DealGate,
     dq: list[list[int]],
     stats: RunStats,
     progress: Progress,
@@ -488,6 +494,9 @@ def _dispatch(
     warm: bool = True,
 ) -> None:
     """Submit the next decidable partidos (up to twice the slots in flight), record withdrawals.
+
+    Never a partido of a deal in flight (``gate``): the first decidable partido of each free deal
+    is a candidate, and :meth:`DealGate.pick` chooses among them.
 
     ``failed`` partidos (positions) are not submitted again in this run, and still
     count as unsettled for the decisions on later ones.
@@ -497,11 +506,18 @@ def _dispatch(
     possible before i (even if every unsettled earlier partido disqualified it).
     """
     f = config.max_faults
+    cap = 2 * backend.slots
+    room = cap - len(in_flight)
+    if room <= 0:
+        return
+    endgame = gate.endgame(cap)
     busy = {p.pos for p in in_flight.values()} | set(failed)
     pending: Counter[int] = Counter()  # unsettled earlier partidos, per entrant
-    settled: list[int] = []
+    settled: list[ScheduledPartido] = []
+    ready: list[ScheduledPartido] = []
+    deals: set[Any] = set()  # the deals of ``ready``
     for scanned, p in enumerate(todo.values()):
-        if len(in_flight) >= 2 * backend.slots or scanned >= SCAN_LIMIT:
+        if (len(deals) >= room and not endgame) or scanned >= SCAN_LIMIT:
             break
         decided, withdrawn = True, []
         if f is not None:
@@ -521,25 +537,31 @@ def _dispatch(
                         len(withdrawn),
                     ).format(partido=p.id, players=", ".join(specs[e].name for e in withdrawn))
                 )
-                settled.append(p.pos)
+                settled.append(p)
                 stats.withdrawn += 1
                 progress.advance()
                 continue
-            task = PartidoTask(
-                p.id,
-                p.seed,
-                tuple(specs[e] for e in p.seats),
-                config.rules,
-                config.limits,
-                str(store.replays),
-                config.sandbox,
-                warm,
-                config.game,
-            )
-            in_flight[backend.submit(play_task, task)] = p
+            if gate.free(p):
+                ready.append(p)
+                deals.add(p.seed)
         pending.update(p.seats)
-    for pos in settled:
-        del todo[pos]
+    for p in settled:
+        del todo[p.pos]
+        gate.settle(p)
+    for p in gate.pick(ready, room, cap):
+        task = PartidoTask(
+            p.id,
+            p.seed,
+            tuple(specs[e] for e in p.seats),
+            config.rules,
+            config.limits,
+            str(store.replays),
+            config.sandbox,
+            warm,
+            config.game,
+        )
+        gate.start(p)  # before the task exists: it refuses a second partido of a deal in flight
+        in_flight[backend.submit(play_task, task)] = p
 
 
 def execute(
