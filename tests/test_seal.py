@@ -26,6 +26,12 @@ BOTS = Path(__file__).resolve().parent / "bots"
 SAMPLES = ROOT / "sample_players"
 FALLBACK = {"clone3", "preadv2"}
 """Refused with ENOSYS (the C library falls back to the older call)."""
+NO_FAMILY = {"socket_inet", "socket_inet6", "socket_vsock", "socket_netlink", "socketpair_vsock"}
+"""Sockets of any family but AF_UNIX: refused with EAFNOSUPPORT (a family the kernel lacks)."""
+
+
+def _expected(name: str) -> int:
+    return errno.ENOSYS if name in FALLBACK else errno.EAFNOSUPPORT if name in NO_FAMILY else errno.EPERM
 
 STARTS: list[Any] = [
     pytest.param(
@@ -65,7 +71,8 @@ def test_every_refused_family_is_refused_in_every_start(mechanism: str, warm: bo
     play_folders([bot, *others], 1, replay=replay, mechanism=mechanism, warm=warm)
     log = next(Path(f"{replay}.logs").glob("hostile_syscalls*.stderr.log")).read_text()
     report = json.loads(next(x for x in log.splitlines() if x.startswith("SYSCALLS "))[len("SYSCALLS ") :])
-    expected = {name: errno.ENOSYS if name in FALLBACK else errno.EPERM for name in report["tried"]}
+    expected = {name: _expected(name) for name in report["tried"]}
+    assert {"socket_vsock", "pidfd_open", "clone_pidfd"} <= set(expected)
     assert report["tried"] == expected
     assert all(report["honest"].values()), report["honest"]  # threads, children, fcntl, pipes still work
     if mechanism == "bwrap":  # (rlimits has the host's /proc: see docs/security.md)
@@ -153,9 +160,75 @@ def test_a_machine_without_the_filter_starts_no_player(monkeypatch: pytest.Monke
 
 def test_the_program_is_for_this_machine_only() -> None:
     names = {rule.name for rule in seal.rules()}
-    for family in ("keyctl", "add_key", "flock", "fcntl(F_OFD_SETLK)", "unshare(CLONE_NEWUSER)", "ptrace"):
+    for family in ("keyctl", "add_key", "flock", "fcntl(F_OFD_SETLK)", "unshare", "clone(CLONE_NEWUSER)"):
         assert family in names
+    assert {"ptrace", "pidfd_open", "clone(CLONE_PIDFD)", "socket(AF_UNIX)", "read", "futex"} <= names
     assert len(seal.program()) % 8 == 0
+
+
+def test_every_allowed_call_has_a_reason_and_none_is_also_refused() -> None:
+    allowed = {name for _why, names in seal.ALLOWED.values() for name in names}
+    refused = {name for _code, names in seal.REFUSED.values() for name in names}
+    assert all(why.strip() and names for why, names in seal.ALLOWED.values())
+    assert not allowed & refused, allowed & refused
+    assert not {"socket", "socketpair", "clone", "fcntl", "ioctl", "madvise"} & (allowed | refused)  # checked
+    assert 150 <= seal.size() <= 260  # the list's size on this machine (arena doctor shows it)
+
+
+def _killed_by(program: bytes, nr: int, *args: int) -> int | None:
+    """The signal that ended a child which loaded ``program`` and made the raw call (None: it lived)."""
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child
+        try:
+            sealing.load(program)
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.syscall(ctypes.c_long(nr), *(ctypes.c_long(a) for a in args))
+        finally:
+            os._exit(0)
+    _pid, status = os.waitpid(pid, 0)
+    return os.WTERMSIG(status) if os.WIFSIGNALED(status) else None
+
+
+def test_a_call_on_no_list_kills_the_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Default-deny: a call neither allowed nor refused (and a number no kernel has) ends the player."""
+    assert _killed_by(seal.program(), 9999) == 31  # SIGSYS
+    assert _killed_by(seal.program(), seal.number("getpid")) is None
+    monkeypatch.setenv(seal.AUDIT_ENV, "1")  # deriving the list: logged and let through
+    assert _killed_by(seal.program(), 9999) is None
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="drops to another uid; reads the kernel log")
+def test_the_killed_call_is_named_from_the_kernel_log() -> None:
+    if not os.access("/dev/kmsg", os.R_OK):
+        pytest.skip("the kernel log cannot be read here")
+    uid = 0x6FFFFFF1
+    since = seal.now_us()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child
+        try:
+            os.setresgid(uid, uid, uid)
+            os.setresuid(uid, uid, uid)
+            sealing.load(seal.program())
+            ctypes.CDLL(None, use_errno=True).syscall(ctypes.c_long(seal.number("acct")), 0)
+        finally:
+            os._exit(0)
+    _pid, status = os.waitpid(pid, 0)
+    assert os.WIFSIGNALED(status) and os.WTERMSIG(status) == 31
+    assert seal.killed_call(uid, since) == "acct"
+    assert seal.killed_call(uid + 1, since) is None
+
+
+def test_a_player_killed_by_the_filter_is_told_which_call(tmp_path: Path) -> None:
+    """Its fault is a crash whose detail names the call (not a SIGSYS the student cannot read)."""
+    bot = find_player(BOTS / "hostile_unlisted")
+    others = [find_player(SAMPLES / "a_mas"), find_player(SAMPLES / "random_legal")]
+    replay = tmp_path / "partido.jsonl"
+    play_folders([bot, *others], 2, replay=replay)
+    fault = next(e for e in _replay(replay) if e["type"] == "disqualified")
+    assert fault["seat"] == 0 and fault["reason"] == "crash" and fault["exit"] == "SIGSYS"
+    assert "acct" in fault["detail"] or not seal.kernel_records(), fault["detail"]
+    log = next(Path(f"{replay}.logs").glob("hostile_unlisted*.stderr.log")).read_text()
+    assert f"VSOCK refused errno={errno.EAFNOSUPPORT}" in log and "ACCT survived" not in log
 
 
 @pytest.mark.skipif(os.uname().machine != "x86_64", reason="the x32 ABI is x86-64's")

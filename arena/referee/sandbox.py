@@ -153,6 +153,8 @@ class Box:
     """For a process started otherwise (warm): whether the sandbox ran the player (None: not known yet)."""
     seal_fd: int | None = field(default=None, repr=False)
     """The syscall filter's program (:mod:`arena.referee.seal`), for the launcher to load."""
+    since_us: int = field(default_factory=seal.now_us, repr=False)
+    """When the box was made, on the kernel log's clock (a call the filter killed is looked up from it)."""
 
     @property
     def pass_fds(self) -> tuple[int, ...]:
@@ -220,8 +222,12 @@ class Box:
         return b'"exit-code"' not in self.status_text
 
     def limit_hit(self) -> str | None:
-        """Which per-player limit the kernel enforced (memory, processes), if any."""
-        return self.cgroup.limit_hit() if self.cgroup else None
+        """Which per-player limit the kernel enforced (memory, processes, the syscall filter), if any."""
+        hit = self.cgroup.limit_hit() if self.cgroup else None
+        if hit or self.mechanism == "none":
+            return hit
+        call = seal.killed_call(self.uid, self.since_us - 1_000_000)
+        return _(SEALED_CALL).format(call=call) if call else None
 
     def cpu_ns(self) -> int | None:
         """CPU time the player's whole tree has used so far (None where not measured)."""
@@ -881,13 +887,22 @@ def warm_box(folder: Path, limits: Resources | None = None, extra_env: dict[str,
         raise
 
 
-SIGNAL_LIMITS = {"SIGXCPU": N_("CPU time limit"), "SIGXFSZ": N_("file size limit"), "SIGKILL": N_("killed")}
+SIGNAL_LIMITS = {
+    "SIGXCPU": N_("CPU time limit"),
+    "SIGXFSZ": N_("file size limit"),
+    "SIGKILL": N_("killed"),
+    "SIGSYS": N_("a system call outside the players' allowlist"),
+}
 """Signal -> the limit it names (marked for the catalog: translate where shown)."""
+
+
+SEALED_CALL = N_("the system call {call}, outside the players' allowlist (docs/security.md)")
+"""A player killed by the syscall filter, the call named from the kernel's log."""
 
 
 def limit_hint(stderr_tail: str, signal_name: str | None) -> str | None:
     """Which resource limit a crash most likely hit, from its signal or its last words."""
-    if signal_name in ("SIGXCPU", "SIGXFSZ"):
+    if signal_name in ("SIGXCPU", "SIGXFSZ", "SIGSYS"):
         return _(SIGNAL_LIMITS[signal_name])
     text = stderr_tail.lower()
     if "memoryerror" in text or "out of memory" in text or "cannot allocate memory" in text:  # not shown

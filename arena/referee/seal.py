@@ -1,37 +1,413 @@
-"""The syscall filter of every player process: what no player may ask of the kernel.
+"""The syscall filter of every player process: an allowlist, and every other call refused.
 
-A seccomp-BPF program, compiled once per referee process with libseccomp (through
-its ctypes binding ``pyseccomp``), for the machine's own architecture (x86-64 or
-aarch64). Every player process gets it before any of its code runs and passes it
-to every child: bubblewrap loads it (``--seccomp FD``) for a fresh start, the
-warm-start server (:mod:`arena.zygote`) right after it drops to the player's uid,
-and :mod:`arena.sealing` under ``--sandbox rlimits``.
+A seccomp-BPF program, compiled once per referee process with libseccomp (through its
+ctypes binding ``pyseccomp``), for the machine's own architecture (x86-64 or aarch64).
+Every player process gets it before any of its code runs and passes it to every child:
+bubblewrap loads it (``--seccomp FD``) for a fresh start, the warm-start server
+(:mod:`arena.zygote`) right after it drops to the player's uid, and :mod:`arena.sealing`
+under ``--sandbox rlimits``.
 
-What it refuses, with ``EPERM`` (``ENOSYS`` where a C library must fall back to an
-older call): every kernel object two players could share or find — keys, file
-locks and leases, inotify and fanotify watches, System V and POSIX IPC — new user
-namespaces and mounts, reading or tracing other processes, and the calls that
-reach the kernel's wider surface (BPF, io_uring, perf, userfaultfd, modules).
-:data:`REFUSED` lists them with the family each belongs to (for ``arena doctor``
-and the docs). Any other architecture than the native one (x32, i386 through
-``int 0x80``) kills the process.
+Default-deny. :data:`ALLOWED` is every call a player may make, by group, each group with
+the reason a supported runtime needs it (Python with the SDK, warm and cold starts; Node;
+the JVM; a static C binary; a shell script: derived by running them, see
+``benchmarks/allowlist.py``). A few calls are allowed only with checked arguments
+(:data:`CHECKED`: ``socket`` only for ``AF_UNIX``, ``clone`` without namespaces or a
+pidfd, ``fcntl`` and ``ioctl`` for listed commands). :data:`REFUSED` are calls refused
+with an error number, quietly, because runtimes try them and carry on (``clone3`` gets
+``ENOSYS`` so that the C library falls back to ``clone``) or because a hostile player
+tries them and must be told no (keys, locks, IPC...). **Every other call kills the
+process** (``SIGSYS``); the kernel logs the call's number, and the referee names it in
+the player's fault (:func:`killed_call`). Any other architecture than the native one
+(x32, i386 through ``int 0x80``) kills the process too.
+
+``ARENA_SEAL_AUDIT=1`` in the referee's environment builds the program with *log*
+instead of *kill* (every call outside the list is let through and logged by the kernel):
+for deriving the list, never for a torneo (the CLI says so).
 
 Knows nothing of the rules or the protocol.
 """
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import functools
 import os
 import platform
+import re
+import time
 from dataclasses import dataclass
 
 from arena.errors import ArenaError
 from arena.i18n import _
 
-CLONE_NEWUSER = 0x10000000
 U32 = 0xFFFFFFFF
+AUDIT_ENV = "ARENA_SEAL_AUDIT"
+"""Set to 1 in the referee's environment: calls outside the list are logged, not refused."""
+
+ALLOWED: dict[str, tuple[str, tuple[str, ...]]] = {
+    "io": (
+        "read and write its own descriptors: the protocol's pipes, its log, its files",
+        ("read", "write", "readv", "writev", "pread64", "pwrite64", "preadv", "pwritev", "lseek"),
+    ),
+    "descriptors": (
+        "open, copy and close descriptors (every runtime; close_range before exec)",
+        ("close", "close_range", "dup", "dup2", "dup3", "pipe", "pipe2"),
+    ),
+    "files": (
+        "open and look up files: the runtime's libraries, its own folder, its private /tmp",
+        (
+            "open",
+            "openat",
+            "openat2",
+            "creat",
+            "stat",
+            "fstat",
+            "lstat",
+            "newfstatat",
+            "fstatat64",
+            "statx",
+            "access",
+            "faccessat",
+            "faccessat2",
+            "readlink",
+            "readlinkat",
+            "getdents",
+            "getdents64",
+            "getcwd",
+            "chdir",
+            "fchdir",
+            "umask",
+        ),
+    ),
+    "own_files": (
+        "change files in its private /tmp (every other mount is read-only to it)",
+        (
+            "mkdir",
+            "mkdirat",
+            "rmdir",
+            "unlink",
+            "unlinkat",
+            "rename",
+            "renameat",
+            "renameat2",
+            "symlink",
+            "symlinkat",
+            "link",
+            "linkat",
+            "truncate",
+            "ftruncate",
+            "fallocate",
+            "fsync",
+            "fdatasync",
+            "chmod",
+            "fchmod",
+            "fchmodat",
+            "fchmodat2",
+            "utime",
+            "utimes",
+            "utimensat",
+            "futimesat",
+            "sendfile",
+            "copy_file_range",
+            "splice",
+            "tee",
+        ),
+    ),
+    "xattr_reads": (
+        "read extended attributes (Python's shutil.copy2 asks; nothing can set them)",
+        ("getxattr", "lgetxattr", "fgetxattr", "listxattr", "llistxattr", "flistxattr"),
+    ),
+    "memory": (
+        "map and unmap its own memory (every runtime; the JVM's heap, V8's code space)",
+        ("brk", "mmap", "munmap", "mprotect", "mremap", "msync", "membarrier", "mlock", "munlock", "mlock2"),
+    ),
+    "signals": (
+        "handle its own signals; signal its own processes (its pid namespace and uid hold no one else)",
+        (
+            "rt_sigaction",
+            "rt_sigprocmask",
+            "rt_sigreturn",
+            "rt_sigpending",
+            "rt_sigtimedwait",
+            "rt_sigsuspend",
+            "rt_sigqueueinfo",
+            "rt_tgsigqueueinfo",
+            "sigaltstack",
+            "signalfd",
+            "signalfd4",
+            "kill",
+            "tkill",
+            "tgkill",
+            "pause",
+        ),
+    ),
+    "processes": (
+        "start, run and wait for its own children and threads (shell bots, multiprocessing, runtimes)",
+        (
+            "fork",
+            "vfork",
+            "execve",
+            "execveat",
+            "exit",
+            "exit_group",
+            "wait4",
+            "waitid",
+            "set_tid_address",
+            "set_robust_list",
+            "get_robust_list",
+            "rseq",
+            "arch_prctl",
+            "restart_syscall",
+            "prctl",
+            "seccomp",
+            "personality",
+        ),
+    ),
+    "identity": (
+        "read who it is; and, for setpriv (which runs sealed before the player), drop to the player's uid",
+        (
+            "getpid",
+            "getppid",
+            "gettid",
+            "getuid",
+            "geteuid",
+            "getgid",
+            "getegid",
+            "getresuid",
+            "getresgid",
+            "getgroups",
+            "getpgrp",
+            "getpgid",
+            "getsid",
+            "setsid",
+            "setpgid",
+            "setuid",
+            "setgid",
+            "setreuid",
+            "setregid",
+            "setresuid",
+            "setresgid",
+            "setgroups",
+            "setfsuid",
+            "setfsgid",
+            "capget",
+            "capset",
+            "uname",
+        ),
+    ),
+    "threads": (
+        "wait and wake its own threads (every runtime with threads: Python, the JVM, Node)",
+        ("futex", "futex_waitv", "futex_wake", "futex_wait", "futex_requeue", "sched_yield"),
+    ),
+    "scheduling": (
+        "read its own CPU set and priority (runtimes size their thread pools by it); lower its own",
+        (
+            "sched_getaffinity",
+            "sched_setaffinity",
+            "sched_getparam",
+            "sched_getscheduler",
+            "sched_getattr",
+            "sched_get_priority_max",
+            "sched_get_priority_min",
+            "sched_rr_get_interval",
+            "getpriority",
+            "setpriority",
+            "getcpu",
+        ),
+    ),
+    "time": (
+        "read clocks, sleep and set its own timers (search players budget their moves)",
+        (
+            "clock_gettime",
+            "clock_getres",
+            "clock_nanosleep",
+            "nanosleep",
+            "gettimeofday",
+            "time",
+            "alarm",
+            "getitimer",
+            "setitimer",
+            "timer_create",
+            "timer_settime",
+            "timer_gettime",
+            "timer_getoverrun",
+            "timer_delete",
+            "timerfd_create",
+            "timerfd_settime",
+            "timerfd_gettime",
+        ),
+    ),
+    "waiting": (
+        "wait for its descriptors (Node's and the JVM's event loops, Python's selectors)",
+        (
+            "poll",
+            "ppoll",
+            "select",
+            "pselect6",
+            "epoll_create",
+            "epoll_create1",
+            "epoll_ctl",
+            "epoll_wait",
+            "epoll_pwait",
+            "epoll_pwait2",
+            "eventfd",
+            "eventfd2",
+        ),
+    ),
+    "unix_sockets": (
+        "use the AF_UNIX sockets it made (socket and socketpair are argument-checked): multiprocessing",
+        (
+            "connect",
+            "bind",
+            "listen",
+            "accept",
+            "accept4",
+            "sendto",
+            "recvfrom",
+            "sendmsg",
+            "recvmsg",
+            "sendmmsg",
+            "recvmmsg",
+            "shutdown",
+            "getsockname",
+            "getpeername",
+            "getsockopt",
+            "setsockopt",
+        ),
+    ),
+    "limits": (
+        "read its limits and use (runtimes size stacks and heaps by them); lower them",
+        ("getrlimit", "setrlimit", "prlimit64", "getrusage", "times"),
+    ),
+    "randomness": ("random bytes (Python's hash seed, secrets, random)", ("getrandom",)),
+    "anonymous_files": ("anonymous memory files (the JVM, multiprocessing)", ("memfd_create",)),
+}
+"""Every call a player may make: group -> (why, calls). A name this architecture lacks is skipped."""
+
+REFUSED: dict[str, tuple[int, tuple[str, ...]]] = {
+    "keyring": (errno.EPERM, ("add_key", "keyctl", "request_key")),
+    "locks": (errno.EPERM, ("flock",)),  # and fcntl's LOCK_COMMANDS
+    "watches": (
+        errno.EPERM,
+        (
+            "inotify_init",
+            "inotify_init1",
+            "inotify_add_watch",
+            "inotify_rm_watch",
+            "fanotify_init",
+            "fanotify_mark",
+        ),
+    ),
+    "sysv_ipc": (
+        errno.EPERM,
+        (
+            "shmget",
+            "shmat",
+            "shmdt",
+            "shmctl",
+            "semget",
+            "semop",
+            "semtimedop",
+            "semctl",
+            "msgget",
+            "msgsnd",
+            "msgrcv",
+            "msgctl",
+        ),
+    ),
+    "posix_mq": (
+        errno.EPERM,
+        ("mq_open", "mq_unlink", "mq_timedsend", "mq_timedreceive", "mq_notify", "mq_getsetattr"),
+    ),
+    "namespaces": (errno.EPERM, ("setns", "unshare")),  # and clone with a namespace flag
+    "mounts": (
+        errno.EPERM,
+        (
+            "mount",
+            "umount2",
+            "pivot_root",
+            "chroot",
+            "fsopen",
+            "fsconfig",
+            "fsmount",
+            "fspick",
+            "move_mount",
+            "open_tree",
+            "mount_setattr",
+        ),
+    ),
+    "other_processes": (
+        errno.EPERM,
+        (
+            "ptrace",
+            "process_vm_readv",
+            "process_vm_writev",
+            "process_madvise",
+            "pidfd_open",
+            "pidfd_getfd",
+            "pidfd_send_signal",
+            "kcmp",
+        ),
+    ),
+    "page_cache": (errno.EPERM, ("cachestat", "fadvise64", "readahead", "mincore")),  # and MADVISE_EVICT
+    "global_counters": (errno.EPERM, ("sysinfo", "statfs", "fstatfs", "ustat", "sysfs", "syslog")),
+    "kernel_surface": (
+        errno.EPERM,
+        (
+            "bpf",
+            "perf_event_open",
+            "userfaultfd",
+            "io_uring_setup",
+            "io_uring_enter",
+            "io_uring_register",
+            "io_setup",
+            "io_destroy",
+            "io_submit",
+            "io_getevents",
+            "io_pgetevents",
+            "io_cancel",
+            "name_to_handle_at",
+            "open_by_handle_at",
+            "mknod",
+            "mknodat",
+            "sync",
+            "syncfs",
+            "sync_file_range",
+            "ioprio_set",
+            "ioprio_get",
+            "mbind",
+            "set_mempolicy",
+            "get_mempolicy",
+            "migrate_pages",
+            "move_pages",
+            "landlock_create_ruleset",
+            "landlock_add_rule",
+            "landlock_restrict_self",
+        ),
+    ),
+    "fallback": (errno.ENOSYS, ("clone3", "preadv2", "pwritev2", "pkey_alloc", "pkey_free", "pkey_mprotect")),
+}
+"""Refused with an error number (no kill): family -> (errno, calls). ``fallback``: ENOSYS, so that
+the C library falls back to ``clone``, ``preadv``, ``pwritev`` (``clone3``'s flags are out of a
+filter's reach; ``RWF_NOWAIT`` tells whether a shared file's page is cached: a channel); V8 (Node)
+tries memory protection keys and does without them.
+``global_counters``: what counts the whole machine (free memory and threads; free blocks of a
+shared file system). ``other_processes`` includes ``pidfd_open``: a new pid's pidfs inode number
+counts every process started on the machine (a channel)."""
+
+NAMESPACE_FLAGS = {
+    "CLONE_NEWNS": 0x00020000,
+    "CLONE_NEWCGROUP": 0x02000000,
+    "CLONE_NEWUTS": 0x04000000,
+    "CLONE_NEWIPC": 0x08000000,
+    "CLONE_NEWUSER": 0x10000000,
+    "CLONE_NEWPID": 0x20000000,
+    "CLONE_NEWNET": 0x40000000,
+    "CLONE_PIDFD": 0x00001000,
+}
+"""``clone`` flags refused (EPERM): new namespaces; a pidfd (its inode number counts the machine's pids)."""
+CLONE_REFUSED_MASK = functools.reduce(lambda a, b: a | b, NAMESPACE_FLAGS.values())
 LOCK_COMMANDS = {
     "F_GETLK": 5,
     "F_SETLK": 6,
@@ -43,91 +419,40 @@ LOCK_COMMANDS = {
     "F_GETLEASE": 1025,
     "F_NOTIFY": 1026,
 }
-"""``fcntl`` commands refused: record locks (POSIX and open-file-description), leases, dnotify."""
-MADVISE_EVICT = {"MADV_COLD": 20, "MADV_PAGEOUT": 21}
-INET_FAMILIES = {"AF_INET": 2, "AF_INET6": 10, "AF_PACKET": 17}
-"""``socket`` families refused: a player has no network (its namespace holds only its own loopback),
-and the kernel counts every TCP and UDP socket and packet machine-wide (``/proc/net/sockstat``,
-``/proc/net/softnet_stat``, readable from any namespace): a channel. ``AF_UNIX`` works."""
-"""``madvise`` advice refused: pushing shared file pages out of the page cache (a channel)."""
-
-FAMILIES: dict[str, tuple[str, ...]] = {
-    "keyring": ("add_key", "keyctl", "request_key"),
-    "locks": ("flock",),  # and fcntl's LOCK_COMMANDS
-    "watches": ("inotify_init", "inotify_init1", "inotify_add_watch", "fanotify_init", "fanotify_mark"),
-    "sysv_ipc": (
-        "shmget",
-        "shmat",
-        "shmdt",
-        "shmctl",
-        "semget",
-        "semop",
-        "semtimedop",
-        "semctl",
-        "msgget",
-        "msgsnd",
-        "msgrcv",
-        "msgctl",
-    ),
-    "posix_mq": ("mq_open", "mq_unlink", "mq_timedsend", "mq_timedreceive", "mq_notify", "mq_getsetattr"),
-    "namespaces": ("setns",),  # and unshare/clone with CLONE_NEWUSER; clone3 is ENOSYS
-    "mounts": (
-        "mount",
-        "umount2",
-        "pivot_root",
-        "chroot",
-        "fsopen",
-        "fsconfig",
-        "fsmount",
-        "fspick",
-        "move_mount",
-        "open_tree",
-        "mount_setattr",
-    ),
-    "other_processes": (
-        "ptrace",
-        "process_vm_readv",
-        "process_vm_writev",
-        "process_madvise",
-        "pidfd_getfd",
-        "kcmp",
-    ),
-    "page_cache": ("cachestat", "fadvise64", "readahead"),  # and madvise's MADVISE_EVICT
-    "global_counters": ("sysinfo",),  # the machine's thread count and free memory (with /proc masked)
-    "kernel_surface": (
-        "bpf",
-        "perf_event_open",
-        "userfaultfd",
-        "io_uring_setup",
-        "io_uring_enter",
-        "io_uring_register",
-        "init_module",
-        "finit_module",
-        "delete_module",
-        "kexec_load",
-        "kexec_file_load",
-        "swapon",
-        "swapoff",
-        "reboot",
-        "acct",
-        "quotactl",
-        "quotactl_fd",
-        "syslog",
-        "lookup_dcookie",
-        "name_to_handle_at",
-        "open_by_handle_at",
-        "iopl",
-        "ioperm",
-        "uselib",
-        "vhangup",
-    ),
+"""``fcntl`` commands refused (EPERM): record locks (POSIX and open-file-description), leases, dnotify."""
+FCNTL_ALLOWED = {
+    "F_DUPFD": 0,
+    "F_GETFD": 1,
+    "F_SETFD": 2,
+    "F_GETFL": 3,
+    "F_SETFL": 4,
+    "F_DUPFD_CLOEXEC": 1030,
+    "F_SETPIPE_SZ": 1031,
+    "F_GETPIPE_SZ": 1032,
+    "F_ADD_SEALS": 1033,
+    "F_GET_SEALS": 1034,
 }
-"""Refused with EPERM, by family (a name the machine's architecture lacks is skipped)."""
-FALLBACK = ("clone3", "preadv2", "pwritev2")
-"""Refused with ENOSYS, so that the C library falls back to ``clone``, ``preadv``, ``pwritev``:
-``clone3``'s flags are out of a filter's reach, and ``RWF_NOWAIT`` tells whether a shared
-file's page is cached (a channel)."""
+"""``fcntl`` commands allowed: descriptor flags and copies, pipe sizes, memfd seals."""
+IOCTL_ALLOWED = {
+    "TCGETS": 0x5401,
+    "TIOCGWINSZ": 0x5413,
+    "TIOCGPGRP": 0x540F,
+    "FIONREAD": 0x541B,
+    "FIONBIO": 0x5421,
+    "FIONCLEX": 0x5450,
+    "FIOCLEX": 0x5451,
+}
+"""``ioctl`` commands allowed (is it a terminal?, bytes waiting, blocking and close-on-exec flags);
+every other command gets ENOTTY, what a pipe answers."""
+MADVISE_EVICT = {"MADV_COLD": 20, "MADV_PAGEOUT": 21}
+"""``madvise`` advice refused (EPERM): pushing shared file pages out of the page cache (a channel)."""
+MADVISE_ALLOWED = (0, 1, 2, 3, 4, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 22, 23, 24, 25, 102, 103)
+"""``madvise`` advice allowed: the usual hints on its own memory (normal, random, sequential, willneed,
+dontneed, free, (no)fork, (no)mergeable, (no)hugepage, (no)dump, (keep|wipe)onfork, populate,
+collapse, guards); not MADVISE_EVICT, not the privileged hwpoison and soft-offline."""
+AF_UNIX = 1
 NEW_NUMBERS = {
+    "pidfd_send_signal": 424,
     "io_uring_setup": 425,
     "io_uring_enter": 426,
     "io_uring_register": 427,
@@ -137,16 +462,31 @@ NEW_NUMBERS = {
     "fsconfig": 431,
     "fsmount": 432,
     "fspick": 433,
+    "pidfd_open": 434,
     "clone3": 435,
+    "close_range": 436,
+    "openat2": 437,
     "pidfd_getfd": 438,
+    "faccessat2": 439,
     "process_madvise": 440,
+    "epoll_pwait2": 441,
     "mount_setattr": 442,
     "quotactl_fd": 443,
+    "landlock_create_ruleset": 444,
+    "landlock_add_rule": 445,
+    "landlock_restrict_self": 446,
+    "futex_waitv": 449,
     "cachestat": 451,
+    "fchmodat2": 452,
+    "futex_wake": 454,
+    "futex_wait": 455,
+    "futex_requeue": 456,
 }
 """Calls newer than some libseccomp releases know, by their number, which is the same on every
 architecture since Linux 5.1 (the common syscall table)."""
 ARCHITECTURES = ("x86_64", "aarch64")
+KILLED_RECORD = re.compile(rb"type=1326 .*? uid=(\d+) .*? sig=31 .*? syscall=(\d+) ")
+"""The kernel's record of a process killed by a seccomp filter (audit type 1326, SIGSYS)."""
 
 
 class SealError(ArenaError, RuntimeError):
@@ -155,13 +495,15 @@ class SealError(ArenaError, RuntimeError):
 
 @dataclass(frozen=True)
 class Rule:
-    """One refusal: a call, the errno it gets, and the argument test (index, mask, value) if any."""
+    """One rule: a call, what it gets (None: allowed; else the errno), the argument test if any."""
 
     family: str
     name: str
     number: int
-    errno: int = errno.EPERM
+    errno: int | None = errno.EPERM
     arg: tuple[int, int, int] | None = None
+    op: str = "masked_eq"
+    """How ``arg``'s value is compared: ``masked_eq`` (arg & mask == value) or ``gt`` / ``lt``."""
 
 
 def _library() -> object:
@@ -179,7 +521,10 @@ def _library() -> object:
 
 def _number(sc: object, name: str) -> int | None:
     """The call's number on this machine (None: this architecture has no such call)."""
-    number = int(sc.resolve_syscall(sc.Arch.NATIVE, name))  # type: ignore[attr-defined]
+    try:
+        number = int(sc.resolve_syscall(sc.Arch.NATIVE, name))  # type: ignore[attr-defined]
+    except (ValueError, OSError):
+        number = -1
     if number >= 0:
         return number
     return NEW_NUMBERS.get(name)
@@ -195,40 +540,82 @@ def number(name: str) -> int:
     return found
 
 
-def rules() -> list[Rule]:
-    """Every refusal of the filter, for this machine's architecture."""
-    sc = _library()
-    out: list[Rule] = []
-    for family, names in FAMILIES.items():
-        for name in names:
-            number = _number(sc, name)
-            if number is not None:
-                out.append(Rule(family, name, number))
-    fcntl = _number(sc, "fcntl")
-    madvise = _number(sc, "madvise")
-    assert fcntl is not None and madvise is not None
-    out += [
-        Rule("locks", f"fcntl({cmd})", fcntl, arg=(1, U32, value)) for cmd, value in LOCK_COMMANDS.items()
-    ]
-    out += [Rule("page_cache", f"madvise({a})", madvise, arg=(2, U32, v)) for a, v in MADVISE_EVICT.items()]
-    socket = _number(sc, "socket")
-    assert socket is not None
-    out += [Rule("network", f"socket({f})", socket, arg=(0, U32, v)) for f, v in INET_FAMILIES.items()]
-    for name, index in (("unshare", 0), ("clone", 0)):
-        number = _number(sc, name)
-        assert number is not None
-        label = f"{name}(CLONE_NEWUSER)"  # not shown
-        out.append(Rule("namespaces", label, number, arg=(index, CLONE_NEWUSER, CLONE_NEWUSER)))
-    for name in FALLBACK:
-        number = _number(sc, name)
-        if number is not None:
-            out.append(Rule("fallback", name, number, errno=errno.ENOSYS))
+@functools.cache
+def call_name(nr: int) -> str:
+    """The name of the call numbered ``nr`` on this machine (``syscall N`` when unknown)."""
+    with contextlib.suppress(SealError, ValueError, OSError, TypeError):
+        sc = _library()
+        name = sc.resolve_syscall(sc.Arch.NATIVE, nr)  # type: ignore[attr-defined]
+        if isinstance(name, bytes):
+            name = name.decode()
+        if name:
+            return str(name)
+    for name, value in NEW_NUMBERS.items():
+        if value == nr:
+            return name
+    return f"syscall {nr}"
+
+
+def _plain(sc: object, family: str, names: tuple[str, ...], action: int | None) -> list[Rule]:
+    out = []
+    for name in names:
+        nr = _number(sc, name)
+        if nr is not None:
+            out.append(Rule(family, name, nr, action))
     return out
 
 
+def allowed_calls() -> list[Rule]:
+    """Every call allowed without an argument test, for this machine (by group)."""
+    sc = _library()
+    return [rule for group, (_why, names) in ALLOWED.items() for rule in _plain(sc, group, names, None)]
+
+
+def rules() -> list[Rule]:
+    """Every rule of the filter, for this machine's architecture: allowed calls, checked calls, refusals."""
+    sc = _library()
+    out = allowed_calls()
+    for family, (code, names) in REFUSED.items():
+        out += _plain(sc, family, names, code)
+    fcntl, madvise, ioctl = number("fcntl"), number("madvise"), number("ioctl")
+    socket, socketpair, clone = number("socket"), number("socketpair"), number("clone")
+    out += [Rule("locks", f"fcntl({c})", fcntl, errno.EPERM, (1, U32, v)) for c, v in LOCK_COMMANDS.items()]
+    out += [Rule("checked", f"fcntl({c})", fcntl, None, (1, U32, v)) for c, v in FCNTL_ALLOWED.items()]
+    out += [Rule("checked", f"ioctl({c})", ioctl, None, (1, U32, v)) for c, v in IOCTL_ALLOWED.items()]
+    low, high = min(IOCTL_ALLOWED.values()), max(IOCTL_ALLOWED.values())
+    gaps = [value for value in range(low, high) if value not in IOCTL_ALLOWED.values()]
+    out += [Rule("checked", f"ioctl({value:#x})", ioctl, errno.ENOTTY, (1, U32, value)) for value in gaps]
+    out.append(Rule("checked", f"ioctl(<{low:#x})", ioctl, errno.ENOTTY, (1, 0, low), "lt"))
+    out.append(Rule("checked", f"ioctl(>{high:#x})", ioctl, errno.ENOTTY, (1, 0, high), "gt"))
+    out += [Rule("checked", f"madvise({v})", madvise, None, (2, U32, v)) for v in MADVISE_ALLOWED]
+    out += [
+        Rule("page_cache", f"madvise({a})", madvise, errno.EPERM, (2, U32, v))
+        for a, v in MADVISE_EVICT.items()
+    ]
+    for name, nr in (("socket", socket), ("socketpair", socketpair)):
+        out.append(Rule("checked", f"{name}(AF_UNIX)", nr, None, (0, U32, AF_UNIX)))
+        out.append(Rule("network", f"{name}(<AF_UNIX)", nr, errno.EAFNOSUPPORT, (0, 0, AF_UNIX), "lt"))
+        out.append(Rule("network", f"{name}(>AF_UNIX)", nr, errno.EAFNOSUPPORT, (0, 0, AF_UNIX), "gt"))
+    out.append(Rule("checked", "clone", clone, None, (0, CLONE_REFUSED_MASK, 0)))
+    out += [
+        Rule("namespaces", f"clone({flag})", clone, errno.EPERM, (0, bit, bit))
+        for flag, bit in NAMESPACE_FLAGS.items()
+    ]
+    return out
+
+
+def audit_mode() -> bool:
+    """Whether calls outside the list are logged and let through (``ARENA_SEAL_AUDIT=1``)."""
+    return os.environ.get(AUDIT_ENV, "") == "1"
+
+
+def size() -> int:
+    """How many calls the players may make on this machine (allowed outright or with checked arguments)."""
+    return len({rule.number for rule in rules() if rule.errno is None})
+
+
 @functools.cache
-def program() -> bytes:
-    """The compiled BPF program (``struct sock_filter`` array) for this machine; SealError if impossible."""
+def _program(audit: bool) -> bytes:
     machine = platform.machine()
     if machine not in ARCHITECTURES:
         raise SealError(
@@ -238,14 +625,21 @@ def program() -> bytes:
         )
     sc = _library()
     try:
-        seal = sc.SyscallFilter(sc.ALLOW)  # type: ignore[attr-defined]
+        seal = sc.SyscallFilter(sc.LOG if audit else sc.KILL_PROCESS)  # type: ignore[attr-defined]
         seal.set_attr(sc.Attr.ACT_BADARCH, sc.KILL_PROCESS)  # type: ignore[attr-defined]
+        with contextlib.suppress(AttributeError, OSError, ValueError):
+            seal.set_attr(sc.Attr.CTL_OPTIMIZE, 2)  # type: ignore[attr-defined]  # a binary tree of calls
+        ops = {"masked_eq": sc.MASKED_EQ, "gt": sc.GT, "lt": sc.LT}  # type: ignore[attr-defined]
         for rule in rules():
+            action = sc.ALLOW if rule.errno is None else sc.ERRNO(rule.errno)  # type: ignore[attr-defined]
             args = []
             if rule.arg is not None:
                 index, mask, value = rule.arg
-                args.append(sc.Arg(index, sc.MASKED_EQ, mask, value))  # type: ignore[attr-defined]
-            seal.add_rule(sc.ERRNO(rule.errno), rule.number, *args)  # type: ignore[attr-defined]
+                if rule.op == "masked_eq":
+                    args.append(sc.Arg(index, sc.MASKED_EQ, mask, value))  # type: ignore[attr-defined]
+                else:
+                    args.append(sc.Arg(index, ops[rule.op], value))  # type: ignore[attr-defined]
+            seal.add_rule(action, rule.number, *args)
         fd = os.memfd_create("tute-arena-seal-build", os.MFD_CLOEXEC)
         with os.fdopen(fd, "w+b") as out:
             seal.export_bpf(out)
@@ -256,6 +650,11 @@ def program() -> bytes:
     if not data or len(data) % 8:
         raise SealError(_("the players' syscall filter cannot be built: libseccomp gave no program"))
     return data
+
+
+def program() -> bytes:
+    """The compiled BPF program (``struct sock_filter`` array) for this machine; SealError if impossible."""
+    return _program(audit_mode())
 
 
 def problem() -> str | None:
@@ -277,3 +676,52 @@ def program_fd() -> int:
         os.close(fd)
         raise
     return fd
+
+
+def now_us() -> int:
+    """The kernel log's clock now, in microseconds (for :func:`killed_call`'s ``since``)."""
+    return time.clock_gettime_ns(time.CLOCK_MONOTONIC) // 1000
+
+
+def kernel_records(since_us: int = 0) -> list[tuple[int, bytes]]:
+    """The kernel log's records from ``since_us`` on, as (microseconds, text); [] where unreadable."""
+    out: list[tuple[int, bytes]] = []
+    try:
+        fd = os.open("/dev/kmsg", os.O_RDONLY | os.O_NONBLOCK)
+    except OSError:
+        return out
+    try:
+        while True:
+            try:
+                record = os.read(fd, 8192)
+            except BlockingIOError:
+                break
+            except OSError as exc:
+                if exc.errno == errno.EPIPE:  # overwritten while reading: go on with the next
+                    continue
+                break
+            head, _sep, text = record.partition(b";")
+            fields = head.split(b",")
+            with contextlib.suppress(IndexError, ValueError):
+                when = int(fields[2])
+                if when >= since_us:
+                    out.append((when, text))
+    finally:
+        os.close(fd)
+    return out
+
+
+def killed_call(uid: int | None, since_us: int) -> str | None:
+    """The call that got a process of ``uid`` killed by the filter since ``since_us`` (its name), if logged.
+
+    The kernel logs every kill by a seccomp filter (audit record 1326: uid, signal, call number),
+    readable by a root referee in /dev/kmsg; None where it cannot be read or names no such kill.
+    """
+    if uid is None:
+        return None
+    found = None
+    for _when, text in kernel_records(since_us):
+        match = KILLED_RECORD.search(text)
+        if match and int(match.group(1)) == uid:
+            found = int(match.group(2))
+    return None if found is None else call_name(found)

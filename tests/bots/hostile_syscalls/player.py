@@ -52,6 +52,10 @@ NUMBERS = {  # name: (x86_64, aarch64)
     "pidfd_getfd": (438, 438),
     "sysinfo": (99, 179),
     "socket": (41, 198),
+    "socketpair": (53, 199),
+    "pidfd_open": (434, 434),
+    "statfs": (137, 43),
+    "mincore": (27, 232),
 }
 COUNTERS = (
     "/proc/loadavg",
@@ -67,6 +71,7 @@ ARCH = 0 if platform.machine() == "x86_64" else 1
 libc = ctypes.CDLL(None, use_errno=True)
 libc.syscall.restype = ctypes.c_long
 CLONE_NEWUSER = 0x10000000
+CLONE_PIDFD = 0x00001000
 SIGCHLD = 17
 
 
@@ -146,6 +151,13 @@ def attempts() -> dict[str, int]:
         "sysinfo": call("sysinfo", addr),
         "socket_inet": call("socket", 2, 1, 0),
         "socket_inet6": call("socket", 10, 2, 0),
+        "socket_vsock": call("socket", 40, 1, 0),  # machine-wide ports (issue 48)
+        "socket_netlink": call("socket", 16, 2, 0),
+        "socketpair_vsock": call("socketpair", 40, 1, 0, addr),
+        "pidfd_open": call("pidfd_open", os.getpid(), 0),  # a pidfs inode counts the machine's pids
+        "clone_pidfd": call("clone", CLONE_PIDFD | SIGCHLD, 0, addr, 0, 0),
+        "statfs": call("statfs", text(b"/"), addr),  # free blocks of a shared file system
+        "mincore": call("mincore", 0, 4096, addr),
     }
     child.kill()
     child.wait()
