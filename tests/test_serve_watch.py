@@ -165,6 +165,17 @@ def test_a_done_partido_opens_in_the_site_s_viewer(ladder: Any) -> None:
     assert _client().get(f"/partidos/{ladder.first.pk}/").status_code == 302
 
 
+def test_the_replay_as_text_names_the_seats_as_the_standings(ladder: Any, service: Path) -> None:
+    stored = Path(ladder.first.replay).read_text(encoding="utf-8")
+    assert '"source"' in stored and "/uploads/" in stored  # the referee's, kept on the server
+    for client in (_client("eva"), _client("profe", staff=True)):
+        text = client.get(f"/partidos/{ladder.first.pk}/replay").content.decode()
+        assert '"source"' not in text and "/uploads/" not in text and str(service) not in text
+        players = json.loads(text.splitlines()[0])["players"]
+        assert {p["name"] for p in players} == {"Autora ana #1", "Autora bruno #1"}
+        assert text.splitlines()[1:] == stored.splitlines()[1:]
+
+
 def test_the_viewer_speaks_the_reader_s_language(ladder: Any) -> None:
     from arena import i18n
 

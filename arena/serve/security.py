@@ -1,11 +1,18 @@
-"""The web service's own defences beside Django's: the static site's Content-Security-Policy on
-every response (docs/security.md, "Web service")."""
+"""The web service's own defences beside Django's (docs/security.md, "Web service"): the static
+site's Content-Security-Policy on every response, and the login's lockout after repeated failures
+(django-axes: :class:`LoginLockout`, :func:`client_ip`, :func:`locked_out`)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
+from axes.backends import AxesStandaloneBackend  # type: ignore[import-untyped]
+from django.conf import settings
+from django.contrib.auth.forms import AuthenticationForm
 from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils.translation import gettext as _
 
 from arena.results.web import CSP
 
@@ -22,3 +29,51 @@ class ContentSecurityPolicy:
         response.headers.setdefault("Content-Security-Policy", CSP)
         response.headers.setdefault("X-Content-Type-Options", "nosniff")
         return response
+
+
+def client_ip(request: HttpRequest) -> str | None:
+    """The address a login failure is counted against: the peer of the connection (waitress's
+    ``REMOTE_ADDR``). ``X-Forwarded-For`` and the like are never read: a client sets them at will,
+    and ``arena serve`` is told of no proxy it could trust (behind one, every login comes from the
+    proxy's address, and the lockout is by user name alone)."""
+    address = request.META.get("REMOTE_ADDR")
+    return str(address) if address else None
+
+
+def lockout_minutes() -> int:
+    """How long a user name stays locked out from one address (``settings.AXES_COOLOFF_TIME``)."""
+    return max(1, round(settings.AXES_COOLOFF_TIME.total_seconds() / 60))
+
+
+class LoginLockout(AxesStandaloneBackend):
+    """Axes's check before any password is hashed: a user name locked out from the request's
+    address is refused at once (no PBKDF2 hash is computed for it). An authentication without a
+    request (Django's test client ``login``, a shell) is not a page's login: it is not counted."""
+
+    def authenticate(
+        self,
+        request: HttpRequest | None,
+        username: str | None = None,
+        password: str | None = None,
+        **kwargs: Any,
+    ) -> None:
+        if request is None:
+            return None
+        return super().authenticate(request, username=username, password=password, **kwargs)
+
+
+def locked_out(
+    request: HttpRequest, original: HttpResponse | None = None, credentials: Any = None
+) -> HttpResponse:
+    """The login page again, saying the account is locked out from this address for a while (429,
+    with ``Retry-After``): the answer to every login of that user name from there until then."""
+    minutes = lockout_minutes()
+    message = _("Too many failed logins: this account is locked from your address for {minutes} minutes.")
+    context = {
+        "form": AuthenticationForm(request),
+        "locked": message.format(minutes=minutes),
+        "next": request.POST.get("next", ""),
+    }
+    response = render(request, "registration/login.html", context, status=429)
+    response["Retry-After"] = str(60 * minutes)
+    return response

@@ -3,12 +3,15 @@
 ``ARENA_SERVE_DIR``: the service's folder (the SQLite database ``serve.sqlite3``, the secret key,
 the uploads, the compiled catalog). ``DATABASE_URL`` (``postgresql://user:pass@host:port/name``):
 that database instead of SQLite. ``ARENA_SERVE_HTTPS=1``: cookies only over HTTPS.
+``ARENA_SERVE_LOGIN_FAILURES`` (5) failed logins of one user name from one address lock it out
+from there for ``ARENA_SERVE_LOGIN_LOCKOUT_MINUTES`` (15) minutes (django-axes).
 """
 
 from __future__ import annotations
 
 import os
 import secrets
+from datetime import timedelta
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
@@ -78,6 +81,7 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "arena.serve.ladder",
+    "axes",
 ]
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
@@ -89,6 +93,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "arena.serve.security.ContentSecurityPolicy",
+    "axes.middleware.AxesMiddleware",  # last: it turns a locked-out login into security.locked_out
 ]
 ROOT_URLCONF = "arena.serve.urls"
 TEMPLATES = [
@@ -120,6 +125,22 @@ USE_TZ = True
 TIME_ZONE = "UTC"
 LOCALE_PATHS = [str(DIR / "locale")]  # the catalog compiled at start-up (arena.serve.boot)
 
+# The login's lockout (django-axes): LoginLockout refuses a locked-out user name before any
+# password is hashed; the failures are counted per user name *and* address (a student is not locked
+# out by someone else's guesses from elsewhere), the address being the connection's (security.client_ip).
+AUTHENTICATION_BACKENDS = [
+    "arena.serve.security.LoginLockout",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = int(os.environ.get("ARENA_SERVE_LOGIN_FAILURES", "5"))
+AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("ARENA_SERVE_LOGIN_LOCKOUT_MINUTES", "15")))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_CLIENT_IP_CALLABLE = "arena.serve.security.client_ip"
+AXES_LOCKOUT_CALLABLE = "arena.serve.security.locked_out"
+AXES_DISABLE_ACCESS_LOG = True  # no log of successful logins: the failures are enough (in the admin)
+AXES_VERBOSE = False
+
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "me"
 LOGOUT_REDIRECT_URL = "login"
@@ -146,7 +167,10 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "handlers": {"null": {"class": "logging.NullHandler"}},
-    "loggers": {"django.security.DisallowedHost": {"handlers": ["null"], "propagate": False}},
+    "loggers": {
+        "django.security.DisallowedHost": {"handlers": ["null"], "propagate": False},
+        "axes": {"handlers": ["null"], "propagate": False},  # its failures are rows the admin shows
+    },
 }
 CHECK_PARTIDOS = int(os.environ.get("ARENA_SERVE_CHECK_PARTIDOS", "2"))
 STANDINGS_FRESH_S = float(os.environ.get("ARENA_SERVE_STANDINGS_FRESH_S", "10"))

@@ -6,12 +6,15 @@ Every page is for instructors only (:func:`arena.serve.ladder.views._instructor`
 
 from __future__ import annotations
 
+import csv
+import io
 from pathlib import Path
 
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 
+from arena import inert
 from arena.serve.ladder import final as finals
 from arena.serve.ladder.models import FinalTorneo, Ladder
 from arena.serve.ladder.views import _instructor, audit
@@ -96,9 +99,21 @@ def site_zip(request: HttpRequest, final_id: int) -> FileResponse:
     return _attachment(finals.site_zip(found), f"final-{found.pk}-site.zip", "application/zip")  # not shown
 
 
+def inert_csv(text: str) -> str:
+    """A CSV with every field as the workbook's CSVs have it (:func:`arena.inert.cell`: printable,
+    and a text a spreadsheet could take for a formula, such as ``=…``, ``@…``, behind a ``'``)."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    for row in csv.reader(io.StringIO(text, newline="")):
+        writer.writerow([inert.cell(field) for field in row])
+    return out.getvalue()
+
+
 def grades_csv(request: HttpRequest, final_id: int) -> HttpResponse:
-    """The grades CSV for Moodle's gradebook import, as a download."""
+    """The grades CSV for Moodle's gradebook import, as a download; its fields inert
+    (:func:`inert_csv`: an ID number or address the students typed is never a formula)."""
     found = _done(request, final_id)
-    response = HttpResponse(finals.grades_csv(found), content_type="text/csv; charset=utf-8")  # not shown
+    body = inert_csv(finals.grades_csv(found))
+    response = HttpResponse(body, content_type="text/csv; charset=utf-8")  # not shown
     response["Content-Disposition"] = f'attachment; filename="final-{found.pk}-grades.csv"'  # not shown
     return response

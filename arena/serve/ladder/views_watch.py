@@ -6,7 +6,9 @@ viewer, a version's own logs and incident files.
   few seconds and rewrites both tables in place. The Plackett–Luce fit behind the standings is
   cached (:func:`cached_standings`) until a partido ends or the active versions change.
 * ``/partidos/<id>/`` shows a partido in the viewer of :mod:`arena.results.web`, whose assets are
-  served at ``/viewer/assets/``; ``/partidos/<id>/replay`` gives the replay as text.
+  served at ``/viewer/assets/``; ``/partidos/<id>/replay`` gives the replay as text. Both name the
+  seats as the standings do, and neither carries the players' folders (``players[].source``, a path
+  on the server naming the student's upload): :func:`public_start`. The stored file is unchanged.
 * A partido's deal key, replay and files appear only once its deal is over
   (:func:`deal_over`): it is done and no other partido of its ladder dealt from the same key is
   queued or playing (the matchmaking may reuse a deal for the seats' rotations).
@@ -247,11 +249,43 @@ def _shown_partido(partido_id: int) -> LadderPartido:
     return partido
 
 
+def public_start(start: dict[str, Any], names: list[str]) -> dict[str, Any]:
+    """A replay's ``partido_start`` as the pages serve it: each seat's entry only its seat and its
+    name as the standings give it (``names``, by seat), never its folder's name or path on the server
+    (``source``) nor any other field of the referee's."""
+    return {**start, "players": [{"seat": s, "name": name} for s, name in enumerate(names)]}
+
+
+def _seat_public_names(partido: LadderPartido) -> list[str]:
+    """Each seat's name as the standings give it (``Name #n``); in a game of teams, its side's."""
+    known = _names(partido.versions)
+    return [known.get(v, "?") for v in seat_versions(partido, partido.ladder.game)]
+
+
+def public_replay(partido: LadderPartido) -> bytes:
+    """``partido``'s replay file with its first line, ``partido_start``, made public
+    (:func:`public_start`); the other lines as they are. A first line that is not a
+    ``partido_start`` goes as it is (a replay the referee did not finish writing)."""
+    data = Path(partido.replay).read_bytes()
+    first, newline, rest = data.partition(b"\n")
+    try:
+        start = json.loads(first)
+    except ValueError:
+        return data
+    if not isinstance(start, dict) or start.get("type") != "partido_start":
+        return data
+    shown = public_start(start, _seat_public_names(partido))
+    line = json.dumps(shown, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    return line + newline + rest
+
+
 @login_required
 def replay(request: HttpRequest, partido_id: int) -> HttpResponse:
-    """A partido's replay as text, once its deal is over (before that, it does not exist)."""
-    path = Path(_shown_partido(partido_id).replay)
-    return HttpResponse(path.read_bytes(), content_type="text/plain; charset=utf-8")  # not shown
+    """A partido's replay as text, once its deal is over (before that, it does not exist); its seats
+    named as in the standings, with no folder or path of the server (:func:`public_replay`), for
+    students and instructors alike."""
+    found = _shown_partido(partido_id)
+    return HttpResponse(public_replay(found), content_type="text/plain; charset=utf-8")  # not shown
 
 
 def viewer_asset(request: HttpRequest, name: str) -> HttpResponse:
@@ -269,12 +303,10 @@ def viewer_asset(request: HttpRequest, name: str) -> HttpResponse:
 
 def _for_viewer(events: list[dict[str, Any]], names: list[str]) -> list[dict[str, Any]]:
     """The replay's events with the seats named as the standings name them (not by their player
-    folders) and without the folders' paths on the server."""
+    folders) and without the folders' paths on the server (:func:`public_start`)."""
     if not events or events[0].get("type") != "partido_start":
         return events
-    start = dict(events[0])
-    start["players"] = [{"seat": s, "name": name} for s, name in enumerate(names)]
-    return [start, *events[1:]]
+    return [public_start(events[0], names), *events[1:]]
 
 
 @login_required
@@ -309,8 +341,9 @@ def _viewer(found: LadderPartido) -> str:
 
     known = _names(found.versions)
     names = [known.get(v, "?") for v in found.versions]  # its entrants: seats, or sides
-    seats = [known.get(v, "?") for v in seat_versions(found, found.ladder.game)]
+    seats = _seat_public_names(found)
     events, problem = web.read_events(Path(found.replay))
+    problem = problem.replace(str(Path(found.replay)), f"{found.pk}.jsonl")  # its name, not its path
     manos = sum(1 for e in events if e.get("type") == "mano_start")
     nav = web.el(
         "nav",
