@@ -201,8 +201,12 @@ CHECKS = {
         N_("bubblewrap (--unshare-pid)"),
     ),
     "syscall_filter": (
-        N_("a syscall filter (keys, locks, watches, IPC, namespaces, tracing refused)"),
+        N_("a syscall filter (keys, locks, watches, IPC, namespaces, tracing refused)"),  # an allowlist
         N_("libseccomp, and bubblewrap's --seccomp"),
+    ),
+    "unlisted_call_refused": (
+        N_("a call outside the syscall allowlist ends the player (tried: one no kernel has)"),
+        N_("the syscall filter, not in audit mode (ARENA_SEAL_AUDIT)"),
     ),
     "no_shared_key": (N_("no kernel key shared between two players"), N_("the syscall filter")),
     "no_shared_lock": (N_("no file lock seen across two players"), N_("the syscall filter")),
@@ -273,6 +277,7 @@ def probe(mechanism: str) -> dict[str, bool]:
     """Every protection of :data:`CHECKS` under ``mechanism``: which held."""
     results = _alone(mechanism)
     results["syscall_filter"] = mechanism != "none" and sandbox.seal_problem(mechanism) is None
+    results["unlisted_call_refused"] = results["syscall_filter"] and _outside(mechanism)
     results.update(_pair(mechanism))
     results["idle_measured"] = _idle(mechanism)
     return results
@@ -372,6 +377,19 @@ def _pair(mechanism: str) -> dict[str, bool]:
     }
 
 
+OUTSIDE_PROBE = "import ctypes; ctypes.CDLL(None).syscall(9999); print('survived')"  # not shown
+
+
+def _outside(mechanism: str) -> bool:
+    """A contained process makes a call on no list: is it killed by SIGSYS, before it can say so?"""
+    with tempfile.TemporaryDirectory() as tmp:
+        os.chmod(tmp, 0o755)
+        box = sandbox.contain([sys.executable, "-c", OUTSIDE_PROBE], Path(tmp), mechanism, PROBE_LIMITS)
+        done = box.run(timeout=30)
+    status = done.returncode
+    return "survived" not in done.stdout and status in (-signal.SIGSYS, 128 + signal.SIGSYS)
+
+
 def _idle(mechanism: str) -> bool:
     """A contained process that sleeps 1.5 s: does the referee's idle clock see at least 1 s of it?"""
     from arena.referee import idle
@@ -419,6 +437,18 @@ def report(mode: str = "auto") -> list[str]:
     )
     mechanism = sandbox.resolve(mode)
     lines.append(_("Containment for --sandbox {mode}: {mechanism}").format(mode=mode, mechanism=mechanism))
+    if mechanism != "none" and seal.problem() is None:
+        lines.append(
+            _("Syscall allowlist: {n} calls a player may make; every other call is refused").format(
+                n=seal.size()
+            )
+        )
+        if seal.audit_mode():
+            lines.append(
+                _(
+                    "⚠ {env}=1: calls outside the list are only logged (for deriving it, never for a torneo)"
+                ).format(env=seal.AUDIT_ENV)
+            )
     results = probe(mechanism)
     for key, (label, how) in CHECKS.items():
         if results.get(key, False):

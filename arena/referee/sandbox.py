@@ -453,7 +453,7 @@ def warning(mechanism: str) -> str | None:
     missing = []
     if mechanism == "rlimits":
         missing += [
-            _("network isolation (TCP and UDP are refused; the host's abstract Unix sockets are not)"),
+            _("network isolation (only Unix sockets; the host's abstract Unix sockets are reachable)"),
             _("filesystem isolation (players can read anything world-readable: other players' folders)"),
             _("a private /tmp"),
             _(
@@ -463,6 +463,8 @@ def warning(mechanism: str) -> str | None:
         ]
     if not per_player:
         missing.append(_("limits per player (no writable cgroup: memory, processes and CPU are per process)"))
+    if seal.audit_mode():
+        missing.append(_("a syscall allowlist (ARENA_SEAL_AUDIT=1: calls outside it are only logged)"))
     if not missing:
         return None
     return _("arena: --sandbox {mechanism} does not give: {missing} — see `arena doctor`").format(
