@@ -244,3 +244,16 @@ def test_another_abi_on_the_same_machine_kills_the_process() -> None:
             os._exit(0)
     _pid, status = os.waitpid(pid, 0)
     assert os.WIFSIGNALED(status) and os.WTERMSIG(status) == 31, status  # SIGSYS: killed by the filter
+
+
+def test_the_docs_list_every_call_the_filter_allows_or_refuses() -> None:
+    """docs/security.md's tables are the filter's: a call added to the code is written down in its group."""
+    docs = (ROOT / "docs" / "security.md").read_text()
+    section = docs[docs.index("## The syscall filter") : docs.index("## Channels between players")]
+    rows = {line.split("|")[1].strip(): line for line in section.splitlines() if line.startswith("| ")}
+    for group, (why, names) in seal.ALLOWED.items():
+        row = rows[group.replace("_", " ")]
+        assert why in row and all(f"`{name}`" in row for name in names), group
+    for family, (_code, names) in seal.REFUSED.items():
+        row = rows[family.replace("_", " ")]
+        assert all(f"`{name}`" in row for name in names), family

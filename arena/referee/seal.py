@@ -11,7 +11,7 @@ Default-deny. :data:`ALLOWED` is every call a player may make, by group, each gr
 the reason a supported runtime needs it (Python with the SDK, warm and cold starts; Node;
 the JVM; a static C binary; a shell script: derived by running them, see
 ``benchmarks/allowlist.py``). A few calls are allowed only with checked arguments
-(:data:`CHECKED`: ``socket`` only for ``AF_UNIX``, ``clone`` without namespaces or a
+(:func:`rules`: ``socket`` only for ``AF_UNIX``, ``clone`` without namespaces or a
 pidfd, ``fcntl`` and ``ioctl`` for listed commands). :data:`REFUSED` are calls refused
 with an error number, quietly, because runtimes try them and carry on (``clone3`` gets
 ``ENOSYS`` so that the C library falls back to ``clone``) or because a hostile player
@@ -120,7 +120,7 @@ ALLOWED: dict[str, tuple[str, tuple[str, ...]]] = {
     ),
     "memory": (
         "map and unmap its own memory (every runtime; the JVM's heap, V8's code space)",  # not shown
-        ("brk", "mmap", "munmap", "mprotect", "mremap", "msync", "membarrier", "mlock", "munlock", "mlock2"),
+        ("brk", "mmap", "munmap", "mprotect", "mremap", "msync", "membarrier"),
     ),
     "signals": (
         "handle its signals; signal its own processes (its pid namespace and uid hold no other)",  # not shown
@@ -204,7 +204,6 @@ ALLOWED: dict[str, tuple[str, tuple[str, ...]]] = {
         "read its CPU set and priority (runtimes size thread pools by it); lower its own",  # not shown
         (
             "sched_getaffinity",
-            "sched_setaffinity",
             "sched_getparam",
             "sched_getscheduler",
             "sched_getattr",
@@ -386,13 +385,27 @@ REFUSED: dict[str, tuple[int, tuple[str, ...]]] = {
             "landlock_restrict_self",
         ),
     ),
+    "pinning": (
+        errno.EPERM,
+        (
+            "sched_setaffinity",
+            "sched_setscheduler",
+            "sched_setparam",
+            "sched_setattr",
+            "mlock",
+            "mlock2",
+            "mlockall",
+        ),
+    ),
     "fallback": (errno.ENOSYS, ("clone3", "preadv2", "pwritev2", "pkey_alloc", "pkey_free", "pkey_mprotect")),
 }
 """Refused with an error number (no kill): family -> (errno, calls). ``fallback``: ENOSYS, so that
 the C library falls back to ``clone``, ``preadv``, ``pwritev`` (``clone3``'s flags are out of a
 filter's reach; ``RWF_NOWAIT`` tells whether a shared file's page is cached: a channel); V8 (Node)
 tries memory protection keys and does without them.
-``global_counters``: what counts the whole machine (free memory and threads; free blocks of a
+``pinning``: pinning itself to a core, a real-time class or locked memory would sharpen a timing
+channel through the machine's shared cores and memory (and no runtime asks). ``global_counters``:
+what counts the whole machine (free memory and threads; free blocks of a
 shared file system). ``other_processes`` includes ``pidfd_open``: a new pid's pidfs inode number
 counts every process started on the machine (a channel)."""
 
