@@ -56,10 +56,13 @@ from __future__ import annotations
 
 import argparse
 import collections
+import contextlib
 import importlib.util
+import itertools
 import json
 import math
 import os
+import random
 import secrets
 import shutil
 import subprocess
@@ -262,7 +265,407 @@ def load() -> str:
         return "?"
 
 
+# ---------------------------------------------------------------- probes (issue 48)
+
+PROBE_DIR = Path(__file__).resolve().parent / "probe_bots"
+PROBE_SLOT_S = 0.05
+"""The probes' slot: a sender busy (1) or idle (0) for it; at 1 s of sender time a mano, 20 slots."""
+MANO_S = 1.0
+"""What a sender has per mano to signal in: its move time (the CPU allowance), about 1 s."""
+SIGNIFICANCE = 1e-4
+"""A receiver's bit error rate counts as below 0.5 when a fair coin would do as well this seldom."""
+CONTENTION = (
+    "spin.",
+    "sched.",
+    "schedstat.",
+    "getrusage.",
+    "stat.",
+    "status.",
+    "getcpu",
+    "clock.process_cputime",
+    "clock.thread_cputime",
+    "/proc/self/",
+    "/proc/thread-self/",
+)
+"""Observables that are the receiver's own CPU time and scheduling: CPU contention, the timing
+channel the named ``timing`` channel measures (narrowed, not closed), reported apart."""
+
+
+class Prober:
+    """Contained probe processes (``probe_bots/probe.py``), each a player of its own: uid, cgroup,
+    namespaces, the syscall filter; one JSON command a line in, one reply a line out."""
+
+    def __init__(self, roles: list[str], work: Path) -> None:
+        from arena.referee import sandbox
+
+        self.boxes: dict[str, object] = {}
+        self.procs: dict[str, subprocess.Popen] = {}
+        for role in roles:
+            folder = work / f"probe-{role}"
+            folder.mkdir(mode=0o755)
+            shutil.copy(PROBE_DIR / "probe.py", folder / "probe.py")
+            box = sandbox.contain([sys.executable, "/player/probe.py"], folder, "bwrap")
+            self.boxes[role] = box
+            self.procs[role] = box.popen(
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+            )
+
+    def send(self, role: str, **cmd: object) -> None:
+        stdin = self.procs[role].stdin
+        assert stdin is not None
+        stdin.write(json.dumps(cmd) + "\n")
+        stdin.flush()
+
+    def answer(self, role: str, timeout: float = 120.0) -> object:
+        import selectors
+
+        proc = self.procs[role]
+        assert proc.stdout is not None
+        with selectors.DefaultSelector() as sel:
+            sel.register(proc.stdout, selectors.EVENT_READ)
+            if not sel.select(timeout):
+                raise RuntimeError(f"probe {role}: no answer in {timeout:.0f} s")
+        line = proc.stdout.readline()
+        if not line:
+            status = proc.wait(timeout=10)
+            box = self.boxes[role]
+            hit = box.limit_hit()  # type: ignore[attr-defined]
+            raise RuntimeError(f"probe {role} died (status {status}{'; ' + hit if hit else ''})")
+        said = json.loads(line)
+        if "error" in said:
+            raise RuntimeError(f"probe {role}: {said['error']}")
+        return said["ok"]
+
+    def ask(self, role: str, **cmd: object) -> object:
+        self.send(role, **cmd)
+        return self.answer(role)
+
+    def close(self) -> None:
+        for role, proc in self.procs.items():
+            with contextlib.suppress(OSError, subprocess.SubprocessError):
+                proc.kill()
+                proc.wait(timeout=10)
+            self.boxes[role].release()  # type: ignore[attr-defined]
+
+
+def binomial_tail(k: int, n: int) -> float:
+    """P(X <= k) for X ~ Binomial(n, 1/2)."""
+    return sum(math.comb(n, i) for i in range(k + 1)) / 2**n
+
+
+def mann_whitney(xs: list[float], ys: list[float]) -> float:
+    """Two-sided p-value (normal approximation, ties averaged) that xs and ys share a distribution."""
+    pooled = sorted((v, g) for g, vals in ((0, xs), (1, ys)) for v in vals)
+    ranks: list[float] = [0.0] * len(pooled)
+    i = 0
+    while i < len(pooled):
+        j = i
+        while j + 1 < len(pooled) and pooled[j + 1][0] == pooled[i][0]:
+            j += 1
+        for k in range(i, j + 1):
+            ranks[k] = (i + j) / 2 + 1
+        i = j + 1
+    n1, n2 = len(xs), len(ys)
+    if not n1 or not n2:
+        return 1.0
+    r1 = sum(r for r, (_, g) in zip(ranks, pooled, strict=True) if g == 0)
+    u = r1 - n1 * (n1 + 1) / 2
+    sd = math.sqrt(n1 * n2 * (n1 + n2 + 1) / 12)
+    if sd == 0:
+        return 1.0
+    z = abs(u - n1 * n2 / 2) / sd
+    return math.erfc(z / math.sqrt(2))
+
+
+def decode_capacity(values: list[float], bits: list[int]) -> dict:
+    """Threshold decoding: a threshold and polarity chosen on the even slots, the bit error rate
+    measured on the odd ones; capacity 1 - H(BER) per slot when that rate is significantly below
+    1/2 (a fair coin that good less often than :data:`SIGNIFICANCE`), else 0."""
+    train = [(v, b) for i, (v, b) in enumerate(zip(values, bits, strict=True)) if i % 2 == 0]
+    test = [(v, b) for i, (v, b) in enumerate(zip(values, bits, strict=True)) if i % 2 == 1]
+    cuts = sorted({v for v, _ in train})
+    best = (len(train) + 1, 0.0, 1)
+    for lo, hi in zip([cuts[0] - 1, *cuts], [*cuts, cuts[-1] + 1], strict=True):
+        cut = (lo + hi) / 2
+        for sign in (1, -1):
+            wrong = sum((sign * (v - cut) > 0) != bool(b) for v, b in train)
+            best = min(best, (wrong, cut, sign))
+    _, cut, sign = best
+    errors = sum((sign * (v - cut) > 0) != bool(b) for v, b in test)
+    ber = errors / len(test)
+    p = binomial_tail(errors, len(test))
+    per_slot = 1 - entropy(ber) if p < SIGNIFICANCE and ber < 0.5 else 0.0
+    return {"ber": ber, "p": p, "c_slot": per_slot, "n": len(test)}
+
+
+def slot_features(samples: list[dict]) -> dict[str, list[float]]:
+    """Per observable, its change over each slot (sample i+1 less sample i); per number of a file."""
+    out: dict[str, list[float]] = collections.defaultdict(list)
+    names = set(samples[0]["counters"])
+    for s in samples:
+        names &= set(s["counters"])
+    for a, b in itertools.pairwise(samples):
+        for name in names:
+            out[name].append(b["counters"][name] - a["counters"][name])
+        for path, numbers in b["files"].items():
+            old = a["files"].get(path)
+            if old is None or len(old) != len(numbers):
+                continue
+            for k, (x, y) in enumerate(zip(old, numbers, strict=True)):
+                out[f"{path}#{k}"].append(y - x)
+    n = len(samples) - 1
+    return {name: vals for name, vals in out.items() if len(vals) == n}
+
+
+def is_contention(name: str) -> bool:
+    return name.startswith(CONTENTION)
+
+
+def run_slots(
+    prober: Prober, bits: list[int], slot: float, paths: list[str], full: bool, noise: bool
+) -> dict:
+    """A sends ``bits`` (busy or idle slots) while B samples; with ``noise``, another table meanwhile."""
+    t0 = float(prober.ask("b", op="now")) + 0.5  # type: ignore[arg-type]
+    span = len(bits) * slot + 1.0
+    if noise:
+        prober.send("n", op="noise", seconds=span)
+    prober.send("b", op="recv", t0=t0, slot=slot, n=len(bits), paths=paths, full=full)
+    prober.send("a", op="send", t0=t0, slot=slot, bits=bits)
+    got = prober.answer("b", timeout=span + 120)
+    prober.answer("a", timeout=span + 120)
+    if noise:
+        prober.answer("n", timeout=span + 120)
+    return got  # type: ignore[return-value]
+
+
+def screen(prober: Prober, paths: list[str], slots: int, rng: random.Random) -> dict:
+    """Every readable file, read at each slot's end while A is busy or idle in random slots:
+    static (never changed), noisy (changes, not in step with A) or a candidate."""
+    bits = [1] * (slots // 2) + [0] * (slots - slots // 2)
+    rng.shuffle(bits)
+    got = run_slots(prober, bits, 0.4, paths, full=True, noise=False)
+    samples = got["samples"][1:]
+    changed: dict[str, list[list[float]]] = {}
+    for i, s in enumerate(samples):
+        for path, feat in s["files"].items():
+            changed.setdefault(path, [[0.0, 0.0] for _ in bits])[i] = feat
+    rows = []
+    for path, feats in sorted(changed.items()):
+        ones = [f for f, b in zip(feats, bits, strict=True) if b]
+        zeros = [f for f, b in zip(feats, bits, strict=True) if not b]
+        p = min(mann_whitney([f[k] for f in ones], [f[k] for f in zeros]) for k in (0, 1))
+        moved1 = sum(f[0] > 0 for f in ones)
+        moved0 = sum(f[0] > 0 for f in zeros)
+        candidate = p < 0.01 or (moved1 >= 2 and moved0 == 0)
+        rows.append({"path": path, "p": p, "busy": moved1, "idle": moved0, "candidate": candidate})
+    return {"bits": len(bits), "changed": rows, "late": got["late"]}
+
+
+def probe(slots: int, screen_slots: int, settings: list[str], work: Path) -> dict:
+    """Every probe, between two players (A acts, B looks) and a third as another table."""
+    rng = random.Random()
+    out: dict = {"slot_s": PROBE_SLOT_S, "slots": slots, "mano_s": MANO_S}
+    prober = Prober(["a", "b", "n"], work)
+    try:
+        nonce = f"{rng.getrandbits(24):06x}"
+        made = prober.ask("a", op="families", nonce=nonce)
+        seen = prober.ask("b", op="families_probe", made=made, nonce=nonce)
+        out["families"] = {"made": made, "seen": seen}
+        out["refusals"] = prober.ask("b", op="refusals")
+        listing = prober.ask("b", op="files")
+        out["files"] = {k: v for k, v in listing.items() if k != "paths"}  # type: ignore[union-attr]
+        paths = listing["paths"]  # type: ignore[index]
+        out["files"]["readable"] = len(paths)
+        out["files"]["proc_sys"] = sum(p.startswith("/proc/sys/") for p in paths)
+        out["files"]["proc_net"] = sum(p.startswith("/proc/net/") for p in paths)
+        out["files"]["sys"] = sum(p.startswith("/sys/") for p in paths)
+        out["screen"] = screen(prober, paths, screen_slots, rng)
+        candidates = [r["path"] for r in out["screen"]["changed"] if r["candidate"]]
+        out["runs"] = {}
+        for setting in settings:
+            bits = [rng.getrandbits(1) for _ in range(slots)]
+            got = run_slots(prober, bits, PROBE_SLOT_S, candidates, full=False, noise=setting == "busy")
+            features = slot_features(got["samples"])
+            for name in got["spins"][0]:
+                features[name] = [s[name] for s in got["spins"]]
+            results = {name: decode_capacity(vals, bits) for name, vals in features.items()}
+            out["runs"][setting] = {"late": got["late"], "results": results}
+    finally:
+        prober.close()
+    return out
+
+
+def probe_worker(argv: list[str]) -> int:
+    """``--probe-worker OUT SLOTS SCREEN SETTINGS``: run :func:`probe` (with the referee on
+    PYTHONPATH) and write its findings to OUT as JSON."""
+    out, slots, screen_slots, settings = Path(argv[0]), int(argv[1]), int(argv[2]), argv[3].split(",")
+    with tempfile.TemporaryDirectory(prefix="tute-probes-") as tmp:
+        os.chmod(tmp, 0o755)
+        found = probe(slots, screen_slots, settings, Path(tmp))
+    out.write_text(json.dumps(found))
+    return 0
+
+
+FAMILY_NAMES = {1: "AF_UNIX", 2: "AF_INET", 10: "AF_INET6", 16: "AF_NETLINK", 17: "AF_PACKET", 40: "AF_VSOCK"}
+WHOLE_HAND = float(covert.MAX_BITS)
+"""The figure for a channel that carries any number of bits at once (a socket seen, a call allowed)."""
+
+
+def spans(numbers: list[int]) -> str:
+    """1, 2, 3, 5 -> "1-3, 5"."""
+    out: list[str] = []
+    for n in sorted(numbers):
+        if out and out[-1].split("-")[-1] == str(n - 1):
+            out[-1] = f"{out[-1].split('-')[0]}-{n}"
+        else:
+            out.append(str(n))
+    return ", ".join(out)
+
+
+def render_probes(found: dict) -> tuple[list[tuple[str, float]], list[tuple[str, float]]]:
+    """Print the probes' tables; (channels found, contention observables), each (name, bits per mano)."""
+    channels: list[tuple[str, float]] = []
+    contention: list[tuple[str, float]] = []
+    per_mano = found["mano_s"] / found["slot_s"]
+    print()
+    print(
+        "probes: socket families 0-45 (STREAM, DGRAM, RAW, SEQPACKET), made and bound in sandbox A, "
+        "sought from B"
+    )
+    by_outcome: dict[str, list[int]] = collections.defaultdict(list)
+    seen = {(r["family"], r["type"]): r for r in found["families"]["seen"]}
+    for family in range(46):
+        rows = [r for r in found["families"]["made"] if r["family"] == family]
+        refused = {r["create"] for r in rows if r["create"] != "ok"}
+        made = [r for r in rows if r["create"] == "ok"]
+        if not made:
+            by_outcome[f"refused at create ({', '.join(sorted(refused))})"].append(family)
+            continue
+        parts = []
+        for r in made:
+            s = seen.get((family, r["type"]), {})
+            if s.get("visible"):
+                channels.append((f"socket {FAMILY_NAMES.get(family, family)} {r['type']}", WHOLE_HAND))
+                state = "VISIBLE from B: a channel"
+            elif s.get("visible") is None:
+                state = f"bind {r.get('bind')}; not sought"
+            else:
+                state = f"bound; B: bind {s.get('bind')}, connect {s.get('connect', '-')}: not visible"
+            parts.append(f"{r['type']} {state}")
+        name = FAMILY_NAMES.get(family, str(family))
+        by_outcome[f"{name}: " + "; ".join(parts)].append(family)
+    for outcome, fams in by_outcome.items():
+        print(f"  families {spans(fams)}: {outcome}")
+
+    ref = found["refusals"]
+    print("probes: counters behind a call")
+    for call in ("pidfd_open", "clone_pidfd", "sysinfo"):
+        state = ref[call]
+        if state.startswith("ok"):
+            channels.append((call, WHOLE_HAND))
+        verdict = f"OPEN: {state}" if state.startswith("ok") else f"refused ({state}): closed"
+        print(f"  {call:<14} {verdict}")
+    statvfs = ref["statvfs"]
+    opened = {m: s for m, s in statvfs.items() if s.startswith("ok")}
+    errors = sorted({s for s in statvfs.values() if not s.startswith("ok")})
+    print(
+        f"  {'statvfs':<14} {len(statvfs)} mounts: {len(statvfs) - len(opened)} refused ({', '.join(errors)})"
+        + (f"; answered: {', '.join(opened)}" if opened else ": closed")
+    )
+    print(
+        f"  {'/sys':<14} {'mounted' if ref['sys_mounted'] else 'not mounted'}; cgroup files "
+        f"{'visible' if ref['cgroup_fs'] else 'not visible (no cgroup file system)'}"
+    )
+
+    files = found["files"]
+    scr = found["screen"]
+    changed = scr["changed"]
+    candidates = [r for r in changed if r["candidate"]]
+    unreadable = ", ".join(f"{k} {v}" for k, v in sorted(files["unreadable"].items()))
+    print(
+        f"probes: files: {files['readable']} readable under /proc ({files['proc_sys']} in /proc/sys, "
+        f"{files['proc_net']} in /proc/net) and /sys ({files['sys']}); unreadable: {unreadable or 'none'}"
+    )
+    print(
+        f"  screened over {scr['bits']} slots of 0.4 s (A busy in half, idle in half, at random): "
+        f"{files['readable'] - len(changed)} static, {len(changed) - len(candidates)} changing but not in "
+        f"step with A (noisy or B's own), {len(candidates)} candidates (Mann-Whitney p < 0.01, or moved "
+        "only while A was busy)"
+    )
+    runs = found["runs"]
+    settings = list(runs)
+    print(
+        f"probes: capacity: A busy or idle in {found['slot_s'] * 1000:.0f} ms slots at random, "
+        f"{found['slots']} slots per setting ({', '.join(settings)}: busy = a third sandbox bursting at "
+        f"random, as another table); B decodes by a threshold set on the even slots, BER on the odd; "
+        f"C = 1 - H(BER) when p < {SIGNIFICANCE:g}; bits per mano = C x {per_mano:.0f} slots "
+        f"({found['mano_s']:.0f} s of the sender's move time)"
+    )
+    floor_n = max((r["n"] for run in runs.values() for r in run["results"].values()), default=0)
+    floor = 0.0
+    if floor_n:
+        k = max(k for k in range(floor_n) if binomial_tail(k, floor_n) < SIGNIFICANCE)
+        floor = (1 - entropy((k + 1) / floor_n)) * per_mano
+    groups: dict[str, dict[str, dict]] = collections.defaultdict(dict)
+    for setting, run in runs.items():
+        for name, r in run["results"].items():
+            group = name.split("#")[0]
+            if (
+                group not in groups
+                or setting not in groups[group]
+                or r["c_slot"] > groups[group][setting]["c_slot"]
+            ):
+                groups[group][setting] = {**r, "name": name}
+    head = f"  {'observable':<40} " + " ".join(f"{s + ' BER':>10} {s + ' bits/mano':>15}" for s in settings)
+    print(head)
+    for group in sorted(groups, key=lambda g: (is_contention(g), g)):
+        cells = []
+        best = 0.0
+        for s in settings:
+            r = groups[group].get(s)
+            if r is None:
+                cells.append(f"{'-':>10} {'-':>15}")
+                continue
+            bits = r["c_slot"] * per_mano
+            best = max(best, bits)
+            cells.append(f"{r['ber']:>10.3f} {bits:>15.2f}")
+        kind = " (contention)" if is_contention(group) else ""
+        print(f"  {group + kind:<40} " + " ".join(cells))
+        if best > 0:
+            (contention if is_contention(group) else channels).append((group, best))
+    print(
+        f"  (detection floor: {floor:.2f} bits per mano; candidates: "
+        f"{', '.join(r['path'] for r in candidates) or 'none'})"
+    )
+    return channels, contention
+
+
+def run_probes(arena_root: Path, work: Path, quick: bool) -> tuple[dict | None, str]:
+    """The probes in a process of their own, with the measured referee on PYTHONPATH: (findings, error)."""
+    out = work / "probes.json"
+    slots, screen_slots, settings = (200, 16, "quiet,busy") if quick else (600, 24, "quiet,busy")
+    argv = [
+        sys.executable,
+        str(Path(__file__).resolve()),
+        "--probe-worker",
+        str(out),
+        str(slots),
+        str(screen_slots),
+        settings,
+    ]
+    env = {**os.environ, "PYTHONPATH": str(arena_root), "ARENA_LANG": "en"}
+    done = subprocess.run(
+        argv, cwd=arena_root, env=env, capture_output=True, text=True, timeout=900, check=False
+    )
+    if done.returncode != 0 or not out.exists():
+        return None, ((done.stderr or done.stdout).strip().splitlines() or [f"exit {done.returncode}"])[-1]
+    return json.loads(out.read_text()), ""
+
+
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["--probe-worker"]:
+        return probe_worker(argv[1:])
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
         "--partidos", type=int, default=1, help="partidos per channel and scenario (default 1)"
@@ -283,6 +686,8 @@ def main(argv: list[str] | None = None) -> int:
         "--arena", type=Path, default=None, help="measure the referee in this checkout (default: this one)"
     )
     parser.add_argument("--keep", type=Path, default=None, help="work in this new folder and keep it")
+    parser.add_argument("--no-probes", action="store_true", help="the named channels only")
+    parser.add_argument("--probes-only", action="store_true", help="the probes only (no partidos)")
     args = parser.parse_args(argv)
     channels = [c.strip() for c in args.channels.split(",") if c.strip()]
     unknown = [c for c in channels if c not in CHANNELS]
@@ -311,8 +716,10 @@ def main(argv: list[str] | None = None) -> int:
             ["git", "-C", str(ROOT), "rev-parse", "--short", args.commit], capture_output=True
         )
         label = f"commit {rev.stdout.decode().strip() or args.commit}"
+    if args.probes_only:
+        channels = []
     print(
-        f"referee: {label}; channels: {', '.join(channels)}; scenarios: {', '.join(scenarios)}; "
+        f"referee: {label}; channels: {', '.join(channels) or 'none'}; scenarios: {', '.join(scenarios)}; "
         f"{args.partidos} partido(s) each; load average {load()}",
         flush=True,
     )
@@ -320,7 +727,7 @@ def main(argv: list[str] | None = None) -> int:
     tallies: dict[tuple[str, str], Tally] = {}
     count = 0
     failed = 0
-    for channel in channels:
+    for channel in [] if args.probes_only else channels:
         for name in scenarios:
             scenario = SCENARIOS[name]
             tally = tallies[(channel, name)] = Tally()
@@ -400,6 +807,24 @@ def main(argv: list[str] | None = None) -> int:
         # The figure: the better receiver, over every frame of every scenario (a scenario's few
         # hundred bits alone would make noise look like a channel).
         best = max(capacity(pooled, via)[2] for via in covert.TimingChannel.vias)
+    found_channels: list[tuple[str, float]] = []
+    probe_line = ""
+    if not args.no_probes:
+        start = time.monotonic()
+        found, why = run_probes(arena_root, work, args.quick)
+        if found is None:
+            failed += 1
+            probe_line = f"probes: failed: {why}"
+        else:
+            found_channels, contention = render_probes(found)
+            worst = max(found_channels, key=lambda c: c[1], default=("none", 0.0))
+            busiest = max(contention, key=lambda c: c[1], default=("none", 0.0))
+            probe_line = (
+                f"probes: {len(found_channels)} channels found, "
+                f"worst {worst[1]:.1f} bits per mano ({worst[0]}); "
+                f"contention (timing): {busiest[1]:.1f} bits per mano ({busiest[0]}); "
+                f"{time.monotonic() - start:.0f} s"
+            )
     faults = [(c, s, f) for (c, s), t in tallies.items() for f in t.faults]
     for channel, name, fault in faults:
         print(f"fault ({channel}, {name}): {fault}")
@@ -411,9 +836,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     if args.keep is None:
         shutil.rmtree(work, ignore_errors=True)
+    if probe_line:
+        print(probe_line)
     leaked = f"hands leaked between players: {total_leaked} of {total_tried}"
     print(f"{leaked}; timing channel: {best:.1f} bits per mano")
-    return 1 if total_leaked or failed else 0
+    return 1 if total_leaked or failed or found_channels else 0
 
 
 if __name__ == "__main__":

@@ -1059,6 +1059,52 @@ class TmpFileChannel(Channel):
             return None
 
 
+class VsockChannel(Channel):
+    """AF_VSOCK, whose port space is the machine's (issue 48): a port bound per card held; the peer
+    tries to bind the same ports and reads ``EADDRINUSE``. Nothing is ever sent."""
+
+    name = "vsock"
+    vias = ("bind",)
+    CID_ANY = 0xFFFFFFFF
+
+    def __init__(self, nonce: str) -> None:
+        super().__init__(nonce)
+        self.held: list[socket.socket] = []
+        self.base = 20000 + zlib.crc32(f"vsock:{nonce}".encode()) % 20000
+
+    def port(self, index: int, mano: int, card: int) -> int:
+        return self.base + ((mano % 3) * 2 + index) * DECK + card
+
+    def publish(self, mano: int, ids: list[int]) -> dict[str, str]:
+        for s in self.held:
+            s.close()
+        self.held = []
+        try:
+            for card in ids:
+                s = socket.socket(getattr(socket, "AF_VSOCK", 40), socket.SOCK_STREAM)
+                self.held.append(s)
+                s.bind((self.CID_ANY, self.port(self.index, mano, card)))
+        except OSError as exc:
+            return {"bind": oserror(exc)}
+        return {}
+
+    def read(self, via: str, mano: int, k: int) -> list[int] | None:
+        held = []
+        for card in range(DECK):
+            with socket.socket(getattr(socket, "AF_VSOCK", 40), socket.SOCK_STREAM) as s:
+                try:
+                    s.bind((self.CID_ANY, self.port(self.peer_index, mano, card)))
+                except OSError as exc:
+                    if exc.errno != errno.EADDRINUSE:
+                        raise
+                    held.append(card)
+        return held if len(held) == k else None
+
+    def close(self) -> None:
+        for s in self.held:
+            s.close()
+
+
 # ---- timing: CPU contention in time slots ------------------------------------------
 
 SLOT_S = 0.025
@@ -1229,6 +1275,7 @@ CHANNELS: dict[str, type[Channel]] = {
         MqueueChannel,
         SocketChannel,
         TmpFileChannel,
+        VsockChannel,
         AtimeChannel,
         PageCacheChannel,
         TimingChannel,
