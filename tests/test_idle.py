@@ -3,8 +3,10 @@ nor waiting for a CPU, whatever the machine's load; a reply read after the wall 
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -62,6 +64,45 @@ def test_the_clock_counts_sleeping_and_not_computing() -> None:
     assert slept is not None and spun is not None
     assert 500 <= slept <= 700, slept
     assert spun < 150, spun  # the clock ticks of /proc's CPU time: 10 ms each
+
+
+def _open_fds() -> int:
+    return len(os.listdir("/proc/self/fd"))
+
+
+def test_the_clock_keeps_its_schedstat_files_open_until_closed() -> None:
+    """Each look after the first reads the files it opened (no open, no close); close() shuts them."""
+    sleeper, clock = _child_clock("import time; time.sleep(30)")
+    try:
+        before = _open_fds()
+        clock.start()
+        opened = _open_fds()
+        assert opened == before + 2  # the child's thread and the referee's
+        time.sleep(0.2)
+        first = clock.idle_ms()
+        assert _open_fds() == opened
+        clock.close()
+        assert _open_fds() == before
+        second = clock.idle_ms()  # still measures: the files open again
+        clock.close()
+    finally:
+        sleeper.kill()
+        sleeper.wait()
+    assert first is not None and second is not None
+    assert 150 <= first <= second, (first, second)
+
+
+def test_a_thread_that_ended_keeps_what_was_last_seen_of_it() -> None:
+    """A thread's file that reads nothing (the thread ended) is closed; what it had counted stays."""
+    worker = threading.Thread(target=time.sleep, args=(0.3,))
+    worker.start()
+    tid = worker.native_id
+    assert tid is not None
+    with idle.IdleClock(lambda: [tid], lambda: 0) as clock:
+        clock.start()
+        worker.join()
+        assert clock.idle_ms() is not None
+        assert tid not in clock._files  # the file that read nothing is closed
 
 
 @pytest.mark.parametrize("mechanism", STARTS)

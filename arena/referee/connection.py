@@ -452,8 +452,15 @@ class SubprocessConnection:
         return PlayerFault("crash", detail, exit=status)
 
     def _write(self, message: Message, timeout_s: float) -> bool:
+        return self._write_line(self._encode(message), timeout_s)
+
+    def _encode(self, message: Message) -> bytes:
+        """``message``'s line, kept in the transcript (the referee's work: done before a clock starts)."""
         data = protocol.encode(message)
         self.transcript.add("→", data)
+        return data
+
+    def _write_line(self, data: bytes, timeout_s: float) -> bool:
         try:
             return self.process.write(data, timeout_s)
         except (BrokenPipeError, ConnectionResetError):
@@ -475,30 +482,45 @@ class SubprocessConnection:
         cores = self.box.cpus or os.cpu_count() or 1
         clock: idle.IdleClock | None = None  # made once the reply takes longer than IDLE_LOOK_MS
         look = start + IDLE_LOOK_MS / 1000
-        while True:
-            used = self._cpu_used_ms(cpu0)
-            if used is not None and used > cpu_ms:
-                raise self._timeout(_("used more than {ms} ms of CPU time").format(ms=cpu_ms), start, used)
-            now = time.monotonic()
-            left = deadline - now
-            if left <= 0:
-                raise self._timeout(
-                    _("no reply within {ms} ms of wall-clock time").format(ms=wall_ms), start, used
-                )
-            # CPU time grows at most `cores` times faster than the wall clock: no need to look sooner.
-            wait = left if used is None else min(left, max(0.002, (cpu_ms - used) / 1000 / cores))
-            if clock is None and idle.measurable():
-                if now >= look:
-                    clock = idle.tree_clock(self.box, self.process.pid)
-                    clock.start()
+        first = cpu0 is not None
+        try:
+            while True:
+                now = time.monotonic()
+                bound = (now - start) * 1000 * cores
+                if first and now < look and bound < min(cpu_ms, wall_ms):
+                    # Just after the write: the CPU time cannot have passed the limit (it grows at most
+                    # `cores` times faster than the clock), nor the wall clock, nor idle time (not yet
+                    # looked at): the bound serves for the first wait, with no reading.
+                    used: float | None = bound
                 else:
-                    wait = min(wait, look - now)
+                    used = self._cpu_used_ms(cpu0)
+                    if used is not None and used > cpu_ms:
+                        detail = _("used more than {ms} ms of CPU time").format(ms=cpu_ms)
+                        raise self._timeout(detail, start, used)
+                    now = time.monotonic()
+                first = False
+                left = deadline - now
+                if left <= 0:
+                    raise self._timeout(
+                        _("no reply within {ms} ms of wall-clock time").format(ms=wall_ms), start, used
+                    )
+                # CPU time grows at most `cores` times faster than the wall clock: no need to look sooner.
+                wait = left if used is None else min(left, max(0.002, (cpu_ms - used) / 1000 / cores))
+                if clock is None and idle.measurable():
+                    if now >= look:
+                        clock = idle.tree_clock(self.box, self.process.pid)
+                        clock.start()
+                    else:
+                        wait = min(wait, look - now)
+                if clock is not None:
+                    wait = min(wait, self._idle_left(clock, idle_ms, start, used))
+                try:
+                    return self.process.read_line(wait)
+                except LineTimeout:
+                    continue
+        finally:
             if clock is not None:
-                wait = min(wait, self._idle_left(clock, idle_ms, start, used))
-            try:
-                return self.process.read_line(wait)
-            except LineTimeout:
-                continue
+                clock.close()  # its open schedstat files
 
     def _idle_left(self, clock: idle.IdleClock, idle_ms: int, start: float, used: float | None) -> float:
         """How long (s) until the reply's idle time could pass ``idle_ms``: it grows no faster than
@@ -534,9 +556,10 @@ class SubprocessConnection:
         """
         if self.process.pending(wait=False):  # a line came while no request was waiting
             self._unsolicited(self.process.read_line(0))
+        data = self._encode(request)
         cpu0 = self._cpu_ns()
         start = time.monotonic()
-        if not self._write(request, wall_ms / 1000):
+        if not self._write_line(data, wall_ms / 1000):
             detail = _("did not read its input within {ms} ms").format(ms=wall_ms)
             raise self._timeout(detail, start, self._cpu_used_ms(cpu0))
         idle_ms = self.limits.init_idle_ms if request.get("type") == "hello" else self.limits.idle_ms

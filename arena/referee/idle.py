@@ -19,15 +19,19 @@ Knows nothing of the rules or the protocol.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import time
+import weakref
 from collections.abc import Callable
 
 from arena.referee import sandbox
 from arena.referee.process import descendants, process_tree_cpu_ns
 
 SCHEDSTAT = "/proc/{tid}/schedstat"
+REFEREE = 0
+"""The key of the referee's own thread among a clock's open files (no thread has tid 0)."""
 
 
 def _wait_ns(path: str) -> int | None:
@@ -36,6 +40,31 @@ def _wait_ns(path: str) -> int | None:
             return int(f.read().split()[1])
     except (OSError, ValueError, IndexError):
         return None
+
+
+def _open(path: str) -> int | None:
+    try:
+        return os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+    except OSError:
+        return None
+
+
+def _read_wait_ns(fd: int) -> int | None:
+    """The run-queue delay in an open schedstat file (read again from its start: one syscall).
+
+    An open file stays the thread's it was opened for: once that thread has ended it reads
+    nothing, even if its tid is given to another thread."""
+    try:
+        return int(os.pread(fd, 128, 0).split()[1])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def _close_all(fds: dict[int, int]) -> None:
+    for fd in fds.values():
+        with contextlib.suppress(OSError):
+            os.close(fd)
+    fds.clear()
 
 
 @functools.cache
@@ -77,6 +106,9 @@ class IdleClock:
 
     ``tasks()`` lists the player's threads (host tids) now, ``cpu_ns()`` the CPU time its tree has
     used so far; a thread born later counts from zero, one that ended keeps what was last seen of it.
+
+    Each thread's schedstat file stays open from its first look until :meth:`close` (also when the
+    clock is collected): a later look is one ``pread``, not an open, a read and a close.
     """
 
     def __init__(self, tasks: Callable[[], list[int]], cpu_ns: Callable[[], int | None]) -> None:
@@ -87,12 +119,27 @@ class IdleClock:
         self._first: dict[int, int] = {}
         self._last: dict[int, int] = {}
         self._referee0 = 0
+        self._files: dict[int, int] = {}  # tid (REFEREE: the referee's thread) -> its schedstat, open
+        self._closer = weakref.finalize(self, _close_all, self._files)
         self.enabled = measurable()
+
+    def _wait(self, tid: int, path: str) -> int | None:
+        fd = self._files.get(tid)
+        if fd is None:
+            fd = _open(path)
+            if fd is None:
+                return None
+            self._files[tid] = fd
+        wait = _read_wait_ns(fd)
+        if wait is None:  # the thread has ended: should its tid come back, it is another thread's
+            del self._files[tid]
+            os.close(fd)
+        return wait
 
     def _sample(self) -> dict[int, int]:
         seen = {}
         for tid in self._tasks():
-            wait = _wait_ns(SCHEDSTAT.format(tid=tid))
+            wait = self._wait(tid, SCHEDSTAT.format(tid=tid))
             if wait is not None:
                 seen[tid] = wait
         return seen
@@ -105,7 +152,17 @@ class IdleClock:
         self._cpu0 = self._cpu_ns()
         self._first = self._sample()
         self._last = dict(self._first)
-        self._referee0 = _wait_ns("/proc/thread-self/schedstat") or 0
+        self._referee0 = self._wait(REFEREE, "/proc/thread-self/schedstat") or 0
+
+    def close(self) -> None:
+        """Close the files kept open (the clock can still measure: it opens them again)."""
+        _close_all(self._files)
+
+    def __enter__(self) -> IdleClock:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
     def idle_ms(self) -> float | None:
         """Idle time since :meth:`start`, in ms (None: not started, or not measurable here)."""
@@ -117,5 +174,5 @@ class IdleClock:
         wall_ms = (time.monotonic() - self._start) * 1000
         self._last.update(self._sample())
         player_wait = sum(wait - self._first.get(tid, 0) for tid, wait in self._last.items())
-        referee_wait = (_wait_ns("/proc/thread-self/schedstat") or 0) - self._referee0
+        referee_wait = (self._wait(REFEREE, "/proc/thread-self/schedstat") or 0) - self._referee0
         return max(0.0, wall_ms - (cpu - self._cpu0 + player_wait + referee_wait) / 1e6)

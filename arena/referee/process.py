@@ -268,8 +268,9 @@ class PipedProcess:
         Raises LineTimeout, LineClosed or LineTooLong (after ``line_cap`` bytes,
         without waiting for the rest).
         """
-        deadline = time.monotonic() + timeout
-        next_check = time.monotonic() + WRITER_CHECK_S
+        now = time.monotonic()
+        deadline = now + timeout
+        next_check = now + WRITER_CHECK_S
         closed_looks = 0  # consecutive looks that found no player holding our pipe
         while True:
             nl = self._buf.find(b"\n", 0, self.line_cap + 1)
