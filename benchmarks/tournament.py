@@ -26,8 +26,20 @@ Prints, as its last lines, ``round robin 12 entrants K=4 (495 partidos): <second
 cProfile and prints where the referee's time goes (the players' own time is theirs, in their
 processes).
 
+``--duplicate`` instead measures what never playing two partidos of one deal at once costs
+(:mod:`arena.tournament.dispatch`): ``--partidos`` partidos of the 4 players with W = 2, as
+``--duplicate`` groups (a deal under its 4 rotations) and as plain partidos (a deal each),
+alternately, the best of ``--repeat`` runs each, from the deals of ``--seed`` (the same partidos
+in every run and every checkout). Besides partidos/s, how busy the workers were: the partidos'
+time in the workers over W × the run's time, which the machine's load moves much less (on a shared
+machine partidos/s can move by half from one run to the next). Its last lines:
+``workers busy W=2: plain <a>%, --duplicate <b>%, ratio: <b/a>`` and
+``partidos/s W=2: plain <x>, --duplicate <y>, ratio: <y/x>``. Run from another checkout's
+``benchmarks/`` folder it measures that checkout's ``arena`` (the old scheduler, say).
+
     python benchmarks/tournament.py --partidos 60
     python benchmarks/tournament.py --profile 40
+    python benchmarks/tournament.py --duplicate --partidos 80 --repeat 3
 """
 
 from __future__ import annotations
@@ -143,12 +155,54 @@ def profile(folders: list[Path], partidos: int) -> None:
     stats.sort_stats("tottime").print_stats(18)
 
 
+def busy(folder: Path, workers: int, seconds: float) -> float:
+    """The share of ``workers`` × ``seconds`` the torneo's partidos took in the workers."""
+    with Store.open(folder) as store:
+        spent = sum(
+            (dt.datetime.fromisoformat(r.finished) - dt.datetime.fromisoformat(r.started)).total_seconds()
+            for r in store.results()
+        )
+    return spent / (workers * seconds)
+
+
+def duplicate_cost(folders: list[Path], partidos: int, repeat: int, seed: int) -> None:
+    """Partidos/s with W = 2 of ``partidos`` duplicate partidos and as many plain ones, and how busy the
+    workers were; prints the ratios."""
+    rates: dict[str, float] = {}
+    shares: dict[str, list[float]] = {}
+    kinds: dict[str, dict[str, object]] = {
+        "plain": {"rounds": partidos, "seed": seed},
+        "--duplicate": {"duplicate": True, "partidos": partidos, "seed": seed},
+    }
+    with tempfile.TemporaryDirectory(prefix="bench-duplicate-") as tmp:
+        for attempt in range(repeat):  # alternate the two; keep each one's best
+            for label, options in kinds.items():
+                out = Path(tmp) / f"{label.strip('-')}-{attempt}"
+                stats, _ = tournament(out, folders, 2, **options)
+                rate = stats.committed / stats.seconds
+                rates[label] = max(rates.get(label, 0.0), rate)
+                share = busy(out, 2, stats.seconds)
+                shares.setdefault(label, []).append(share)
+                print(
+                    f"{label} W=2: {stats.committed} partidos in {stats.seconds:.2f} s: {rate:.2f}/s, "
+                    f"workers busy {100 * share:.1f}%"
+                )
+    a, b = (statistics.median(shares[k]) for k in ("plain", "--duplicate"))
+    print(f"workers busy W=2: plain {100 * a:.1f}%, --duplicate {100 * b:.1f}%, ratio: {b / a:.3f} (medians)")
+    plain, dup = rates["plain"], rates["--duplicate"]
+    print(f"partidos/s W=2: plain {plain:.2f}, --duplicate {dup:.2f}, ratio: {dup / plain:.3f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--partidos", type=int, default=60, help="Partidos of the W=1 / W=2 runs.")
     parser.add_argument("--round-robin", type=int, default=12, help="Entrants of the full round robin.")
     parser.add_argument("--repeat", type=int, default=2, help="Runs of each W (the best counts).")
     parser.add_argument("--profile", type=int, metavar="N", help="Profile N warm partidos instead.")
+    parser.add_argument(
+        "--duplicate", action="store_true", help="Measure --duplicate against plain partidos instead (W=2)."
+    )
+    parser.add_argument("--seed", type=int, default=48, help="The deals of the --duplicate measure.")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="bench-torneo-") as tmp:
         tmp_path = Path(tmp)
@@ -156,6 +210,9 @@ def main() -> None:
         four = players[:4]
         if args.profile:
             profile(four, args.profile)
+            return
+        if args.duplicate:
+            duplicate_cost(four, args.partidos, args.repeat, args.seed)
             return
         rates: dict[str, float] = {}
         best: dict[str, t.RunStats] = {}

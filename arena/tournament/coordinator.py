@@ -28,6 +28,7 @@ from arena.game import DEFAULT_GAME, rules_of, spec_of
 from arena.i18n import N_, _, n_
 from arena.referee.connection import IDLE_MS, INIT_IDLE_MS, Limits
 from arena.referee.players import PlayerLoadError, PlayerSpec, find_player
+from arena.seeds import Seed
 from arena.tournament.backend import Backend, BackendError
 from arena.tournament.dispatch import DealGate
 from arena.tournament.entrants import fingerprint
@@ -515,7 +516,7 @@ def _dispatch(
     pending: Counter[int] = Counter()  # unsettled earlier partidos, per entrant
     settled: list[ScheduledPartido] = []
     ready: list[ScheduledPartido] = []
-    deals: set[Any] = set()  # the deals of ``ready``
+    deals: set[Seed] = set()  # the deals of ``ready``
     for scanned, p in enumerate(todo.values()):
         if (len(deals) >= room and not endgame) or scanned >= SCAN_LIMIT:
             break

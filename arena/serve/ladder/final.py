@@ -15,9 +15,10 @@ with the thread that waits for it (``PR_SET_PDEATHSIG``: SIGTERM, which ``arena 
 as Ctrl-C, keeping every committed partido).
 
 ``options`` (JSON): ``duplicate``, ``until_separated``, ``partidos``, ``table_size``, ``workers``
-(what ``arena tournament`` is given), ``grades`` (the mapping of places to grades, see
-:func:`grade_scale`), ``players`` (folder name → student and version ids) and, when done,
-``places`` (folder name → place).
+(what ``arena tournament`` is given: under ``duplicate`` it plays a deal's rotations one after
+another, never two at once, :mod:`arena.tournament.dispatch`), ``grades`` (the mapping of places
+to grades, see :func:`grade_scale`), ``players`` (folder name → student and version ids) and, when
+done, ``places`` (folder name → place).
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
 """Who plays next in a ladder: pure functions over plain values (no Django here).
 
 - **Who enters**: each student's chosen clean version, else their last clean one
-  (:func:`active_versions`).
+  (:func:`active_versions`): one version per student, so two versions of one student never sit
+  at one table (where they could share their hands).
 - **Who sits**: first the entrants behind the others (a new version first of all: fewest
   partidos), then, of those less than :data:`SLACK` partidos ahead, the ones whose place is least
   certain (:func:`uncertainty`) and who met least, so everyone plays about equally often, meets

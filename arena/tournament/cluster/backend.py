@@ -13,22 +13,28 @@ the local ones. Dask is imported here only, when a backend is made.
 - A worker lost mid-partido: Dask runs the task again elsewhere; when Dask gives
   up (``KilledWorker``) or cancels it, the handle submits it again, up to
   :data:`RESUBMITS` times. A handle yields one result, so a partido is committed once.
+- Never two partidos of one deal at once: the coordinator submits none while another of its
+  deal is in flight (:mod:`arena.tournament.dispatch`), and on the worker each partido plays
+  holding its deal's lease on the scheduler (:func:`play_alone`), so that one still running from
+  an earlier run of the coordinator (Dask cannot interrupt a running task) ends first.
 """
 
 from __future__ import annotations
 
 import concurrent.futures as cf
+import hashlib
 import logging
 import threading
 import time
 import uuid
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from arena import i18n
 from arena.i18n import N_, _
 from arena.referee.players import PlayerSpec
+from arena.seeds import Seed
 from arena.tournament import worker
 from arena.tournament.backend import BackendError
 from arena.tournament.cluster import bundles, remote
@@ -53,6 +59,36 @@ def require() -> Any:
     except ImportError:
         raise BackendError(_(EXTRA)) from None
     return distributed
+
+
+LEASE_PREFIX = "tute-arena-deal-"  # not shown: a name on the scheduler
+"""The start of a deal's lease name on the scheduler (:func:`deal_lease`)."""
+
+
+def deal_lease(seed: Seed) -> str:
+    """The name of the lease of the deal dealt from ``seed``: a digest, which never shows the seed."""
+    digest = hashlib.sha256(f"tute-arena/deal-lease/{seed}".encode()).hexdigest()  # not shown
+    return LEASE_PREFIX + digest[:32]
+
+
+def play_alone(
+    task: worker.PartidoTask, digests: Sequence[str], bundles: Mapping[str, bytes], lang: str | None = None
+) -> dict[str, Any]:
+    """On a worker: :func:`remote.play_remote` holding the lease of ``task``'s deal on the scheduler.
+
+    A partido of the deal in play anywhere on the cluster, even one left running by a coordinator
+    stopped since (Ctrl-C, ``kill -9``), ends before this one starts. A lease whose worker died is
+    given up after ``distributed.scheduler.locks.lease-timeout`` (30 s by default).
+    """
+    distributed = require()
+    lease = distributed.Semaphore(max_leases=1, name=deal_lease(task.seed))
+    try:
+        with lease:
+            return remote.play_remote(task, digests, bundles, lang=lang)
+    finally:
+        refresh = getattr(lease, "refresh_callback", None)  # one per partido: none left refreshing
+        if refresh is not None:
+            refresh.stop()
 
 
 class DaskHandle:
@@ -212,7 +248,7 @@ class DaskBackend:
                 digests, futures = self._ship(task.specs)
                 key = f"{task.id}-{uuid.uuid4().hex[:8]}"
                 return self.client.submit(
-                    remote.play_remote, task, digests, futures, lang=i18n.language(), key=key, pure=False
+                    play_alone, task, digests, futures, lang=i18n.language(), key=key, pure=False
                 )
 
             return self._handle(task.id, play, lambda out: remote.materialize(out, Path(task.replays)))
