@@ -218,12 +218,13 @@ def test_the_killed_call_is_named_from_the_kernel_log() -> None:
     assert seal.killed_call(uid + 1, since) is None
 
 
-def test_a_player_killed_by_the_filter_is_told_which_call(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("mechanism", "warm"), STARTS)
+def test_a_player_killed_by_the_filter_is_told_which_call(mechanism: str, warm: bool, tmp_path: Path) -> None:
     """Its fault is a crash whose detail names the call (not a SIGSYS the student cannot read)."""
     bot = find_player(BOTS / "hostile_unlisted")
     others = [find_player(SAMPLES / "a_mas"), find_player(SAMPLES / "random_legal")]
     replay = tmp_path / "partido.jsonl"
-    play_folders([bot, *others], 2, replay=replay)
+    play_folders([bot, *others], 2, replay=replay, mechanism=mechanism, warm=warm)
     fault = next(e for e in _replay(replay) if e["type"] == "disqualified")
     assert fault["seat"] == 0 and fault["reason"] == "crash" and fault["exit"] == "SIGSYS"
     assert "acct" in fault["detail"] or not seal.kernel_records(), fault["detail"]
