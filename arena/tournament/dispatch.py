@@ -9,8 +9,8 @@ each deal (partido seed) is in flight at a time, on any backend. In flight means
 yet seen done: a task queued in a pool counts, so two of a deal can never run side by side.
 
 The partidos of other deals fill the workers meanwhile (the groups interleave); near the end,
-when few deals are left, the deals with the most partidos left go first, so the last deals'
-partidos, one after another, overlap each other as much as they can. The order in which partidos
+when few deals are left, the deals with the most partidos left go first, so that the last deals,
+whose partidos must follow one another, run side by side as long as they can. The order in which partidos
 start never changes a result (each is played from its own seed and seats and stored by its
 position), so this costs no determinism.
 """
