@@ -63,6 +63,7 @@ import json
 import math
 import os
 import random
+import re
 import secrets
 import shutil
 import subprocess
@@ -609,7 +610,7 @@ def render_probes(found: dict) -> tuple[list[tuple[str, float]], list[tuple[str,
     groups: dict[str, dict[str, dict]] = collections.defaultdict(dict)
     for setting, run in runs.items():
         for name, r in run["results"].items():
-            group = name.split("#")[0]
+            group = re.sub(r"\.cpu\d+$", "", name.split("#")[0])  # a file's numbers, a CPU's batch
             if (
                 group not in groups
                 or setting not in groups[group]
