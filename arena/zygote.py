@@ -175,6 +175,8 @@ def _fresh_mounts(req: Request, tmp_roots: list[str]) -> None:
         _mount(None, inside, None, MS_REMOUNT | MS_BIND | MS_RDONLY | flags)
     _mount(SPARE_TMP, "/tmp", None, MS_MOVE)
     _mount("proc", "/proc", "proc", flags | MS_NOEXEC | MS_RDONLY)
+    for path in _masked_folders:  # default-deny: what of /proc the player need not see (sandbox.PROC_VISIBLE)
+        _mount("tmpfs", path, "tmpfs", flags | MS_NOEXEC | MS_RDONLY, "size=4k,mode=0555")  # not shown
     for path in _masked:  # what counts the whole machine's doing: an empty file (see sandbox.MASKED_PROC)
         _mount("/dev/null", path, None, MS_BIND)
         _mount(None, path, None, MS_REMOUNT | MS_BIND | MS_RDONLY | flags)
@@ -329,7 +331,9 @@ def _forget_server() -> None:
 
 
 _masked: list[str] = []
-"""Files of /proc each player sees empty (the referee's list: ``sandbox.MASKED_PROC``)."""
+"""Files of /proc each player sees empty (the referee's list: ``sandbox.masked_proc``)."""
+_masked_folders: list[str] = []
+"""Folders of /proc each player sees empty and read-only (``sandbox.masked_proc_folders``)."""
 _seal: list[bytes] = []
 """The players' syscall filter (a BPF program compiled by the referee), loaded into every player."""
 _own_pid_ns: list[int] = []
@@ -477,6 +481,7 @@ def main() -> None:
     _own_pid_ns.append(os.open("/proc/self/ns/pid", os.O_RDONLY | os.O_CLOEXEC))
     _seal.append(bytes.fromhex(config["seal"]))
     _masked.extend(str(path) for path in config.get("masked", []))
+    _masked_folders.extend(str(path) for path in config.get("masked_folders", []))
     for module in config.get("preload", []):
         __import__(module)
     problem = _trial()

@@ -319,9 +319,38 @@ locks, keys): a channel between two players, one moving a counter and the other 
 replaced by an empty file in every player's /proc."""
 
 
+PROC_VISIBLE = frozenset({"self", "thread-self", "mounts", "net", "cpuinfo", "filesystems", "version", "sys"})
+"""What of /proc's top level a player sees besides its own processes: itself, the CPUs (runtimes size
+their thread pools by them), static facts of the kernel, and /proc/sys (read-only, its counters
+masked). Everything else of the top level is hidden — default-deny, as the syscall filter: an empty
+file for a file, an empty read-only folder for a folder. A list of what counts the machine missed
+one (``/proc/fs/ext4/<disk>/es_shrinker_info``, the disk's extent cache: up to 16 bits per mano
+between two players, ``benchmarks/channels.py``); a list of what a runtime needs cannot."""
+
+
+@functools.cache
+def _proc_top() -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The top-level files and folders of /proc a player does not see (pids and symlinks aside)."""
+    files: list[str] = []
+    folders: list[str] = []
+    with contextlib.suppress(OSError), os.scandir("/proc") as entries:
+        for entry in entries:
+            if entry.name.isdigit() or entry.name in PROC_VISIBLE or entry.is_symlink():
+                continue
+            (folders if entry.is_dir(follow_symlinks=False) else files).append(entry.path)
+    return tuple(sorted(files)), tuple(sorted(folders))
+
+
 def masked_proc() -> list[str]:
-    """The :data:`MASKED_PROC` files this kernel has."""
-    return [path for path in MASKED_PROC if os.path.exists(path)]
+    """The files of /proc each player sees empty: :data:`MASKED_PROC`, and the top level's hidden files."""
+    hidden = tuple(folder + "/" for folder in _proc_top()[1])
+    found = [path for path in MASKED_PROC if os.path.exists(path) and not path.startswith(hidden)]
+    return found + [path for path in _proc_top()[0] if path not in found]
+
+
+def masked_proc_folders() -> list[str]:
+    """The folders of /proc each player sees empty (the top level's, but for :data:`PROC_VISIBLE`)."""
+    return list(_proc_top()[1])
 
 
 UNSHARE_AS_ROOT = ["--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts", "--unshare-cgroup-try"]
@@ -645,6 +674,8 @@ def _bwrap_mounts(
         box += bind(str(stage_root()), zygote.STAGES)
         box += ["--perms", "0755", "--dir", PLAYER_DIR, "--perms", "0755", "--dir", zygote.SPARE_TMP]
     box += ["--proc", "/proc", "--dev", "/dev"]
+    for path in masked_proc_folders():
+        box += ["--perms", "0555", "--tmpfs", path, "--remount-ro", path]
     for path in masked_proc():
         box += ["--ro-bind", "/dev/null", path]
     if not as_root:
@@ -835,6 +866,7 @@ def zygote_box(channel: int, preload: Sequence[str], limits: Resources | None = 
                 "preload": list(preload),
                 "seal": seal.program().hex(),
                 "masked": masked_proc(),
+                "masked_folders": masked_proc_folders(),
             }
         )
         boot = ZYGOTE_BOOT.format(sdk=SDK_DIR)

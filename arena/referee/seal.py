@@ -280,7 +280,6 @@ ALLOWED: dict[str, tuple[str, tuple[str, ...]]] = {
         ("getrlimit", "setrlimit", "prlimit64", "getrusage", "times"),
     ),
     "randomness": ("random bytes (Python's hash seed, secrets, random)", ("getrandom",)),  # not shown
-    "anonymous_files": ("anonymous memory files (the JVM, multiprocessing)", ("memfd_create",)),  # not shown
 }
 """Every call a player may make: group -> (why, calls). A name this architecture lacks is skipped."""
 
@@ -397,12 +396,17 @@ REFUSED: dict[str, tuple[int, tuple[str, ...]]] = {
             "mlockall",
         ),
     ),
-    "fallback": (errno.ENOSYS, ("clone3", "preadv2", "pwritev2", "pkey_alloc", "pkey_free", "pkey_mprotect")),
+    "fallback": (
+        errno.ENOSYS,
+        ("clone3", "preadv2", "pwritev2", "pkey_alloc", "pkey_free", "pkey_mprotect", "memfd_create"),
+    ),
 }
 """Refused with an error number (no kill): family -> (errno, calls). ``fallback``: ENOSYS, so that
 the C library falls back to ``clone``, ``preadv``, ``pwritev`` (``clone3``'s flags are out of a
 filter's reach; ``RWF_NOWAIT`` tells whether a shared file's page is cached: a channel); V8 (Node)
-tries memory protection keys and does without them.
+tries memory protection keys and does without them; a memfd's inode number comes from the machine's
+one inode counter (up to 8.7 bits per mano between two players, ``benchmarks/channels.py``), and no
+runtime needs one.
 ``pinning``: pinning itself to a core, a real-time class or locked memory would sharpen a timing
 channel through the machine's shared cores and memory (and no runtime asks). ``global_counters``:
 what counts the whole machine (free memory and threads; free blocks of a
