@@ -48,9 +48,16 @@ def serve(player: object, lines: object, out: object) -> None:
     assert isinstance(player, Player)
     write = out.write  # type: ignore[attr-defined]
     dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
-    loads = json.JSONDecoder().decode
+    decoder = json.JSONDecoder()
+    loads, scan = decoder.decode, decoder.scan_once  # type: ignore[attr-defined]  # (the C scanner)
     for raw in lines:  # type: ignore[attr-defined]
-        msg = loads(raw.decode())
+        text = raw.decode()
+        try:  # the C scanner straight away: a third less per line than decode's two regex passes
+            msg, end = scan(text, 0)
+        except StopIteration:
+            msg, end = loads(text), 0  # raises the JSONDecodeError decode would have
+        if end < len(text) - 1 and text[end:].strip():
+            msg = loads(text)  # something after the object: decode says what
         kind = msg.get("type")
         if kind == "play":
             write((dumps(player.handle_play(msg)) + "\n").encode())
