@@ -42,6 +42,20 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+RAW_EVENTS_CHILD = r"""
+import json, sys
+out = sys.stdout.buffer
+for line in sys.stdin.buffer:
+    msg = json.loads(line)
+    kind = msg["type"]
+    if kind == "play":
+        out.write((json.dumps({"type": "play", "id": msg["id"], "card": msg["hand"][0]}) + "\n").encode())
+        out.flush()
+    elif kind == "hello":
+        out.write((json.dumps({"type": "ready", "id": msg["id"], "name": "raw"}) + "\n").encode())
+        out.flush()
+"""
+"""A player with no SDK: it decodes every line (events too) and answers requests, nothing else."""
 RAW_CHILD = r"""
 import json, sys
 out = sys.stdout
@@ -154,6 +168,27 @@ def sdk_round_trips(writes: list[tuple[bytes, bool]]) -> list[float]:
     return times
 
 
+def raw_event_round_trips(writes: list[tuple[bytes, bool]]) -> list[float]:
+    """Reply times (ms) of :data:`RAW_EVENTS_CHILD` fed the referee's very writes (events and requests)
+    over a plain pipe, its replies read a line at a time (one read, as the referee reads)."""
+    child = subprocess.Popen(
+        [sys.executable, "-c", RAW_EVENTS_CHILD], stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0
+    )
+    assert child.stdin and child.stdout
+    reader = io.BufferedReader(child.stdout)  # type: ignore[type-var]
+    times = []
+    for data, request in writes:
+        start = time.perf_counter()
+        child.stdin.write(data)
+        if request:
+            reply = json.loads(reader.readline())
+            if reply["type"] != "ready":
+                times.append((time.perf_counter() - start) * 1000)
+    child.stdin.close()
+    child.wait()
+    return times
+
+
 def raw_round_trips(requests: list[dict], rounds: int) -> list[float]:
     child = subprocess.Popen(
         [sys.executable, "-c", RAW_CHILD], stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0
@@ -184,7 +219,9 @@ def main() -> None:
     four, requests = referee_round_trips(args.partidos, 4, args.sandbox)
     ref, _ = referee_round_trips(args.partidos * 2, 1, args.sandbox)
     raw = raw_round_trips(requests, len(ref))
-    sdk = sdk_round_trips(sdk_writes(args.partidos * 2))
+    writes = sdk_writes(args.partidos * 2)
+    sdk = sdk_round_trips(writes)
+    same = raw_event_round_trips(writes)
     ref_med, raw_med = statistics.median(ref), statistics.median(raw)
 
     def show(label: str, times: list[float]) -> None:
@@ -198,8 +235,10 @@ def main() -> None:
     show("referee, 1 subprocess player", ref)
     show("referee, 4 subprocess players", four)
     show("SDK player over a bare pipe", sdk)
+    show("raw, the same lines, a line per read", same)
     print(f"ratio with 4 subprocess players: {statistics.median(four) / raw_med:.2f}")
     print(f"ratio of the referee to the SDK player over a pipe: {ref_med / statistics.median(sdk):.2f}")
+    print(f"ratio of the referee to a raw player of the same lines: {ref_med / statistics.median(same):.2f}")
     print(f"overhead ratio: {ref_med / raw_med:.2f}")
 
 
