@@ -756,8 +756,23 @@ def read_events(path: Path) -> tuple[list[dict[str, Any]], str]:
         return [], str(exc)
 
 
+def published(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The events as the site shows them: ``partido_start`` without the players' folders
+    (``players[].source``, a path on the referee's machine that names other students' folders)."""
+    out = []
+    for event in events:
+        if event.get("type") == "partido_start" and isinstance(event.get("players"), list):
+            players = [
+                {k: v for k, v in p.items() if k != "source"} for p in event["players"] if isinstance(p, dict)
+            ]
+            event = {**event, "players": players}
+        out.append(event)
+    return out
+
+
 def viewer_page(site: Site, rec: PartidoRecord) -> str:
     events, problem = read_events(site.folder / rec.replay)
+    events = published(events)
     back = el(
         "nav",
         link("../index.html", _("Back to the standings"))
