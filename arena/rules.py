@@ -1,8 +1,95 @@
-"""The old name of :mod:`arena.games.cabrero.rules`, kept for the players and scripts that import it:
-the same module object."""
+"""Tute Cabrero's rules as pure functions (``docs/rules.md``): the public names of
+:mod:`arena.games.cabrero.rules`, re-exported for players and scripts.
 
-import sys
+:class:`RuleSet` (ruleset, variants, renuncio policy), who :func:`beats` whom, the
+:func:`legal_mask` of a hand, the :func:`valid_cantos`, :func:`mano_losers`, and what the public
+play proves (:func:`proven_renuncios`). Cards are ints and hands bit masks (:mod:`arena.cards`).
+"""
 
-from arena.games.cabrero import rules as _moved
+from arena.games.cabrero.rules import (
+    CUARENTA_POINTS,
+    DEFAULT_RULESET,
+    KING,
+    KNIGHT,
+    LAST_TRICK_BONUS,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    RENUNCIO_POLICIES,
+    RULE_FAULTS,
+    RULESETS,
+    STARTING_POROTOS,
+    TUTE_MASKS,
+    VARIANTS,
+    VEINTE_POINTS,
+    FaultError,
+    RuleSet,
+    Swap,
+    cambio,
+    canto_points,
+    canto_suit,
+    cards_per_player,
+    check_table_size,
+    first_mano_swap,
+    is_valid_canto,
+    legal_mask,
+    mano_losers,
+    proven_renuncios,
+    rotating_trump,
+    seat_left,
+    seat_right,
+    trick_winner,
+    valid_cantos,
+)
+from arena.games.common.tute import (
+    CANTO_NAMES,
+    CUARENTA,
+    PAIR_MASK,
+    TUTE,
+    RulesError,
+    beats,
+    canto_name,
+    has_tute,
+)
 
-sys.modules[__name__] = _moved
+__all__ = [
+    "CANTO_NAMES",
+    "CUARENTA",
+    "CUARENTA_POINTS",
+    "DEFAULT_RULESET",
+    "KING",
+    "KNIGHT",
+    "LAST_TRICK_BONUS",
+    "MAX_PLAYERS",
+    "MIN_PLAYERS",
+    "PAIR_MASK",
+    "RENUNCIO_POLICIES",
+    "RULESETS",
+    "RULE_FAULTS",
+    "STARTING_POROTOS",
+    "TUTE",
+    "TUTE_MASKS",
+    "VARIANTS",
+    "VEINTE_POINTS",
+    "FaultError",
+    "RuleSet",
+    "RulesError",
+    "Swap",
+    "beats",
+    "cambio",
+    "canto_name",
+    "canto_points",
+    "canto_suit",
+    "cards_per_player",
+    "check_table_size",
+    "first_mano_swap",
+    "has_tute",
+    "is_valid_canto",
+    "legal_mask",
+    "mano_losers",
+    "proven_renuncios",
+    "rotating_trump",
+    "seat_left",
+    "seat_right",
+    "trick_winner",
+    "valid_cantos",
+]

@@ -1,8 +1,27 @@
-"""The old name of :mod:`arena.games.parejas.engine`, kept for the players and scripts that import it:
-the same module object."""
+"""Tute por parejas' engine (``docs/rules-parejas.md``): the public names of
+:mod:`arena.games.parejas.engine`, re-exported for players and scripts.
+"""
 
-import sys
+from arena.games.common.juegos import (
+    PLAY_PHASE,
+)
+from arena.games.common.tute import (
+    IllegalMove,
+)
+from arena.games.parejas.engine import (
+    FAULT_REASONS,
+    SING_PHASE,
+    TIRAR_PHASE,
+    ParejasPartido,
+    stack_hands,
+)
 
-from arena.games.parejas import engine as _moved
-
-sys.modules[__name__] = _moved
+__all__ = [
+    "FAULT_REASONS",
+    "PLAY_PHASE",
+    "SING_PHASE",
+    "TIRAR_PHASE",
+    "IllegalMove",
+    "ParejasPartido",
+    "stack_hands",
+]

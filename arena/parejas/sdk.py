@@ -1,8 +1,20 @@
-"""The old name of :mod:`arena.games.parejas.sdk`, kept for the players and scripts that import it:
-the same module object."""
+"""Tute por parejas' student API: subclass :class:`ParejasPlayer`, write :meth:`ParejasPlayer.play`.
 
-import sys
+The public, typed names a pair's player imports (``from arena.parejas.sdk import Move,
+ParejasPlayer, ParejasRequest``), re-exported from :mod:`arena.games.parejas.sdk`. The rules as
+functions are in :mod:`arena.parejas.rules`, the cards in :mod:`arena.cards`.
+"""
 
-from arena.games.parejas import sdk as _moved
+from arena.games.parejas.sdk import (
+    Move,
+    ParejasPlayer,
+    ParejasRequest,
+    ParejasView,
+)
 
-sys.modules[__name__] = _moved
+__all__ = [
+    "Move",
+    "ParejasPlayer",
+    "ParejasRequest",
+    "ParejasView",
+]

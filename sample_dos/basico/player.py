@@ -12,9 +12,9 @@
   card has points) or the monte is gone; otherwise throws its cheapest card, trumps last.
 """
 
-from arena.games.common.cards import NAMES, POINTS, parse
-from arena.games.dos.rules import beats
-from arena.games.dos.sdk import DosPlayer, DosRequest, Move
+from arena.cards import NAMES, POINTS, parse
+from arena.dos.rules import beats
+from arena.dos.sdk import DosPlayer, DosRequest, Move
 
 KING, KNIGHT = 12, 11
 

@@ -2,7 +2,7 @@
 
 import random
 
-from arena.games.dos.sdk import DosPlayer, DosRequest, Move
+from arena.dos.sdk import DosPlayer, DosRequest, Move
 
 
 class RandomLegal(DosPlayer):

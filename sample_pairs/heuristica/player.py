@@ -20,8 +20,7 @@
 
 from arena.cards import NAMES, POINTS, parse
 from arena.parejas.rules import beats
-from arena.parejas.sdk import ParejasPlayer, ParejasRequest
-from arena.sdk import Move
+from arena.parejas.sdk import Move, ParejasPlayer, ParejasRequest
 
 WEAK_POINTS = 3
 """A hand worth this many card points or less, with no trump above the sota, gives up (espanol)."""

@@ -2,8 +2,7 @@
 
 import random
 
-from arena.parejas.sdk import ParejasPlayer, ParejasRequest
-from arena.sdk import Move
+from arena.parejas.sdk import Move, ParejasPlayer, ParejasRequest
 
 
 class RandomLegal(ParejasPlayer):

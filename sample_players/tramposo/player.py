@@ -36,6 +36,8 @@ rises to 2/5 and it stops (unless it had got away with it at least three times b
 not caught, it falls and it goes on.
 """
 
+from typing import Any
+
 from arena.cards import POINTS, parse
 from arena.rules import beats
 from arena.sdk import Move, Player, PlayRequest, ReviewRequest
@@ -65,17 +67,17 @@ class Tramposo(Player):
         return (self.caught + 1) / (self.caught + self.missed + 4)
 
     # ---- watching the table
-    def on_partido_start(self, event: dict) -> None:
+    def on_partido_start(self, event: dict[str, Any]) -> None:
         self.reset()
 
-    def on_mano_start(self, event: dict) -> None:
+    def on_mano_start(self, event: dict[str, Any]) -> None:
         self.cheated = False
 
-    def on_accused(self, event: dict) -> None:
+    def on_accused(self, event: dict[str, Any]) -> None:
         if event["by"] != self.view.seat:
             self.caught += 1
 
-    def on_mano_end(self, event: dict) -> None:
+    def on_mano_end(self, event: dict[str, Any]) -> None:
         if self.cheated and event["outcome"] in ("points", "capote"):
             self.missed += 1
 

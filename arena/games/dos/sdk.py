@@ -1,9 +1,9 @@
 """The player SDK of Tute de a dos: subclass :class:`DosPlayer`, write :meth:`~DosPlayer.play`.
 
-It mirrors the other games' SDKs: the same :class:`Move`, the same hooks
-(``on_mano_start``, ``on_played``, ``on_drew``, …), a read-only :class:`DosView` kept from
-the events. The rules are in ``docs/rules-dos.md`` and, as functions, in
-:mod:`arena.games.dos.rules`.
+Players import it as :mod:`arena.dos.sdk`. It mirrors the other games' SDKs: the same
+:class:`Move`, the same hooks (``on_mano_start``, ``on_played``, ``on_drew``, …), a read-only
+:class:`DosView` kept from the events. The rules are in ``docs/rules-dos.md`` and, as functions,
+in :mod:`arena.dos.rules`.
 
 Every request is one of two kinds (:attr:`DosRequest.kind`):
 
@@ -17,7 +17,7 @@ Every request is one of two kinds (:attr:`DosRequest.kind`):
 
 Example::
 
-    from arena.games.dos.sdk import DosPlayer, DosRequest, Move
+    from arena.dos.sdk import DosPlayer, DosRequest, Move
 
     class MyPlayer(DosPlayer):
         def play(self, request: DosRequest) -> Move | str | None:

@@ -22,8 +22,7 @@ Fill in `play`. Try it against the sample players with `arena check --game dos {
 The guide: docs/student-guide.md, section 10. print() goes to your log, not to the referee.
 """
 
-from arena.games.dos.sdk import DosPlayer, DosRequest
-from arena.sdk import Move
+from arena.dos.sdk import DosPlayer, DosRequest, Move
 
 
 class {cls}(DosPlayer):
@@ -55,9 +54,9 @@ SPEC = GameSpec(
     narrate_start=account.narrate_start,
     narrate_mano_end=account.narrate_mano_end,
     narrate_other=account.narrate_other,
-    player_hint="arena.games.dos.sdk.DosPlayer",
+    player_hint="arena.dos.sdk.DosPlayer",
     default_player="arena.games.dos.sdk.SimplePlayer",
-    sdk_modules=("arena.games.dos.sdk",),
+    sdk_modules=("arena.dos.sdk", "arena.games.dos.sdk"),
     samples="sample_dos",
     check_opponents=("random_legal", "basico"),
     check_tables=(rules.PLAYERS,),

@@ -1,9 +1,9 @@
 """The player SDK of Tute por parejas: subclass :class:`ParejasPlayer`, write :meth:`~ParejasPlayer.play`.
 
-It mirrors :mod:`arena.sdk` (Tute Cabrero): the same :class:`arena.sdk.Move`,
-the same hooks (``on_mano_start``, ``on_played``, …), a read-only
-:class:`ParejasView` kept from the events. The rules are in
-``docs/rules-parejas.md`` and, as functions, in :mod:`arena.parejas.rules`.
+Players import it as :mod:`arena.parejas.sdk`. It mirrors :mod:`arena.sdk` (Tute Cabrero): the
+same :class:`Move`, the same hooks (``on_mano_start``, ``on_played``, …), a read-only
+:class:`ParejasView` kept from the events. The rules are in ``docs/rules-parejas.md`` and, as
+functions, in :mod:`arena.parejas.rules`.
 
 Every request is one of three kinds (:attr:`ParejasRequest.kind`):
 
@@ -16,8 +16,7 @@ Every request is one of three kinds (:attr:`ParejasRequest.kind`):
 
 Example::
 
-    from arena.parejas.sdk import ParejasPlayer, ParejasRequest
-    from arena.sdk import Move
+    from arena.parejas.sdk import Move, ParejasPlayer, ParejasRequest
 
     class MyPair(ParejasPlayer):
         def play(self, request: ParejasRequest) -> Move | str | None:

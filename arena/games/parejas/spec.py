@@ -22,8 +22,7 @@ Fill in `play`. Try it against the sample pairs with `arena check --game parejas
 The guide: docs/student-guide.md, section 9. print() goes to your log, not to the referee.
 """
 
-from arena.parejas.sdk import ParejasPlayer, ParejasRequest
-from arena.sdk import Move
+from arena.parejas.sdk import Move, ParejasPlayer, ParejasRequest
 
 
 class {cls}(ParejasPlayer):
