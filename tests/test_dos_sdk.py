@@ -335,5 +335,5 @@ def test_a_cabrero_player_is_disqualified_at_hello_and_the_other_wins() -> None:
         result = play_partido(players, 5, ruleset=DosRules(), game=GAME)  # type: ignore[arg-type]
         [fault] = result.faults
         assert (fault.mano, fault.seat, fault.reason) == (0, seat, "crash")
-        assert "arena.games.dos.sdk.DosPlayer" in fault.detail
+        assert "arena.dos.sdk.DosPlayer" in fault.detail
         assert result.manos == 0 and result.winners == [1 - seat] and result.ranking == [[1 - seat], [seat]]
