@@ -169,8 +169,8 @@ class Event(NamedTuple):
     """One decision an opponent made this mano, with what was public when it made it."""
 
     seat: int
-    index: int
-    """Its place in the mano's cards played (a canto: the card it then led)."""
+    at: int
+    """Its place in the mano's cards played (a canto: the card it then led); not ``index``, a tuple's method."""
     card: int
     """The card played, or -1 for a canto opportunity."""
     lead: int
@@ -267,7 +267,7 @@ def style_loglik(
         rows = out.get(e.seat)
         if rows is None:
             continue
-        held = hands[e.seat] | later[e.seat][e.index]
+        held = hands[e.seat] | later[e.seat][e.at]
         if e.card < 0:
             cantos = valid_cantos(held, trump, e.sung_suits)
             if cantos:
