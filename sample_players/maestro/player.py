@@ -170,7 +170,7 @@ class Event(NamedTuple):
 
     seat: int
     at: int
-    """Its place in the mano's cards played (a canto: the card it then led); not ``index``, a tuple's method."""
+    """Its place in the mano's cards played (a canto: the card it then led); ``index`` is tuple's."""
     card: int
     """The card played, or -1 for a canto opportunity."""
     lead: int
