@@ -76,7 +76,9 @@ class GameSpec:
     player_hint: str
     """What a player of this game subclasses (``"arena.sdk.Player"``), for a wrong ``hello``."""
     sdk_modules: tuple[str, ...]
-    """What a player process of this game imports (preloaded by the warm start)."""
+    """What a player process of this game imports (preloaded by the warm start): its public, typed SDK
+    first (``"arena.sdk"``, ``"arena.dos.sdk"``: the template imports from it, ``player_hint`` names
+    a class of it), then its home under ``arena.games``."""
     samples: str
     """The samples' folder beside the package (``"sample_players"``)."""
     check_opponents: tuple[str, ...]
