@@ -92,7 +92,7 @@ class Tally:
 
 
 def make_player(name: str) -> Any:
-    from arena.loader import load_player_class
+    from arena.player.loader import load_player_class
 
     if name not in _classes:
         _classes[name] = load_player_class(ROOT / "sample_players" / name)

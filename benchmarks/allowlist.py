@@ -34,7 +34,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from arena.referee import seal  # noqa: E402
+from arena.containment import seal  # noqa: E402
 from tests import runtimes  # noqa: E402
 from tests.torneos import TIMES  # noqa: E402
 

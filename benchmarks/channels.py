@@ -297,7 +297,7 @@ class Prober:
     namespaces, the syscall filter; one JSON command a line in, one reply a line out."""
 
     def __init__(self, roles: list[str], work: Path) -> None:
-        from arena.referee import sandbox
+        from arena.containment import sandbox
 
         self.boxes: dict[str, object] = {}
         self.procs: dict[str, subprocess.Popen] = {}

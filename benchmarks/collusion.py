@@ -93,7 +93,7 @@ def player_class(name: str, honest: bool) -> Any:
     """The class of entrant ``name`` (a sample, a twin ``<sample>_2``, or a collusion bot)."""
     key = f"{name}:{honest}"
     if key not in _classes:
-        from arena.loader import load_player_class
+        from arena.player.loader import load_player_class
 
         base = name.removesuffix("_2")
         folder = BOTS / base if (BOTS / base).is_dir() else SAMPLES / base

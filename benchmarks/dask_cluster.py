@@ -34,7 +34,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from arena.referee.sandbox import resolve  # noqa: E402
+from arena.containment.sandbox import resolve  # noqa: E402
 from arena.tournament import coordinator as t  # noqa: E402
 from arena.tournament.cluster.bundles import CACHE_VAR  # noqa: E402
 from arena.tournament.entrants import collect_entrants  # noqa: E402

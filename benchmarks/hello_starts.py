@@ -6,7 +6,7 @@ counts the hellos that fail, printing each fault with the player's stderr.
 
 It reproduces the false ``crash`` of issue 13: under bubblewrap the referee checks,
 every ``WRITER_CHECK_S`` while it waits for a reply, whether the player closed its
-standard output (:meth:`arena.referee.process.PlayerProcess._player_writers`). It counted
+standard output (:meth:`arena.containment.process.PlayerProcess._player_writers`). It counted
 the launcher shell that joins the player's cgroup (``sh -c 'echo $$ >
 .../cgroup.procs && ... exec prlimit ... bwrap ...'``) as the player; caught
 while ``echo $$ > file`` had its stdout moved to the file (the pipe saved on fd 10
@@ -33,7 +33,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from arena.referee import process, sandbox  # noqa: E402
+from arena.containment import process, sandbox  # noqa: E402
 from arena.referee.connection import Limits, SubprocessConnection  # noqa: E402
 from arena.referee.players import find_player  # noqa: E402
 from benchmarks.load import busy, default_procs  # noqa: E402

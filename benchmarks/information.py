@@ -57,7 +57,7 @@ def told(base: type[Any], truth: Any, seats: set[int], first: int, last: int) ->
     """A subclass of maestro whose deals hold the true hands of ``seats`` in tricks ``first..last``
     (the other hidden cards dealt and weighted as maestro does)."""
     from arena.cards import cards_of
-    from arena.inference import Knowledge
+    from arena.games.cabrero.inference import Knowledge
 
     class Told(base):  # type: ignore[misc,valid-type]
         strict = True
@@ -97,7 +97,7 @@ def reveal_job(args: tuple[str, int, int, int]) -> tuple[str, int, int]:
 
 
 def reveal_main(args: argparse.Namespace) -> None:
-    from arena.strength import lost_per_100
+    from arena.results.strength import lost_per_100
 
     specs = [x.strip() for x in args.reveal.split(",") if x.strip()]
     for spec in specs:

@@ -13,7 +13,7 @@ Measured in one run, on the same machine:
 Also shown (not in the ratio): the same with all four players in subprocesses,
 where five processes share the machine's cores; and, to tell the player's share
 from the referee's, **SDK player over a bare pipe**: the trivial player's runner
-(``python -m arena.runner``, no sandbox) fed over a plain pipe the very bytes the
+(``python -m arena.player.runner``, no sandbox) fed over a plain pipe the very bytes the
 referee sends it (events and requests, in the same writes), each reply line read
 in one ``read`` as the referee reads it (the raw case reads its reply a byte at a
 time: an unbuffered ``readline``); ``ratio of the referee to the SDK player over a
@@ -70,7 +70,7 @@ def referee_round_trips(
     partidos: int, subprocesses: int, mechanism: str | None = None
 ) -> tuple[list[float], list[dict]]:
     """Reply times (ms) of the subprocess players' decisions, and sample play requests."""
-    from arena.loader import load_player_class
+    from arena.player.loader import load_player_class
     from arena.referee.connection import Connection, InProcessConnection, Limits, SubprocessConnection
     from arena.referee.players import find_player
     from arena.referee.table import Referee
@@ -105,7 +105,7 @@ def sdk_writes(partidos: int) -> list[tuple[bytes, bool]]:
     """What the referee writes to seat 0's player over ``partidos`` partidos: each write's bytes, and
     whether it ends with a request (events are queued and go out with the next request or a push)."""
     from arena import protocol
-    from arena.loader import load_player_class
+    from arena.player.loader import load_player_class
     from arena.referee.connection import InProcessConnection, Limits
     from arena.referee.players import find_player
     from arena.referee.table import Referee
@@ -147,7 +147,7 @@ def sdk_round_trips(writes: list[tuple[bytes, bool]]) -> list[float]:
     """Reply times (ms) of the trivial player's runner, unsandboxed, fed ``writes`` over a plain pipe."""
     env = {**os.environ, "PYTHONPATH": str(HERE.parent)}
     child = subprocess.Popen(
-        [sys.executable, "-m", "arena.runner", str(HERE / "trivial_player")],
+        [sys.executable, "-m", "arena.player.runner", str(HERE / "trivial_player")],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         bufsize=0,

@@ -109,7 +109,7 @@ def regret_job(args: tuple[int, int, int, int, tuple[str, ...]]) -> tuple[int, i
 
 
 def main() -> None:
-    from arena.strength import bootstrap
+    from arena.results.strength import bootstrap
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--size", type=int, default=4, help="players at the table (default 4)")

@@ -14,7 +14,7 @@ import statistics
 import time
 from pathlib import Path
 
-from arena.referee import sandbox
+from arena.containment import sandbox
 from arena.referee.connection import Limits, SubprocessConnection
 from arena.referee.players import find_player
 

@@ -38,10 +38,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from arena.referee import sandbox  # noqa: E402
+from arena.containment import sandbox  # noqa: E402
+from arena.containment.process import StderrLog  # noqa: E402
 from arena.referee.connection import Limits, SubprocessConnection  # noqa: E402
 from arena.referee.players import find_player  # noqa: E402
-from arena.referee.process import StderrLog  # noqa: E402
 from arena.referee.table import play_folders  # noqa: E402
 from benchmarks.timing import stage  # noqa: E402
 

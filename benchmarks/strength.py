@@ -22,7 +22,7 @@ per move: reproducible, and the table is the same on any machine.
 
 **Gap mode** (``--gap``): how much of the distance from random play to perfect information
 a subject closes. For each table size (``--sizes``, default 3,4,5,6) every subject sits with
-the reference field of :func:`arena.strength.reference_field` — 3: subject, a_mas, a_menos;
+the reference field of :func:`arena.results.strength.reference_field` — 3: subject, a_mas, a_menos;
 4: + random_legal; 5: + a_mas; 6: + a_mas, a_menos (the six-player dealer sits each mano out) —
 over the same ``--deals`` deal seeds in every seat rotation. The same seat in the same deals is
 then played by ``random_legal`` and by the **omniscient bound** (``--omniscient``, default
@@ -105,7 +105,7 @@ class Tally:
 
 
 def make_player(name: str, job: Job) -> Any:
-    from arena.loader import load_player_class
+    from arena.player.loader import load_player_class
 
     if name not in _classes:
         folder = ROOT / "sample_players" / name
@@ -209,7 +209,7 @@ class GapJob:
 def search_player(spec: str, seed: int, truth: Any = None) -> Any:
     """``name`` or ``name:N`` (N deals per move) of a sample player; with ``truth``, its
     omniscient version (see benchmarks/omniscient.py)."""
-    from arena.loader import load_player_class
+    from arena.player.loader import load_player_class
 
     head, *options = spec.split("+")
     name, _, sims = head.partition(":")
@@ -269,7 +269,7 @@ def play_counted(
 def gap_seats(size: int, rotation: int, field: tuple[str, ...] = ()) -> tuple[tuple[str, ...], int]:
     """A gap table's seat names in ``rotation`` (the subject's seat is ``subject``; the reference
     field, or ``field`` cycled) and the subject's seat."""
-    from arena.strength import seating, subject_seat, table
+    from arena.results.strength import seating, subject_seat, table
 
     entrants = ("subject", *opponents(size, field)) if field else table("subject", size)
     return seating(entrants, rotation), subject_seat(size, rotation)
@@ -307,7 +307,7 @@ def gap_report(
     field: tuple[str, ...] = (),
 ) -> list[str]:
     """The lines of one table size: lost/100 for random, each subject and the bound; the gap closed."""
-    from arena.strength import DealResult, gap_closed_interval, lost_per_100, reference_field
+    from arena.results.strength import DealResult, gap_closed_interval, lost_per_100, reference_field
 
     lines = [
         f"table of {size}: subject + {', '.join(opponents(size, field) if field else reference_field(size))};"
@@ -365,7 +365,7 @@ def load_cache(path: str | None) -> dict[str, list[Any]]:
 
 
 def gap_main(args: argparse.Namespace) -> None:
-    from arena.strength import duplicate_schedule
+    from arena.results.strength import duplicate_schedule
 
     sizes = [int(x) for x in args.sizes.split(",") if x.strip()]
     field = tuple(x.strip() for x in args.field.split(",") if x.strip()) if args.field else ()
@@ -428,7 +428,7 @@ class DuelJob:
 
 def run_duel_job(job: DuelJob) -> tuple[DuelJob, dict[str, tuple[int, int, bool]]]:
     """One partido of the duel table: by entrant, (manos lost, manos dealt, among the winners)."""
-    from arena.strength import seating
+    from arena.results.strength import seating
 
     names = seating(job.entrants, job.rotation)
     players = [search_player(name, job.player_seed + seat) for seat, name in enumerate(names)]
@@ -444,7 +444,7 @@ def run_duel_job(job: DuelJob) -> tuple[DuelJob, dict[str, tuple[int, int, bool]
 
 def duel_main(args: argparse.Namespace) -> None:
     """Two players at one table with the reference field, every deal in every rotation."""
-    from arena.strength import bootstrap, duplicate_schedule, lost_per_100, reference_field
+    from arena.results.strength import bootstrap, duplicate_schedule, lost_per_100, reference_field
 
     a, b = (x.strip() for x in args.duel.split(","))
     size = int(args.sizes.split(",")[0])

@@ -37,8 +37,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from arena.loader import PlayerLoadError, load_player_class  # noqa: E402
-from arena.referee import sandbox  # noqa: E402
+from arena.containment import sandbox  # noqa: E402
+from arena.player.loader import PlayerLoadError, load_player_class  # noqa: E402
 from arena.referee.connection import Limits  # noqa: E402
 from arena.referee.players import find_player  # noqa: E402
 from arena.referee.table import PartidoResult, play_folders, play_partido  # noqa: E402

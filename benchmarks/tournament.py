@@ -17,7 +17,7 @@ tournament`` runs them.
 
 4. The same W = 1 schedule with ``--cold-start`` (every player process started from
    scratch: sandbox, interpreter, imports) against the default warm starts
-   (:mod:`arena.referee.warm`), and the split of each.
+   (:mod:`arena.containment.warm`), and the split of each.
 
 Prints, as its last lines, ``round robin 12 entrants K=4 (495 partidos): <seconds> s``,
 ``partidos/s warm W=1: <x>, cold W=1: <y>, ratio: <z>`` and ``speedup W=2/W=1: <s>`` (warm).
@@ -56,8 +56,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from arena.containment.sandbox import resolve  # noqa: E402
 from arena.referee.connection import Limits, SubprocessConnection  # noqa: E402
-from arena.referee.sandbox import resolve  # noqa: E402
 from arena.seeds import new_key  # noqa: E402
 from arena.tournament import coordinator as t  # noqa: E402
 from arena.tournament.entrants import collect_entrants  # noqa: E402

@@ -414,7 +414,7 @@ class _Cheat(Player):
 
 def _vigil() -> Player:
     """The ``acusa_lo_probado`` test bot, noting the ``accused`` events it is told."""
-    from arena.loader import load_player_class
+    from arena.player.loader import load_player_class
 
     class Vigil(load_player_class(BOTS / "acusa_lo_probado")):  # type: ignore[misc]
         def __init__(self) -> None:

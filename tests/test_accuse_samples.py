@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from arena import cards, rules
-from arena.loader import load_player_class
+from arena.player.loader import load_player_class
 from arena.referee.table import play_partido
 from arena.rules import RuleSet
 from arena.sdk import Move, Player, PlayRequest

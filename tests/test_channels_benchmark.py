@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.referee import sandbox, seal
+from arena.containment import sandbox, seal
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -251,7 +251,7 @@ def test_porotos_with_and_without() -> None:
 
 @pytest.mark.parametrize("servant", ["escudero", "criado"])
 def test_the_servants_play_legally(servant: str) -> None:
-    from arena.loader import load_player_class
+    from arena.player.loader import load_player_class
     from arena.referee.table import play_partido
 
     bots = ROOT / "benchmarks" / "collusion_bots"

@@ -3,7 +3,7 @@
 Every test plays a real partido between a hostile bot (``tests/bots/hostile_*``)
 and good players, contained by ``bwrap`` (skipped where bubblewrap does not
 work) and by the ``rlimits`` fallback where that is meaningful, and checks what
-the mechanism promises (see :mod:`arena.referee.sandbox` and ``sandbox.warning``):
+the mechanism promises (see :mod:`arena.containment.sandbox` and ``sandbox.warning``):
 
 * a fault, when there is one, is the hostile bot's (its seat), never another
   player's nor the referee's; the partido ends with ``partido_end``;
@@ -39,7 +39,7 @@ from typing import Any
 
 import pytest
 
-from arena.referee import sandbox, uids
+from arena.containment import sandbox, uids
 from arena.referee.connection import Limits
 from arena.referee.players import find_player
 from arena.referee.replay import read_replay
@@ -531,7 +531,7 @@ def test_cpu_limit_is_named_in_the_crash(stage: Path, mechanism: str) -> None:
 
 @BWRAP
 def test_doctor_finds_every_protection_under_bwrap() -> None:
-    from arena.referee import cgroups, doctor
+    from arena.containment import cgroups, doctor
 
     results = doctor.probe("bwrap")
     assert set(results) == set(doctor.CHECKS)
@@ -545,7 +545,7 @@ def test_doctor_finds_every_protection_under_bwrap() -> None:
 
 @RLIMITS
 def test_doctor_under_rlimits_says_what_it_lacks() -> None:
-    from arena.referee import cgroups, doctor
+    from arena.containment import cgroups, doctor
 
     results = doctor.probe("rlimits")
     lacking = {"other_folders_hidden", "private_tmp", "own_pid_namespace"}  # (TCP: refused by the filter)
@@ -559,8 +559,8 @@ def test_arena_doctor_prints_a_line_for_every_protection() -> None:
     from click.testing import CliRunner
 
     from arena.cli import main
+    from arena.containment import doctor
     from arena.i18n import _
-    from arena.referee import doctor
 
     done = CliRunner().invoke(main, ["doctor"])
     assert done.exit_code == 0, done.output

@@ -14,11 +14,11 @@ from typing import Any
 
 import pytest
 
-from arena.referee import sandbox
+from arena.containment import sandbox
+from arena.containment.sandbox import SandboxFailure
 from arena.referee import table as referee
 from arena.referee.connection import InProcessConnection, Limits, wall_backstop
 from arena.referee.players import find_player
-from arena.referee.sandbox import SandboxFailure
 from arena.referee.table import play_folders
 from arena.sdk import Player, PlayRequest
 from arena.tournament import worker

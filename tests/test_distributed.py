@@ -41,8 +41,8 @@ import pytest
 from click.testing import CliRunner
 
 from arena.cli.torneo import tournament
+from arena.containment.process import descendants
 from arena.referee.connection import Limits
-from arena.referee.process import descendants
 from arena.tournament import coordinator as t
 from arena.tournament.backend import BackendError
 from arena.tournament.cluster import bundles, remote
@@ -132,7 +132,7 @@ def test_the_remote_task_refuses_what_it_must_not_play(
     assert "sus bytes no coinciden con su nombre" in out["problem"] and out["files"] is None
     with pytest.raises(BackendError, match="sus bytes no coinciden con su nombre"):
         remote.materialize(out, tmp_path)
-    monkeypatch.setattr("arena.referee.sandbox.bwrap_works", lambda: False)
+    monkeypatch.setattr("arena.containment.sandbox.bwrap_works", lambda: False)
     out = remote.play_remote(task, digests, dict(packed))
     assert "corre sus jugadores bajo bwrap, que ahí no funciona" in out["problem"]
     out = remote.check_remote(specs[0], digests[0], packed[0][1], Limits(), "bwrap")

@@ -21,7 +21,7 @@ from arena.game import make_rules
 from arena.games.common.tute import RulesError
 from arena.games.dos.rules import DosRules
 from arena.games.dos.sdk import DosPlayer, DosRequest, Move
-from arena.loader import load_player_class
+from arena.player.loader import load_player_class
 from arena.referee.narrate import narrate
 from arena.referee.players import find_player
 from arena.referee.stats import partido_stats

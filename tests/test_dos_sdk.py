@@ -18,8 +18,8 @@ from arena.games.common.cards import NAMES, parse_mask
 from arena.games.dos import engine
 from arena.games.dos.rules import DosRules
 from arena.games.dos.sdk import CAMBIO, DosPlayer, DosRequest, DosView, Move
+from arena.player.runner import serve
 from arena.referee.table import play_partido
-from arena.runner import serve
 from arena.sdk import Player, PlayRequest, WrongGame
 from tests.test_dos_engine import Shadow, cards_in
 

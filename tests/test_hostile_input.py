@@ -33,11 +33,11 @@ from hypothesis import strategies as st
 
 from arena import i18n, protocol
 from arena.cards import NAMES, names_of
+from arena.containment import sandbox
+from arena.containment.process import LineTooLong
 from arena.engine import IllegalMove, Partido
-from arena.referee import sandbox
 from arena.referee.connection import Limits, PlayerFault, SubprocessConnection, _Transcript
 from arena.referee.players import PlayerSpec
-from arena.referee.process import LineTooLong
 from arena.tournament import coordinator as t
 from arena.tournament.store import Store
 from tests.test_referee import BOTS, GOOD, LIMITS, ROOT, audit, check_disqualified, folder, play

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.referee import idle, sandbox
+from arena.containment import idle, sandbox
 from arena.referee.connection import Limits, SubprocessConnection
 from arena.referee.players import find_player
 from tests.test_containment import GOOD, check_contained, play, put, stage_good

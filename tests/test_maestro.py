@@ -13,9 +13,10 @@ from typing import Any
 
 import pytest
 
-from arena import cards, inference
+from arena import cards
 from arena.cards import SUIT_MASK, parse
-from arena.loader import load_player_class
+from arena.games.cabrero import inference
+from arena.player.loader import load_player_class
 from arena.referee.table import play_partido
 from arena.rules import RuleSet, legal_mask
 from arena.sdk import Move, Player, PlayRequest, TableView

@@ -27,7 +27,7 @@ from arena.cli import main
 from arena.cli import partido as partido_cli
 from arena.cli.progress import BarProgress, LineProgress
 from arena.cli.torneo import tournament
-from arena.referee.process import descendants
+from arena.containment.process import descendants
 from arena.referee.replay import read_replay
 from arena.seeds import new_key
 from arena.tournament import store as store_module

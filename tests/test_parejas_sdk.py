@@ -11,12 +11,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from arena.loader import load_player_class
 from arena.parejas.rules import RULESETS, ParejasRules
 from arena.parejas.sdk import ParejasPlayer, ParejasRequest, ParejasView
+from arena.player.loader import load_player_class
+from arena.player.runner import serve
 from arena.referee.table import play_partido
 from arena.rules import RuleSet
-from arena.runner import serve
 from arena.sdk import Move, Player, PlayRequest, WrongGame
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -96,7 +96,9 @@ def test_the_view_agrees_with_every_request(seed: int, ruleset: str) -> None:
     rules = ParejasRules(ruleset, juegos=4)
     result = play_partido(players, seed, ruleset=rules, game=GAME, sinks=[table])
     assert not result.faults  # an assertion failing in play() would be a crash fault
-    assert sum(p.checked["card"] for p in players) > 0
+    # Some card was asked for, unless every mano was conceded before its first card ("tirar las
+    # cartas": seed 1504 under espanol, found by hypothesis).
+    assert sum(p.checked["card"] for p in players) > 0 or table.conceded == result.manos
     for p in players:
         assert p.view.juegos == tuple(result.porotos[s] for s in (0, 1))
         assert p.view.rules == rules

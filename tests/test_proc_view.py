@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from arena.referee import sandbox
+from arena.containment import sandbox
 from arena.referee.players import find_player
 from arena.referee.table import play_folders
 

@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from arena.referee import process, sandbox, warm
+from arena.containment import process, sandbox, warm
 from arena.referee.connection import Limits, SubprocessConnection
 from arena.referee.players import find_player
 

@@ -27,7 +27,7 @@ from typing import Any
 import pytest
 
 from arena import cards, rules
-from arena.referee import process, sandbox
+from arena.containment import process, sandbox
 from arena.referee.connection import Limits
 from arena.referee.players import PlayerLoadError, find_player
 from arena.referee.replay import read_replay
@@ -474,7 +474,7 @@ def test_printer_is_not_disqualified(tmp_path: Path) -> None:
     assert game.events[0]["players"][1]["name"] == "printer"
     assert seat_played(game, 1), "the printer played"
     log = game.stderr_log("printer")
-    from arena.runner import PRINT_NOTE
+    from arena.player.runner import PRINT_NOTE
 
     assert log.startswith(PRINT_NOTE + "\n")  # the runner notes it once, for arena check
     assert log[len(PRINT_NOTE) + 1 :].startswith("printer: imported")

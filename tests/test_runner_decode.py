@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from arena import runner
+from arena.player import runner
 from arena.sdk import Player, PlayRequest
 
 

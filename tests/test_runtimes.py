@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from arena.referee import sandbox, seal
+from arena.containment import sandbox, seal
 from arena.referee.players import find_player
 from arena.referee.table import play_folders
 from tests import runtimes

@@ -1,4 +1,4 @@
-"""The players' syscall filter (``arena.referee.seal``): every family refused in every kind of
+"""The players' syscall filter (``arena.containment.seal``): every family refused in every kind of
 start, honest bots unaffected, and no player started where the filter cannot be had."""
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from arena import sealing
-from arena.referee import sandbox, seal
+from arena.containment import sandbox, seal
+from arena.player import sealing
 from arena.referee.players import find_player
 from arena.referee.table import play_folders
 from tests.torneos import TIMES

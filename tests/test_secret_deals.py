@@ -35,7 +35,7 @@ from arena.engine import Partido, deal_key, deal_order
 from arena.games.cabrero import engine  # patched below: the module a Partido deals through
 from arena.games.common import deal
 from arena.i18n import _
-from arena.loader import load_player_class
+from arena.player.loader import load_player_class
 from arena.protocol import view
 from arena.referee.players import find_player
 from arena.referee.replay import read_replay

@@ -18,9 +18,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from arena.referee import cgroups, sandbox, uids
+from arena.containment import cgroups, sandbox, uids
+from arena.containment.process import PlayerProcess
 from arena.referee.connection import Limits
-from arena.referee.process import PlayerProcess
 from tests.procs import alive
 from tests.test_containment import (
     GOOD,
@@ -352,7 +352,7 @@ def _as_ordinary_user(code: str, home: Path) -> subprocess.CompletedProcess[str]
 def test_doctor_run_by_an_ordinary_user_is_truthful(tmp_path: Path) -> None:
     """The non-root run: players share the referee's uid, kept apart by namespaces; the doctor says so."""
     tmp_path.chmod(0o777)
-    trial = _as_ordinary_user("import arena.referee.doctor", tmp_path)
+    trial = _as_ordinary_user("import arena.containment.doctor", tmp_path)
     if trial.returncode != 0:
         pytest.skip(f"an ordinary user cannot import the checkout here: {trial.stderr.strip()[-200:]}")
     if _as_ordinary_user("from arena import sandbox; assert sandbox.bwrap_works()", tmp_path).returncode:
@@ -364,7 +364,7 @@ def test_doctor_run_by_an_ordinary_user_is_truthful(tmp_path: Path) -> None:
 
     assert done.returncode == 0, done.stderr
     results = json.loads(done.stdout.splitlines()[-1])
-    from arena.referee import doctor
+    from arena.containment import doctor
 
     assert set(results) == set(doctor.CHECKS)
     assert results.pop("own_uid") is False, "an ordinary user cannot give players uids of their own"
@@ -385,7 +385,7 @@ def test_a_cgroup_folder_removed_by_another_referee_meanwhile_is_gone_not_an_err
 ) -> None:
     """Two referees may sweep the same dead referee's folders: the one that lists a folder the other
     has just removed finds it gone (found under load: a torneo failed to start on this race)."""
-    from arena.referee.cgroups import _kill_folder
+    from arena.containment.cgroups import _kill_folder
 
     folder = tmp_path / "tute-arena-0"
     folder.mkdir()

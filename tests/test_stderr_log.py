@@ -16,10 +16,10 @@ from pathlib import Path
 
 import pytest
 
+from arena.containment.stderr_log import StderrLog
 from arena.inert import printable
 from arena.referee.connection import SubprocessConnection
 from arena.referee.players import find_player
-from arena.referee.stderr_log import StderrLog
 from tests import test_referee
 from tests.test_containment import put
 from tests.test_referee import BOTS, GOOD, LIMITS, audit, check_disqualified, play, seat_played
@@ -37,7 +37,7 @@ def test_catch_up_waits_for_what_was_written_so_far(monkeypatch: pytest.MonkeyPa
         go.wait(5)  # the drain cannot read before the test lets it
         return real_read(fd, n)
 
-    monkeypatch.setattr("arena.referee.stderr_log.os.read", slow_read)
+    monkeypatch.setattr("arena.containment.stderr_log.os.read", slow_read)
     r, w = os.pipe()
     log = StderrLog(r, None)
     os.write(w, b"bot: last words\n")

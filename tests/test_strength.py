@@ -1,4 +1,4 @@
-"""arena.strength: the reference field, the duplicate schedule, rates, the bootstrap, the gap closed."""
+"""arena.results.strength: the reference field, the duplicate schedule, rates, the bootstrap, the gap."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from arena.strength import (
+from arena.results.strength import (
     FIELD,
     DealResult,
     bootstrap,

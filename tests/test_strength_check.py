@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from arena.check import strength as sc
 from arena.cli import main
-from arena.results import strength_check as sc
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "sample_players"

@@ -17,11 +17,11 @@ from click.testing import CliRunner, Result
 from hypothesis import given
 from hypothesis import strategies as st
 
+from arena.check import checker as check
+from arena.check.checker import Frame, Stuck, stuck_frames, timeout_hints
 from arena.cli import main
 from arena.new import check_name, class_name, shell_word
-from arena.referee import check
-from arena.referee.check import Frame, Stuck, stuck_frames, timeout_hints
-from arena.runner import PRINT_NOTE
+from arena.player.runner import PRINT_NOTE
 
 pytestmark = pytest.mark.usefixtures("run_token")
 
@@ -301,7 +301,7 @@ Traceback (most recent call last):
 ValueError: not this one
 Traceback (most recent call last):
   File "<frozen runpy>", line 198, in _run_module_as_main
-  File "/opt/arena/arena/runner.py", line 89, in main
+  File "/opt/arena/arena/player/runner.py", line 89, in main
     serve(player, sys.stdin.buffer, protocol_out)
   File "/player/player.py", line 14, in play
     think(request.hand)

@@ -18,8 +18,8 @@ import pytest
 from click.testing import CliRunner, Result
 
 from arena.cli import main
-from arena.tournament import submissions
-from arena.tournament.submissions import CHUNK, MARKER, STAGE_PREFIX, Caps, import_archive, slug
+from arena.intake import submissions
+from arena.intake.submissions import CHUNK, MARKER, STAGE_PREFIX, Caps, import_archive, slug
 
 PLAYER = b"from arena.sdk import Move, Player\n\n\nclass P(Player):\n    def play(self, request):\n" + (
     b"        return Move(card=request.legal()[0])\n"

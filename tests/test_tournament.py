@@ -23,7 +23,7 @@ import pytest
 from click.testing import CliRunner
 
 from arena.cli.torneo import tournament
-from arena.referee.process import descendants
+from arena.containment.process import descendants
 from arena.tournament import coordinator as t
 from arena.tournament.entrants import NoEntrants, collect_entrants
 from arena.tournament.store import Store, StoreError

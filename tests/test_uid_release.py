@@ -27,7 +27,7 @@ from typing import Any
 
 import pytest
 
-from arena.referee import leftovers, seal, uids
+from arena.containment import leftovers, seal, uids
 
 if os.geteuid() != 0:
     pytest.skip("leasing uids and acting as them needs a root referee", allow_module_level=True)
@@ -306,7 +306,7 @@ def test_a_uid_with_something_that_cannot_be_removed_is_quarantined(
     address = libc.shmat(ident, None, 0)
     assert address not in (None, ctypes.c_void_p(-1).value)
     try:
-        with caplog.at_level(logging.WARNING, logger="arena.referee.uids"):
+        with caplog.at_level(logging.WARNING, logger="arena.containment.uids"):
             lease.release()
         assert uid in uids.quarantined()
         assert leftovers.leftovers(uid) == [f"shm:{ident}"]

@@ -17,7 +17,7 @@ import pytest
 from click.testing import CliRunner
 
 from arena.cli.torneo import tournament
-from arena.referee.process import descendants
+from arena.containment.process import descendants
 from arena.results import separate
 from arena.tournament.schedule import ScheduledPartido
 from arena.tournament.store import Store

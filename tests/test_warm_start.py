@@ -1,4 +1,4 @@
-"""Warm starts (``arena.referee.warm``): as contained as fresh starts, nothing kept between partidos,
+"""Warm starts (``arena.containment.warm``): as contained as fresh starts, nothing kept between partidos,
 the same results; ``--cold-start`` turns them off."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from arena.referee import sandbox, warm
+from arena.containment import sandbox, warm
 from arena.referee.connection import Limits, SubprocessConnection
 from arena.referee.players import PlayerSpec, find_player
 from arena.referee.table import play_folders

@@ -22,8 +22,8 @@ from arena.i18n import N_
 @lang_option
 def doctor(mode: str) -> None:
     """``arena doctor``."""
-    from arena.referee.doctor import report
-    from arena.referee.sandbox import SandboxError
+    from arena.containment.doctor import report
+    from arena.containment.sandbox import SandboxError
 
     try:
         for line in report(mode):

@@ -56,7 +56,7 @@ def cold_start_option(f: F) -> F:
 
 def containment(mode: str) -> str:
     """Resolve --sandbox to a mechanism, saying in one line what is not enforced."""
-    from arena.referee.sandbox import SandboxError, preflight, resolve, warning
+    from arena.containment.sandbox import SandboxError, preflight, resolve, warning
 
     try:
         mechanism = resolve(mode)

@@ -69,11 +69,11 @@ def play(
     cold_start: bool,
 ) -> None:
     """``arena play`` (its help: the command's ``help``)."""
+    from arena.containment.sandbox import SandboxFailure
     from arena.inert import printable
     from arena.referee.connection import Limits
     from arena.referee.narrate import narrate
     from arena.referee.players import PlayerLoadError, find_player, load_player_class, unique_names
-    from arena.referee.sandbox import SandboxFailure
     from arena.referee.table import play_folders, play_partido
     from arena.seeds import short
 

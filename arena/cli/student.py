@@ -98,11 +98,11 @@ def check(
     sandbox: str,
 ) -> None:
     """``arena check PLAYER``: exit status 0 when clean, 1 with faults, 2 when it cannot check."""
+    from arena.check.checker import SamplesNotFound, check_player
+    from arena.containment.sandbox import SandboxFailure
     from arena.inert import printable
-    from arena.referee.check import SamplesNotFound, check_player
     from arena.referee.connection import Limits
     from arena.referee.players import PlayerLoadError
-    from arena.referee.sandbox import SandboxFailure
 
     game, rules = game_rules(game, ruleset, variants, renuncio, juegos)
     if strength:
@@ -145,13 +145,13 @@ def _strength(
     player: Path, partidos: int, size: int, samples: Path | None, mechanism: str, limits: Any
 ) -> None:
     """``arena check PLAYER --strength``: the player's figures and the samples', on the same deals."""
+    from arena.check import strength as sc
+    from arena.check.checker import SamplesNotFound
     from arena.cli.progress import progress_for
+    from arena.containment.sandbox import SandboxFailure
     from arena.inert import printable
-    from arena.referee.check import SamplesNotFound
     from arena.referee.players import PlayerLoadError
-    from arena.referee.sandbox import SandboxFailure
-    from arena.results import strength_check as sc
-    from arena.strength import reference_field
+    from arena.results.strength import reference_field
 
     try:
         root = sc.samples_root(samples)

@@ -41,7 +41,7 @@ def submissions() -> None:
 @lang_option
 def import_cmd(archive: Path, into: Path) -> None:
     """``arena submissions import``: every student's submission made a player folder."""
-    from arena.tournament.submissions import SubmissionError, import_archive, import_table
+    from arena.intake.submissions import SubmissionError, import_archive, import_table
 
     try:
         outcomes = import_archive(archive, into)
@@ -65,7 +65,7 @@ def import_cmd(archive: Path, into: Path) -> None:
 @lang_option
 def list_cmd(folder: Path) -> None:
     """``arena submissions list``: the folders of DIR, and which a torneo takes."""
-    from arena.tournament.submissions import SubmissionError, survey, survey_table
+    from arena.intake.submissions import SubmissionError, survey, survey_table
 
     try:
         entries = survey(folder)

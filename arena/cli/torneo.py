@@ -387,7 +387,7 @@ def _same_containment(mechanism: str | None, here: bool = True) -> None:
 
     ``here``: the players run on this machine (not on a cluster's workers, which check for themselves).
     """
-    from arena.referee.sandbox import bwrap_works, rlimits_problem, warning
+    from arena.containment.sandbox import bwrap_works, rlimits_problem, warning
 
     if here and mechanism == "bwrap" and not bwrap_works():
         raise click.ClickException(

@@ -18,15 +18,8 @@ from pathlib import Path
 from typing import Protocol
 
 from arena import protocol
-from arena.games.common.player import BasePlayer as Player
-from arena.games.common.tute import FaultError
-from arena.i18n import N_, _
-from arena.inert import EXCERPT, printable
-from arena.loader import PlayerLoadError
-from arena.protocol import Message, ProtocolError
-from arena.referee import idle, sandbox, warm
-from arena.referee.players import PlayerSpec
-from arena.referee.process import (
+from arena.containment import idle, sandbox, warm
+from arena.containment.process import (
     LineClosed,
     LineTimeout,
     LineTooLong,
@@ -34,7 +27,14 @@ from arena.referee.process import (
     PlayerProcess,
     process_tree_cpu_ns,
 )
-from arena.runner import LOAD_ERROR
+from arena.games.common.player import BasePlayer as Player
+from arena.games.common.tute import FaultError
+from arena.i18n import N_, _
+from arena.inert import EXCERPT, printable
+from arena.player.loader import PlayerLoadError
+from arena.player.runner import LOAD_ERROR
+from arena.protocol import Message, ProtocolError
+from arena.referee.players import PlayerSpec
 
 BYE_GRACE_S = 0.2
 TRANSCRIPT_LINES = 30
@@ -71,7 +71,7 @@ class Limits:
     tree) for ``hello`` and for a move; ``init_wall_ms`` and ``move_wall_ms``
     are the wall-clock backstops (None: the spec's defaults); ``idle_ms`` and
     ``init_idle_ms`` the time a reply may spend neither computing nor waiting
-    for a CPU (:mod:`arena.referee.idle`).
+    for a CPU (:mod:`arena.containment.idle`).
     """
 
     init_ms: int = 10_000
@@ -244,7 +244,7 @@ class SubprocessConnection:
     Starts the program and does the hello handshake. A folder that cannot run at
     all (no interpreter or command, a ``player.py`` that does not load) raises
     :class:`PlayerLoadError`; a late or wrong ``ready`` is kept in :attr:`failed`.
-    ``mechanism`` is the containment (:data:`arena.referee.sandbox.MECHANISMS`; default: the
+    ``mechanism`` is the containment (:data:`arena.containment.sandbox.MECHANISMS`; default: the
     best that works here). ``game`` is what ``hello`` names (:func:`arena.games.names`).
     """
 
@@ -297,7 +297,7 @@ class SubprocessConnection:
         """A fresh process: sandbox, interpreter and runtime started for this partido."""
         spec, mechanism = self.spec, self.mechanism
         if spec.kind == "python":
-            argv = [sys.executable, "-m", "arena.runner", str(spec.folder)]
+            argv = [sys.executable, "-m", "arena.player.runner", str(spec.folder)]
         else:
             argv = list(spec.command)
             _check_command(spec.folder, argv[0])

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from arena.i18n import _
-from arena.loader import PlayerLoadError, load_player_class
+from arena.player.loader import PlayerLoadError, load_player_class
 
 __all__ = ["PlayerLoadError", "PlayerSpec", "find_player", "load_player_class"]
 

@@ -16,13 +16,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from arena import protocol
+from arena.containment import sandbox
 from arena.game import DEFAULT_GAME, Game, new_partido, teams
 from arena.games.common.player import BasePlayer as Player
 from arena.games.common.tute import FaultError
 from arena.i18n import _
 from arena.inert import EXCERPT, printable
 from arena.protocol import Message, ProtocolError
-from arena.referee import sandbox
 from arena.referee.connection import Connection, InProcessConnection, Limits, PlayerFault
 from arena.referee.narrate import reason_name
 from arena.referee.players import PlayerSpec, unique_names
@@ -354,10 +354,10 @@ def play_folders(
     :class:`PlayerLoadError` (one line naming it) before anything is played, and
     no process is left behind. Returns the result and the incident files by seat.
     Standard error logs go beside the replay (``<replay>.logs/``). ``mechanism`` is the
-    containment (see :func:`arena.referee.sandbox.resolve`; default: the best that works here).
+    containment (see :func:`arena.containment.sandbox.resolve`; default: the best that works here).
     ``timings``, when given, receives the seconds spent starting and greeting the players
     (``start``), playing (``play``) and stopping them (``stop``). ``warm``: Python players' processes
-    start warm where the machine allows (:mod:`arena.referee.warm`); False: fresh (``--cold-start``).
+    start warm where the machine allows (:mod:`arena.containment.warm`); False: fresh (``--cold-start``).
     ``game``: what is played (:func:`arena.games.names`); ``connect`` is then called with ``game=``.
     """
     clock = [time.monotonic()]

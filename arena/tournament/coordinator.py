@@ -274,7 +274,7 @@ def run(
 ) -> RunStats:
     """Play every partido of ``store`` not yet settled; Interrupted on Ctrl-C / SIGTERM.
 
-    ``warm``: players' processes start warm where the machine allows (:mod:`arena.referee.warm`);
+    ``warm``: players' processes start warm where the machine allows (:mod:`arena.containment.warm`);
     False: every process starts fresh (``--cold-start``). The results are the same.
 
     ``specs`` are the entrants (index order). A player folder that cannot load,

@@ -24,12 +24,12 @@ from pathlib import Path
 from typing import Any
 
 from arena import i18n
+from arena.containment.cgroups import pid_alive
+from arena.containment.sandbox import SandboxFailure
 from arena.game import DEFAULT_GAME, rules_of, teams
 from arena.i18n import _, n_, stored
-from arena.referee.cgroups import pid_alive
 from arena.referee.connection import Limits
 from arena.referee.players import PlayerSpec
-from arena.referee.sandbox import SandboxFailure
 from arena.seeds import Seed
 
 log = logging.getLogger("arena.tournament.worker")
@@ -58,9 +58,9 @@ class PartidoTask:
     replays: str
     """The folder of the temporary replay (``DIR/replays``)."""
     mechanism: str | None = None
-    """The containment of the players (:mod:`arena.referee.sandbox`); None: the best that works here."""
+    """The containment of the players (:mod:`arena.containment.sandbox`); None: the best that works here."""
     warm: bool = True
-    """Start the players' processes warm where the machine allows (:mod:`arena.referee.warm`)."""
+    """Start the players' processes warm where the machine allows (:mod:`arena.containment.warm`)."""
     game: str = DEFAULT_GAME
     """What is played (:func:`arena.games.names`). In a game of teams ``specs`` are the sides, each
     playing in every seat of its team (:mod:`arena.tournament.sides`), and the result is by side."""
@@ -122,7 +122,7 @@ def _on_term(signum: int, frame: Any) -> None:
 
 def _kill_players() -> None:
     """SIGKILL every descendant of this worker: its players and anything they started."""
-    from arena.referee.process import descendants
+    from arena.containment.process import descendants
 
     for _i in range(3):
         pids = descendants(os.getpid())
@@ -172,7 +172,7 @@ def temp_replay(replays: str | Path, partido: str) -> Path:
 
 def play(task: PartidoTask) -> dict[str, Any]:
     """Play one partido into ``task.replays`` (the body of :func:`play_task`, without its signals)."""
-    from arena.loader import PlayerLoadError
+    from arena.player.loader import PlayerLoadError
     from arena.referee.players import unique_names
     from arena.referee.table import play_folders
     from arena.tournament.sides import by_side, seat_specs
@@ -312,7 +312,7 @@ def check_entrant(
 ) -> str | None:
     """Start a player and greet it (``hello`` naming ``game``); the load error (one line) if its
     folder cannot run."""
-    from arena.loader import PlayerLoadError
+    from arena.player.loader import PlayerLoadError
     from arena.referee.connection import SubprocessConnection
 
     global _busy

@@ -26,7 +26,7 @@ from typing import Any, NamedTuple
 
 from arena.cards import NAMES, cards_of, parse
 from arena.engine import Mano
-from arena.inference import infer, sample_hands
+from arena.games.cabrero.inference import infer, sample_hands
 from arena.rules import PAIR_MASK, TUTE, canto_name, has_tute
 from arena.sdk import Move, Player, PlayRequest
 

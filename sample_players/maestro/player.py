@@ -41,7 +41,7 @@ from typing import Any, NamedTuple
 
 from arena.cards import ABOVE, NAMES, POINTS, SUIT_MASK, cards_of, parse, parse_mask
 from arena.engine import Mano
-from arena.inference import Dealer, Knowledge, infer
+from arena.games.cabrero.inference import Dealer, Knowledge, infer
 from arena.rules import CUARENTA, TUTE, beats, canto_suit, legal_mask, valid_cantos
 from arena.sdk import Move, Player, PlayRequest
 

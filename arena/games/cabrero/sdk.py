@@ -1,7 +1,7 @@
 """The player SDK: subclass :class:`Player`, write :meth:`Player.play`, done.
 
 The same class runs in-process (``arena.referee.table.InProcessConnection``, for
-debugging with breakpoints and prints) and in a subprocess (``arena.runner``,
+debugging with breakpoints and prints) and in a subprocess (``arena.player.runner``,
 for tournaments). This module imports only the cards and rules (the engine only
 when :meth:`PlayRequest.simulation` is first called): a player process starts in
 about the time of a bare interpreter.

@@ -33,7 +33,7 @@ def _check(version_id: int) -> None:
     from django.conf import settings
     from django.db import close_old_connections, connection
 
-    from arena.referee.check import check_player
+    from arena.check.checker import check_player
     from arena.serve.ladder.models import Version
 
     close_old_connections()

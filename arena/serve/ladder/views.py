@@ -164,7 +164,7 @@ def choose(request: HttpRequest, version_id: int) -> HttpResponse:
 
 def _zipped(files: list[Any]) -> bytes:
     """The uploaded files as the zip of one folder (``jugador/<name>``; browsers send base names
-    only, and :func:`arena.tournament.submissions.unpack_player` checks them as any zip's)."""
+    only, and :func:`arena.intake.submissions.unpack_player` checks them as any zip's)."""
     import zipfile
 
     buffer = io.BytesIO()
@@ -180,7 +180,7 @@ def _zipped(files: list[Any]) -> bytes:
 def upload(request: HttpRequest) -> HttpResponse:
     """A new version from a zip of a player folder, or the player's files: unpacked safely, then
     checked in the background."""
-    from arena.tournament.submissions import Rejected, unpack_player
+    from arena.intake.submissions import Rejected, unpack_player
 
     student = _student(request)
     if student is None:

@@ -54,7 +54,7 @@ def worker_name() -> str:
 
 def containment_problem(mechanism: str | None) -> str | None:
     """Why this machine cannot contain players as the torneo requires, or None."""
-    from arena.referee.sandbox import bwrap_works
+    from arena.containment.sandbox import bwrap_works
 
     if mechanism == "bwrap" and not bwrap_works():
         return _(

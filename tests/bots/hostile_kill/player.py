@@ -1,7 +1,7 @@
 """Kills the other players of its partido, then plays legally.
 
 On its first play it looks through ``/proc`` for the processes it may signal
-that run ``arena.runner`` and are neither itself nor its ancestors (a sandbox's
+that run ``arena.player.runner`` and are neither itself nor its ancestors (a sandbox's
 own init carries the player's command line), keeping only those whose
 environment carries this test's token (``TUTE_ARENA_TEST_RUN``: never anyone
 else's processes), and sends each ``SIGKILL``. It writes ``KILLED <pid>`` or
@@ -51,7 +51,7 @@ def victims() -> list[int]:
                 env = f.read().split(b"\0")
         except OSError:
             continue
-        if b"arena.runner" in cmdline and mark in env:
+        if b"arena.player.runner" in cmdline and mark in env:
             found.append(int(entry))
     return found
 

@@ -1,7 +1,7 @@
 """Tries to stop, trace and read the memory of the other players, then plays legally.
 
 On its first play it looks for the other players of its partido: processes
-running ``arena.runner`` whose command line holds its own staging folder (the
+running ``arena.player.runner`` whose command line holds its own staging folder (the
 referee copies every player under one folder) or whose environment carries this
 test's token (``TUTE_ARENA_TEST_RUN``) — never anyone else's. For each it tries
 ``SIGSTOP`` (and ``SIGCONT`` at once if that worked), opening ``/proc/<pid>/mem``
@@ -41,7 +41,7 @@ def others() -> list[int]:
         if not entry.isdigit() or int(entry) == me:
             continue
         cmdline = read(f"/proc/{entry}/cmdline") or b""
-        if b"\0-m\0arena.runner\0" not in cmdline or b"hostile_peek" in cmdline:
+        if b"\0-m\0arena.player.runner\0" not in cmdline or b"hostile_peek" in cmdline:
             continue
         env = read(f"/proc/{entry}/environ") or b""
         ours = "tute-arena-stage-" in stage and stage.encode() in cmdline

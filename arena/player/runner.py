@@ -1,4 +1,4 @@
-"""Runs a Python player folder as a protocol-v1 process: ``python -m arena.runner FOLDER``.
+"""Runs a Python player folder as a protocol-v1 process: ``python -m arena.player.runner FOLDER``.
 
 The referee starts this for every folder with a ``player.py``. The protocol goes
 over the real standard output; file descriptor 1 is then pointed at standard
@@ -77,12 +77,12 @@ def main(argv: list[str] | None = None) -> int:
     if len(args) != 1:
         from arena.i18n import _
 
-        print(_("usage: python -m arena.runner PLAYER_FOLDER"), file=sys.stderr)
+        print(_("usage: python -m arena.player.runner PLAYER_FOLDER"), file=sys.stderr)
         return 2
     protocol_out = os.fdopen(os.dup(1), "wb", buffering=0)
     os.dup2(2, 1)  # anything written to stdout now lands in the player's log
     sys.stdout = _StdoutToLog()
-    from arena.loader import PlayerLoadError, load_player_class
+    from arena.player.loader import PlayerLoadError, load_player_class
 
     try:
         cls = load_player_class(args[0])

@@ -1,6 +1,6 @@
 """What a player's uid can leave behind on the machine once its processes are gone: found and removed.
 
-A player process runs under a leased uid (:mod:`arena.referee.uids`). Whatever it made that
+A player process runs under a leased uid (:mod:`arena.containment.uids`). Whatever it made that
 outlives it would be found by the next player of that uid, so before the uid is used again
 :func:`sweep` removes, and :func:`leftovers` then looks for, everything of the uid that the
 kernel keeps without a process:
@@ -53,7 +53,7 @@ import threading
 import time
 from dataclasses import dataclass
 
-from arena.referee import seal
+from arena.containment import seal
 
 PLACES = ("/tmp", "/var/tmp", "/dev/shm", "/run/lock", "/var/lock", "/run/shm", tempfile.gettempdir())
 """Folders of the machine every user may write in (each walked whole; the same folder once)."""
@@ -74,7 +74,7 @@ KEYS_WAIT = 2.0
 IPC_RMID = 0
 DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 PLAYER_IDS = range(0x70000000, 0x70000000 + 65_536)
-"""The uids (and gids) leased to players (:mod:`arena.referee.uids` leases them)."""
+"""The uids (and gids) leased to players (:mod:`arena.containment.uids` leases them)."""
 
 _libc = ctypes.CDLL(None, use_errno=True)
 _libc.syscall.restype = ctypes.c_long
@@ -761,7 +761,7 @@ def owners() -> set[int]:
 
 
 def sweep(uid: int, gid: int | None = None, pids: list[int] | None = None) -> list[str]:
-    """Remove what ``uid`` left (its processes must be gone: see :func:`arena.referee.uids.kill_all`),
+    """Remove what ``uid`` left (its processes must be gone: see :func:`arena.containment.uids.kill_all`),
     then :func:`leftovers`: empty when the uid can be used again."""
     gid = uid if gid is None else gid
     remove_sysv(uid)  # first: a segment or a queue holds its maker's credentials, and so its keyrings

@@ -26,8 +26,8 @@ import time
 import weakref
 from collections.abc import Callable
 
-from arena.referee import sandbox
-from arena.referee.process import descendants, process_tree_cpu_ns
+from arena.containment import sandbox
+from arena.containment.process import descendants, process_tree_cpu_ns
 
 SCHEDSTAT = "/proc/{tid}/schedstat"
 REFEREE = 0

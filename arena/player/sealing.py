@@ -1,8 +1,8 @@
 """Loading the players' syscall filter into a process (stdlib only: the player's side of it).
 
-The program is compiled by the referee (:mod:`arena.referee.seal`); this module only
-hands it to the kernel, for the warm-start server's forks (:mod:`arena.zygote`) and, run
-as ``python -I -S .../arena/sealing.py FD -- ARGV...`` (a file: ``-I`` ignores the path),
+The program is compiled by the referee (:mod:`arena.containment.seal`); this module only
+hands it to the kernel, for the warm-start server's forks (:mod:`arena.player.zygote`) and, run
+as ``python -I -S .../arena/player/sealing.py FD -- ARGV...`` (a file: ``-I`` ignores the path),
 for ``--sandbox rlimits``, where it loads the program read from descriptor FD and then
 executes ARGV.
 """

@@ -3,7 +3,7 @@
 A contained player process is started as
 ``sh -c <join the player's cgroup> prlimit [limits] -- bwrap ... -- [setpriv] argv``:
 
-* the **cgroup** (:mod:`arena.referee.cgroups`), where the machine lets the referee nest
+* the **cgroup** (:mod:`arena.containment.cgroups`), where the machine lets the referee nest
   one under its own: memory, process count and CPU share for the player's whole
   process tree, joined before any of the player's code runs;
 * ``prlimit`` (util-linux): per-process limits as a second line (address space,
@@ -14,7 +14,7 @@ A contained player process is started as
   else of the machine (no other player, no output folder, no referee files), a
   clean environment, its own pid namespace, death with the referee;
 * the **uid**: a root referee never runs a player as root. It leases each player
-  process a uid of its own (:mod:`arena.referee.uids`), not shared with anything else on
+  process a uid of its own (:mod:`arena.containment.uids`), not shared with anything else on
   the machine; bwrap (started as root, without a user namespace) mounts the
   sandbox and ``setpriv`` drops to that uid with no capabilities and
   ``no_new_privs`` before the player runs. The player's folder is staged as a
@@ -51,18 +51,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from arena import i18n, zygote
+from arena import i18n
+from arena.containment import cgroups, process, seal, uids
 from arena.errors import ArenaError
 from arena.i18n import N_, _
 from arena.inert import EXCERPT
-from arena.referee import cgroups, process, seal, uids
+from arena.player import zygote
 
 MODES = ("auto", "bwrap", "rlimits", "none")
 MECHANISMS = ("bwrap", "rlimits", "none")
 NOBODY = 65534
 PLAYER_DIR = "/player"
 SDK_DIR = "/opt/arena"
-ARENA_PACKAGE = Path(__file__).resolve().parent.parent  # arena/, above this referee/ folder
+ARENA_PACKAGE = Path(__file__).resolve().parent.parent  # arena/, above this containment/ folder
 STAGE_MAX_BYTES = 256 << 20
 STAGE_MAX_FILES = 20_000
 
@@ -152,7 +153,7 @@ class Box:
     ran: Callable[[], bool | None] | None = field(default=None, repr=False)
     """For a process started otherwise (warm): whether the sandbox ran the player (None: not known yet)."""
     seal_fd: int | None = field(default=None, repr=False)
-    """The syscall filter's program (:mod:`arena.referee.seal`), for the launcher to load."""
+    """The syscall filter's program (:mod:`arena.containment.seal`), for the launcher to load."""
     since_us: int = field(default_factory=seal.now_us, repr=False)
     """When the box was made, on the kernel log's clock (a call the filter killed is looked up from it)."""
 
@@ -633,7 +634,7 @@ def _bwrap_mounts(
     """bwrap's arguments: what of the machine the player sees, and how.
 
     Without a ``folder``: the warm-start server's sandbox (:func:`zygote_box`), with every staged
-    folder at :data:`arena.zygote.STAGES` instead, and empty folders to mount the players' on.
+    folder at :data:`arena.player.zygote.STAGES` instead, and empty folders to mount the players' on.
     """
     unshare = UNSHARE_AS_ROOT if as_root else ["--unshare-all"]
     box = ["bwrap", *unshare, "--die-with-parent", "--new-session"]
@@ -724,7 +725,7 @@ def preflight(mechanism: str) -> None:
     """
     if mechanism == "none" or mechanism in _ready:
         return
-    probe = "import arena.runner, arena.sdk"  # not shown
+    probe = "import arena.player.runner, arena.sdk"  # not shown
     with tempfile.TemporaryDirectory(prefix="tute-arena-preflight-") as tmp:
         os.chmod(tmp, 0o755)
         box = contain([sys.executable, "-c", probe, tmp], Path(tmp), mechanism, python_player=True)
@@ -807,7 +808,8 @@ def contain(
             if python_player:
                 argv[-1] = str(seen)
             box.env = _base_env({"PYTHONPATH": str(ARENA_PACKAGE.parent), **(extra_env or {})})
-            sealing = [sys.executable, "-I", "-S", str(ARENA_PACKAGE / "sealing.py"), str(box.seal_fd), "--"]
+            launcher = str(ARENA_PACKAGE / "player" / "sealing.py")
+            sealing = [sys.executable, "-I", "-S", launcher, str(box.seal_fd), "--"]
             box.argv = [*launch, *limits.prlimit(), *sealing, *drop, *argv]  # sealed before the drop
             return box
         if python_player:
@@ -827,7 +829,9 @@ def contain(
 ZYGOTE_CAPS = ("CAP_SYS_ADMIN", "CAP_NET_ADMIN", "CAP_SETUID", "CAP_SETGID", "CAP_SETPCAP")
 """All the warm-start server keeps (bwrap drops the rest): to make a partido's namespaces and mounts,
 bring its loopback up, and drop to a uid; every one of them is dropped before a player's code runs."""
-ZYGOTE_BOOT = "import sys; sys.path.insert(0, {sdk!r}); import arena.zygote as z; z.main()"  # not shown
+ZYGOTE_BOOT = (
+    "import sys; sys.path.insert(0, {sdk!r}); import arena.player.zygote as z; z.main()"  # not shown
+)
 
 
 def warm_ready() -> bool:
@@ -837,7 +841,7 @@ def warm_ready() -> bool:
 
 
 def zygote_box(channel: int, preload: Sequence[str], limits: Resources | None = None) -> Box:
-    """How to start the warm-start server (:mod:`arena.zygote`), talking on descriptor ``channel``.
+    """How to start the warm-start server (:mod:`arena.player.zygote`), talking on descriptor ``channel``.
 
     The sandbox is a player's (:func:`contain`), with every staged folder seen instead of one and
     the server left as root with :data:`ZYGOTE_CAPS` (it never runs a player's code); each

@@ -4,7 +4,7 @@ A seccomp-BPF program, compiled once per referee process with libseccomp (throug
 ctypes binding ``pyseccomp``), for the machine's own architecture (x86-64 or aarch64).
 Every player process gets it before any of its code runs and passes it to every child:
 bubblewrap loads it (``--seccomp FD``) for a fresh start, the warm-start server
-(:mod:`arena.zygote`) right after it drops to the player's uid, and :mod:`arena.sealing`
+(:mod:`arena.player.zygote`) right after it drops to the player's uid, and :mod:`arena.player.sealing`
 under ``--sandbox rlimits``.
 
 Default-deny. :data:`ALLOWED` is every call a player may make, by group, each group with

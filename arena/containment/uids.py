@@ -5,7 +5,7 @@ nothing else on the machine uses (:data:`FIRST_UID` onwards, far above the
 system's and the usual container ranges). A lease is an exclusive ``flock`` on a
 file in a root-only folder, so concurrent workers and referees never share a
 uid. Whenever a uid is released (given back to a pool too), its processes are killed and
-whatever it left on the machine is swept away (:mod:`arena.referee.leftovers`: keys, locks, IPC
+whatever it left on the machine is swept away (:mod:`arena.containment.leftovers`: keys, locks, IPC
 objects, files), and its lock file notes it; a lease sweeps a uid first unless so noted (its
 referee killed hard, say), and a referee's first lease sweeps every uid that owns something and
 that no one leases. A uid of which something survives the sweep is quarantined: never leased
@@ -28,10 +28,10 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+from arena.containment import leftovers
+from arena.containment.leftovers import processes_of
 from arena.errors import ArenaError
 from arena.i18n import _
-from arena.referee import leftovers
-from arena.referee.leftovers import processes_of
 
 __all__ = [
     "COUNT",
@@ -52,7 +52,7 @@ LOCK_FOLDERS = (Path("/run/tute-arena/uids"), Path(tempfile.gettempdir()) / "tut
 HELD_MAX = 256
 """The most lock files of quarantined uids kept open (other referees skip those while this one lives)."""
 
-log = logging.getLogger("arena.referee.uids")
+log = logging.getLogger("arena.containment.uids")
 _quarantined: set[int] = set()
 _held: list[int] = []
 _recent: list[int] = []

@@ -17,9 +17,9 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from arena.containment.stderr_log import StderrLog
 from arena.inert import EXCERPT
 from arena.protocol import MAX_LINE_BYTES
-from arena.referee.stderr_log import StderrLog
 
 WRITER_CHECK_S = 0.05
 

@@ -1,6 +1,6 @@
 """The warm-start server: forks a fresh, contained player process for each partido.
 
-Runs inside a player sandbox (bubblewrap, see :mod:`arena.referee.sandbox`) as
+Runs inside a player sandbox (bubblewrap, see :mod:`arena.containment.sandbox`) as
 root with the capabilities to make namespaces and change uid, and with the
 runtime already imported (the interpreter, the SDK, the runner). It never runs
 or imports any player's code: each player process is forked from it and only
@@ -20,7 +20,7 @@ and the runner would be for a fresh start:
 2. *player* (pid 2): its own session, the resource limits, a clean environment,
    no descriptor but its three pipes, its leased uid with no groups, no
    capabilities and ``no_new_privs``; then it writes the *ran* mark (which a
-   player cannot fake) and runs :func:`arena.runner.main`.
+   player cannot fake) and runs :func:`arena.player.runner.main`.
 
 Replies: ``{"id", "forked": true}`` (or ``"error"``) once *init* exists, and
 ``{"id", "exit": status, "ran": bool}`` when it is gone. The request carries the
@@ -42,7 +42,7 @@ import signal
 import socket
 import sys
 
-from arena import sealing
+from arena.player import sealing
 
 CLONE_NEWNS = 0x00020000
 CLONE_NEWCGROUP = 0x02000000
@@ -286,7 +286,7 @@ def _player(req: Request, ran_w: int) -> None:
         os.environ.update(req.env)
         os.environ["PWD"] = PLAYER_DIR
         os.chdir(PLAYER_DIR)
-        _show([sys.executable, "-m", "arena.runner", PLAYER_DIR], dict(os.environ))
+        _show([sys.executable, "-m", "arena.player.runner", PLAYER_DIR], dict(os.environ))
         for which, soft, hard in req.rlimits:
             resource.setrlimit(which, (soft, hard))
         _drop(req.uid)
@@ -299,14 +299,15 @@ def _player(req: Request, ran_w: int) -> None:
     _forget_server()
     global _is_player
     _is_player = True
-    from arena import i18n, runner
+    from arena import i18n
+    from arena.player import runner
 
     i18n.follow_env()
     sys.argv = [runner.__file__, PLAYER_DIR]
-    sdk = os.path.dirname(os.path.dirname(runner.__file__))
+    sdk = os.path.dirname(os.path.dirname(os.path.dirname(runner.__file__)))
     sys.path[:] = [PLAYER_DIR, sdk, *(p for p in sys.path if p != sdk)]  # as ``python -m`` has it
     # An exception the runner lets through (KeyboardInterrupt) goes up to the interpreter, which
-    # ends this process as it ends ``python -m arena.runner`` (the traceback, the status). After a
+    # ends this process as it ends ``python -m arena.player.runner`` (the traceback, the status). After a
     # normal end: what an interpreter does before it exits — the player's non-daemon threads joined,
     # its atexit handlers, the streams flushed — without tearing down every module (a copy of the
     # server's: that would only cost the machine's time).

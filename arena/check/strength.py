@@ -1,7 +1,7 @@
 """``arena check PLAYER --strength``: how strong a player is, beside the samples, on the same deals.
 
-The player plays duplicate partidos (:func:`arena.strength.duplicate_schedule`: every deal in every
-seat rotation) against the reference field (:func:`arena.strength.reference_field`: a_mas,
+The player plays duplicate partidos (:func:`arena.results.strength.duplicate_schedule`: every deal in every
+seat rotation) against the reference field (:func:`arena.results.strength.reference_field`: a_mas,
 a_menos, random_legal), in its own process and the sandbox, as in a torneo; then each sample player
 (random_legal, the heuristics, the search players) takes its seat in the same deals and rotations
 against the same field, in this process. The deals come from the deal numbers 1, 2, … (predictable
@@ -18,9 +18,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
-from arena import strength
 from arena.i18n import _
 from arena.referee.players import PlayerSpec, find_player
+from arena.results import strength
 from arena.results.standings import wilson
 
 T = TypeVar("T")
@@ -77,7 +77,7 @@ class Figures:
 
 
 def _rotated(items: Sequence[T], rotation: int) -> list[T]:
-    """``items`` by seat in ``rotation`` (as :func:`arena.strength.seating`: item k sits first)."""
+    """``items`` by seat in ``rotation`` (as :func:`arena.results.strength.seating`: item k sits first)."""
     k = rotation % len(items)
     return [*items[k:], *items[:k]]
 
@@ -130,7 +130,7 @@ def measure_player(
 
 def _sample(samples: Path, name: str, reference_ms: float) -> Callable[[], Any]:
     """A maker of fresh instances of the sample player ``name`` (search ones on ``reference_ms``)."""
-    from arena.loader import load_player_class
+    from arena.player.loader import load_player_class
 
     cls: Any = load_player_class(samples / name)
     if name in SEARCH and "budget_ms" in inspect.signature(cls).parameters:
@@ -175,7 +175,7 @@ def measure_sample(
 def samples_root(samples: Path | None) -> Path:
     """The folder of the sample players (``samples``, else the project's): the one holding the
     reference field (``SamplesNotFound``, one line, when none does)."""
-    from arena.referee.check import _opponents
+    from arena.check.checker import _opponents
 
     return Path(_opponents(samples, strength.FIELD)[0].folder).parent
 

@@ -25,19 +25,19 @@ from pathlib import Path
 from typing import Any
 
 from arena import protocol
+from arena.containment import sandbox
+from arena.containment.process import LineClosed, LineTimeout, LineTooLong, PlayerProcess
 from arena.errors import ArenaError
 from arena.game import DEFAULT_GAME, new_partido, seat_sides, spec_of
 from arena.i18n import N_, _, n_
 from arena.inert import printable
+from arena.player.runner import PRINT_NOTE
 from arena.protocol import Message
-from arena.referee import sandbox
 from arena.referee.connection import Limits, PlayerFault, SubprocessConnection
 from arena.referee.narrate import reason_name
 from arena.referee.players import PlayerSpec, find_player, unique_names
-from arena.referee.process import LineClosed, LineTimeout, LineTooLong, PlayerProcess
 from arena.referee.replay import read_replay
 from arena.referee.table import play_folders
-from arena.runner import PRINT_NOTE
 from arena.seeds import new_key, short
 
 _HERE = Path(__file__).resolve()
@@ -409,14 +409,14 @@ class _Watched(SubprocessConnection):
         )
 
     def _runner_pid(self) -> int | None:
-        """The pid of ``python -m arena.runner`` (inside any sandbox's wrappers), if still there."""
+        """The pid of ``python -m arena.player.runner`` (inside any sandbox's wrappers), if still there."""
         for pid in self.process.processes():
             try:
                 with open(f"/proc/{pid}/cmdline", "rb") as f:  # not shown
                     argv = f.read().split(b"\0")
             except OSError:
                 continue
-            if argv[1:3] == [b"-m", b"arena.runner"]:
+            if argv[1:3] == [b"-m", b"arena.player.runner"]:
                 return pid
         return None
 
@@ -643,7 +643,8 @@ def flush_probe(
     seat = p.to_move
     assert seat is not None
     start = next(e for e in p.events if e["type"] == "mano_start")
-    argv = [sys.executable, "-m", "arena.runner", str(spec.folder)] if spec.kind == "python" else spec.command
+    python = spec.kind == "python"
+    argv = [sys.executable, "-m", "arena.player.runner", str(spec.folder)] if python else spec.command
     box = sandbox.contain(argv, spec.folder, mechanism, python_player=spec.kind == "python")
     try:
         proc = PlayerProcess(box.argv, box.cwd, box.env, pass_fds=box.pass_fds)

@@ -19,8 +19,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from arena.containment import cgroups, sandbox, seal
 from arena.i18n import N_, _
-from arena.referee import cgroups, sandbox, seal
 
 PROBE_LIMITS = sandbox.Resources(memory_mb=512, cpu_s=30, processes=32, file_mb=16, cpus=0.5)
 """Small limits, so that the probe can exceed each of them quickly."""
@@ -129,7 +129,7 @@ import ctypes, errno, fcntl, json, os, sys, time
 role, shared, word = sys.argv[1:4]
 libc = ctypes.CDLL(None, use_errno=True)
 libc.syscall.restype = ctypes.c_long
-ADD_KEY, KEYCTL, UNSHARE = map(int, sys.argv[4:7])  # this machine's numbers (arena.referee.seal)
+ADD_KEY, KEYCTL, UNSHARE = map(int, sys.argv[4:7])  # this machine's numbers (arena.containment.seal)
 def raw(nr, *args):
     ctypes.set_errno(0)
     r = libc.syscall(ctypes.c_long(nr), *(ctypes.c_long(a) for a in args))
@@ -166,7 +166,7 @@ else:
 """  # not shown
 """Two contained 'players' trying to reach each other: a key, a lock; and a nested user namespace."""
 
-SEALING = str(sandbox.ARENA_PACKAGE / "sealing.py").encode()
+SEALING = str(sandbox.ARENA_PACKAGE / "player" / "sealing.py").encode()
 IDLE_PROBE = "import time; time.sleep(1.5)"  # not shown
 
 CHECKS = {
@@ -235,7 +235,7 @@ def _victim(mechanism: str, folder: Path) -> tuple[sandbox.Box, subprocess.Popen
 
 def _sleeper(pid: int) -> int | None:
     """The host pid of the ``sleep`` under ``pid`` (through bwrap's processes), if started."""
-    from arena.referee.process import descendants
+    from arena.containment.process import descendants
 
     for p in [pid, *descendants(pid)]:
         with contextlib.suppress(OSError), open(f"/proc/{p}/comm") as f:  # not shown
@@ -250,7 +250,7 @@ def _host_uids(proc: subprocess.Popen[str], marker: str) -> set[int]:
     Read from outside, while the probe runs: nested user namespaces make any
     answer from inside unreliable.
     """
-    from arena.referee.process import descendants
+    from arena.containment.process import descendants
 
     found: set[int] = set()
     while proc.poll() is None:
@@ -392,7 +392,7 @@ def _outside(mechanism: str) -> bool:
 
 def _idle(mechanism: str) -> bool:
     """A contained process that sleeps 1.5 s: does the referee's idle clock see at least 1 s of it?"""
-    from arena.referee import idle
+    from arena.containment import idle
 
     if not idle.measurable():
         return False
@@ -465,8 +465,8 @@ def report(mode: str = "auto") -> list[str]:
 
 
 def _warm_line(mechanism: str) -> str:
-    """Whether Python players start warm here (:mod:`arena.referee.warm`), tried for real."""
-    from arena.referee import warm
+    """Whether Python players start warm here (:mod:`arena.containment.warm`), tried for real."""
+    from arena.containment import warm
 
     if mechanism != "bwrap" or not sandbox.warm_ready():
         return _("Warm starts: off (they need bubblewrap, a root referee and cgroups); fresh starts")

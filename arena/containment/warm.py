@@ -1,6 +1,6 @@
 """Warm starts: player processes forked, for each partido, from a server that has the runtime ready.
 
-A referee process keeps one warm-start server (:mod:`arena.zygote`) in a sandbox of its own
+A referee process keeps one warm-start server (:mod:`arena.player.zygote`) in a sandbox of its own
 and asks it for each Python player's process of a partido: the process gets the same
 containment as a fresh start (its own namespaces, /tmp, /proc, folder, limits, cgroup and
 leased uid) without paying for the sandbox, the interpreter and the runtime's imports every
@@ -31,32 +31,15 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from arena import games
+from arena.containment import cgroups, process, sandbox
+from arena.containment.process import PipedProcess
 from arena.i18n import _
+from arena.player import preload
 from arena.protocol import MAX_LINE_BYTES
-from arena.referee import cgroups, process, sandbox
-from arena.referee.process import PipedProcess
 
-log = logging.getLogger("arena.referee.warm")
+log = logging.getLogger("arena.containment.warm")
 
-PRELOAD = (
-    "arena.runner",
-    "arena.loader",
-    *(module for game in games.specs() for module in game.sdk_modules),
-    "arena.cards",
-    "arena.i18n",
-    "json",
-    "random",
-    "resource",
-    "traceback",
-    "importlib.util",
-    "collections",
-    "dataclasses",
-    "itertools",
-    "functools",
-    "math",
-    "typing",
-)
+PRELOAD = preload.MODULES
 """What the server imports once for every player process (the runtime, never a player's code)."""
 START_S = 30.0
 """How long the server may take to be ready."""
