@@ -544,7 +544,7 @@ class Partido:
     def ranking(self) -> list[list[int]]:
         """Winners first; then the eliminated, later elimination higher (ties per mano);
         then the disqualified, a later disqualification higher. After a playoff [25.3] its loser
-        ranks second."""
+        ranks second, unless the playoff disqualified it (then it is among the disqualified)."""
         groups: list[list[int]] = [sorted(self.winners)] if self.winners else []
         if self.playoff is not None and self.over:
             beaten = [s for s in self.playoff.seats if s not in self.winners and s not in self.disqualified]
