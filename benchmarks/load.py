@@ -8,7 +8,7 @@ status::
     python benchmarks/load.py -- pytest -q              # 2 x cores spinners
     python benchmarks/load.py --procs 6 -- arena tournament sample_players --out /tmp/t
 
-Used by ``benchmarks/fairness.py`` and to check that the test suite holds on a
+Used by ``benchmarks/audits/fairness.py`` and to check that the test suite holds on a
 loaded machine.
 """
 

@@ -1,0 +1,682 @@
+"""``arena serve`` under a class: page latency, ladder throughput and durability on this machine.
+
+1. **Setup.** A service folder in a temporary directory, prepared by a separate Python process
+   (``arena.serve.boot``, Django's ORM): one instructor, ``--students`` (100) students sharing one
+   known password, an open ladder of the default game (Tute Cabrero) and ``--seeded`` (4) clean
+   versions (copies of the legal sample players), so the workers play from the start.
+2. **Load.** The real server (``python -m arena serve DIR --port P --workers W`` on 127.0.0.1, in a
+   session of its own, ``ARENA_SERVE_CHECK_PARTIDOS=--check-partidos``) and, for ``--seconds``
+   (60), the students as a bounded pool of ``--clients`` (20) threads of ``http.client``: each
+   student arrives at a random moment of the first third, logs in (``/login/``, CSRF token
+   and all), the first ``--uploaders`` (8) of those without a version upload a zip of a sample
+   player (``/upload``, then the version's page), then every ``--think`` (10) s ± 50%, as the page's
+   own refresh, a student opens the ladder's standings (``/ladders/<id>/``), half the time one
+   done replay it lists (``/partidos/<id>/replay``) and, an uploader, its own page (``/me``). Every
+   request is timed (redirects are not followed: each page is one request); the p95 is over all.
+   Throughput: the partidos whose ``finished_at`` falls in the window, read from the database.
+3. **Durability.** ``--kills`` (3) times: once a partido has been playing for a moment, the
+   server's whole process group gets SIGKILL; the player processes it had (its descendants, from
+   /proc) must be gone within 5 s; the server is started again on the same folder and plays until
+   a partido more is done. Then it is stopped and the partidos compared with each snapshot
+   taken before a kill: *lost* is a partido done before a kill that is gone, no longer done, or
+   whose result, end time or replay changed; *doubled* is a done partido whose replay does not
+   hold exactly one partido with the row's result, or whose deal key another done one has.
+4. **Alone.** ``arena tournament`` on the same machine, with the same versions' folders and the
+   same ``--workers``, ``--alone-partidos`` (30) partidos at tables of 4: partidos per minute
+   from its store (first start to last end).
+
+Other engineers may load the machine meanwhile: the load average is printed at the start and the
+end. About 2–4 minutes on 2 cores with the defaults. Prints, as its last line,
+``p95 page ms: X; partidos per minute while serving: Y (Z% of arena tournament alone); lost or
+doubled partidos after 3 SIGKILLs: 0``; exits 1 when a partido was lost or doubled, a player
+process outlived a kill or a page failed.
+
+    python benchmarks/performance/serve.py
+    python benchmarks/performance/serve.py --students 30 --seconds 20 --kills 1 --alone-partidos 10
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import datetime as dt
+import hashlib
+import heapq
+import http.client
+import io
+import json
+import os
+import random
+import re
+import shutil
+import signal
+import socket
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import zipfile
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from http.cookies import SimpleCookie
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+ROOT = Path(__file__).resolve().parents[2]  # the checkout: benchmarks/<kind>/<script>.py
+SAMPLES = ("a_mas", "a_menos", "random_legal", "vigilante")
+"""The legal sample players the versions are copies of (seeded and uploaded in turn)."""
+PASSWORD = "bench-serve-Tute-2026"
+"""Every account's password (one hash for all: hashing 100 would take a minute)."""
+TABLE = "ladder_ladderpartido"
+
+SETUP = """
+import json, shutil, sys
+from pathlib import Path
+from arena.serve import boot
+folder = boot.configure(sys.argv[1])
+boot.migrate()
+students, seeded, password, samples = int(sys.argv[2]), int(sys.argv[3]), sys.argv[4], sys.argv[5:]
+from django.contrib.auth import get_user_model
+from django.contrib.auth.hashers import make_password
+from arena import games
+from arena.serve.ladder.models import Ladder, Student, Version
+users = get_user_model()
+hashed = make_password(password)
+users.objects.create(username="instructor", password=hashed, is_staff=True, is_superuser=True)
+names = [f"s{i:03d}@bench.example" for i in range(students)]
+users.objects.bulk_create([users(username=n, email=n, password=hashed) for n in names])
+made = {u.username: u for u in users.objects.filter(username__in=names)}
+Student.objects.bulk_create([Student(user=made[n], display_name=f"Student {n[1:4]}", email=n) for n in names])
+ladder = Ladder.objects.create(game=games.default().name, open=True)
+for i, student in enumerate(Student.objects.filter(user__username__in=names[:seeded]).order_by("id")):
+    home = folder / "uploads" / str(student.pk) / "1" / "player"
+    shutil.copytree(Path(samples[i % len(samples)]), home)
+    Version.objects.create(student=student, number=1, ladder=ladder, folder=str(home), status="clean")
+print(json.dumps({"ladder": ladder.pk, "students": names}))
+"""
+"""Run as ``python -c SETUP DIR STUDENTS SEEDED PASSWORD SAMPLE...``: the service's rows."""
+
+
+# --- the server ---
+
+
+def free_port() -> int:
+    """A TCP port free on the loopback now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Server:
+    """``arena serve`` in a session (and process group) of its own, its output in a log file."""
+
+    def __init__(self, folder: Path, workers: int, check_partidos: int, log: Path) -> None:
+        self.folder, self.log = folder, log
+        self.port = free_port()
+        env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"}
+        env["ARENA_SERVE_CHECK_PARTIDOS"] = str(check_partidos)
+        argv = [sys.executable, "-m", "arena", "serve", str(folder), "--port", str(self.port)]
+        with log.open("ab") as sink:
+            self.proc = subprocess.Popen(
+                [*argv, "--workers", str(workers)],
+                cwd=ROOT,
+                env=env,
+                stdin=subprocess.DEVNULL,
+                stdout=sink,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+        self._wait_ready()
+
+    def _wait_ready(self, timeout: float = 90.0) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"arena serve exited {self.proc.returncode}:\n{self.tail()}")
+            with contextlib.suppress(OSError, http.client.HTTPException):
+                conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=5)
+                try:
+                    conn.request("GET", "/login/")
+                    if conn.getresponse().status == 200:
+                        return
+                finally:
+                    conn.close()
+            time.sleep(0.2)
+        raise RuntimeError(f"arena serve not answering after {timeout:.0f} s:\n{self.tail()}")
+
+    def tail(self, lines: int = 20) -> str:
+        return "\n".join(self.log.read_text(errors="replace").splitlines()[-lines:])
+
+    def signal(self, signum: int) -> None:
+        """``signum`` to the whole process group."""
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.proc.pid, signum)
+
+    def stop(self) -> None:
+        """Ctrl-C (SIGINT to the group), then SIGKILL after 10 s."""
+        if self.proc.poll() is None:
+            self.signal(signal.SIGINT)
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.signal(signal.SIGKILL)
+                self.proc.wait()
+        self.signal(signal.SIGKILL)  # whatever of the group is left
+
+
+# --- the students ---
+
+
+@dataclass
+class Page:
+    """One timed request."""
+
+    kind: str
+    ms: float
+    status: int
+
+
+@dataclass
+class Log:
+    """Every request of the load, from every thread."""
+
+    pages: list[Page] = field(default_factory=list)
+    failures: list[str] = field(default_factory=list)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def add(self, page: Page, expected: tuple[int, ...]) -> None:
+        with self.lock:
+            self.pages.append(page)
+            if page.status not in expected:
+                self.failures.append(f"{page.kind}: {page.status}")
+
+
+TOKEN = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
+REPLAY = re.compile(r'href="(/partidos/\d+/replay)"')
+VERSION = re.compile(r"/versions/(\d+)")
+
+
+class Student:
+    """One student's browser: a keep-alive connection and its cookies."""
+
+    def __init__(self, username: str, port: int, log: Log, upload: str | None) -> None:
+        self.username, self.port, self.log, self.upload = username, port, log, upload
+        self.cookies: dict[str, str] = {}
+        self.conn: http.client.HTTPConnection | None = None
+        self.logged_in = False
+        self.version: str | None = None
+
+    def request(
+        self, kind: str, method: str, path: str, body: bytes | None = None, ctype: str = "", ok: int = 200
+    ) -> tuple[int, dict[str, str], str]:
+        """One timed request (redirects not followed); (status, headers, text). 599: no answer."""
+        headers = {"Host": f"127.0.0.1:{self.port}"}
+        if self.cookies:
+            headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
+        if ctype:
+            headers["Content-Type"] = ctype
+        if method == "POST":
+            headers["Referer"] = f"http://127.0.0.1:{self.port}{path}"
+        start = time.monotonic()
+        try:
+            if self.conn is None:
+                self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=120)
+            self.conn.request(method, path, body=body, headers=headers)
+            response = self.conn.getresponse()
+            text = response.read().decode("utf-8", errors="replace")
+        except (OSError, http.client.HTTPException) as exc:
+            if self.conn is not None:
+                self.conn.close()
+            self.conn = None
+            with self.log.lock:
+                self.log.pages.append(Page(kind, 1000 * (time.monotonic() - start), 599))
+                self.log.failures.append(f"{kind}: {type(exc).__name__}: {exc}")
+            return 599, {}, ""
+        self.log.add(Page(kind, 1000 * (time.monotonic() - start), response.status), (ok,))
+        for value in response.headers.get_all("Set-Cookie") or ():
+            for name, morsel in SimpleCookie(value).items():
+                self.cookies[name] = morsel.value
+        if response.getheader("Connection", "").lower() == "close":
+            self.conn.close()
+            self.conn = None
+        return response.status, {k.lower(): v for k, v in response.getheaders()}, text
+
+    def log_in(self) -> None:
+        status, _, text = self.request("login form", "GET", "/login/")
+        found = TOKEN.search(text)
+        if status != 200 or not found:
+            return
+        form = {"csrfmiddlewaretoken": found[1], "username": self.username, "password": PASSWORD}
+        form["next"] = ""
+        status, _, _ = self.request(
+            "log in", "POST", "/login/", urlencode(form).encode(), "application/x-www-form-urlencoded", ok=302
+        )
+        self.logged_in = status == 302
+
+    def send_upload(self, ladder: int) -> None:
+        assert self.upload is not None
+        status, _, text = self.request("me", "GET", "/me")
+        found = TOKEN.search(text)
+        if status != 200 or not found:
+            return
+        boundary = f"bench{random.getrandbits(64):x}"
+        body = multipart(
+            boundary,
+            {"csrfmiddlewaretoken": found[1], "ladder": str(ladder)},
+            ("player", f"{self.upload}.zip", zipped(ROOT / "sample_players" / self.upload)),
+        )
+        ctype = f"multipart/form-data; boundary={boundary}"
+        status, headers, _ = self.request("upload", "POST", "/upload", body, ctype, ok=302)
+        self.upload = None
+        where = VERSION.search(headers.get("location", ""))
+        if status == 302 and where:
+            self.version = where[1]
+            self.request("version", "GET", f"/versions/{self.version}")
+
+    def step(self, ladder: int) -> None:
+        """What a student does at one of their moments."""
+        if not self.logged_in:
+            self.log_in()
+            if self.logged_in and self.upload:
+                self.send_upload(ladder)
+            return
+        status, _, text = self.request("standings", "GET", f"/ladders/{ladder}/")
+        replays = REPLAY.findall(text) if status == 200 else []
+        if replays and random.random() < 0.5:
+            self.request("replay", "GET", random.choice(replays))
+        if self.version:
+            self.request("me", "GET", "/me")
+
+    def close(self) -> None:
+        if self.conn is not None:
+            self.conn.close()
+
+
+def zipped(folder: Path) -> bytes:
+    """A zip of a player folder, one level down, as a student makes it."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as z:
+        for path in sorted(folder.rglob("*")):
+            if path.is_file() and "__pycache__" not in path.parts:
+                z.write(path, f"{folder.name}/{path.relative_to(folder)}")
+    return buffer.getvalue()
+
+
+def multipart(boundary: str, fields: dict[str, str], upload: tuple[str, str, bytes]) -> bytes:
+    """A multipart/form-data body: the fields, then one file."""
+    parts = [
+        f'--{boundary}\r\nContent-Disposition: form-data; name="{k}"\r\n\r\n{v}\r\n'.encode()
+        for k, v in fields.items()
+    ]
+    name, filename, data = upload
+    head = f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"; filename="{filename}"\r\n'
+    parts.append(head.encode() + b"Content-Type: application/zip\r\n\r\n" + data + b"\r\n")
+    return b"".join(parts) + f"--{boundary}--\r\n".encode()
+
+
+def clients(students: list[Student], ladder: int, threads: int, seconds: float, think: float) -> None:
+    """The students' moments until ``seconds`` are over, by ``threads`` threads (each its own share)."""
+    end = time.monotonic() + seconds
+    arrive = seconds / 3
+
+    def run(mine: list[Student]) -> None:
+        due = [(time.monotonic() + random.uniform(0, arrive), i) for i in range(len(mine))]
+        heapq.heapify(due)
+        while due:
+            when, i = heapq.heappop(due)
+            if max(when, time.monotonic()) >= end:
+                break
+            time.sleep(max(0.0, when - time.monotonic()))
+            mine[i].step(ladder)
+            heapq.heappush(due, (time.monotonic() + think * random.uniform(0.5, 1.5), i))
+        for s in mine:
+            s.close()
+
+    pool = [threading.Thread(target=run, args=(students[k::threads],)) for k in range(threads)]
+    for t in pool:
+        t.start()
+    for t in pool:
+        t.join()
+
+
+# --- the database and the processes ---
+
+
+def rows(db: Path) -> dict[int, dict[str, Any]]:
+    """Every ladder partido, by id (a read-only connection of its own)."""
+    conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=30)
+    try:
+        conn.row_factory = sqlite3.Row
+        query = f"SELECT id, status, winners, ranking, finished_at, replay, seed, error FROM {TABLE}"
+        return {r["id"]: dict(r) for r in conn.execute(query)}
+    finally:
+        conn.close()
+
+
+def stamp(moment: dt.datetime) -> str:
+    """A moment as Django keeps it in SQLite (UTC, ``YYYY-MM-DD HH:MM:SS.ffffff``)."""
+    return moment.astimezone(dt.UTC).strftime("%Y-%m-%d %H:%M:%S.%f")
+
+
+def done_between(db: Path, start: dt.datetime, end: dt.datetime) -> int:
+    """Partidos done with their end in [start, end)."""
+    return sum(
+        1
+        for r in rows(db).values()
+        if r["status"] == "done" and r["finished_at"] and stamp(start) <= r["finished_at"] < stamp(end)
+    )
+
+
+def wait_for(what: Any, timeout: float, every: float = 0.1) -> bool:
+    """Call ``what()`` until it is true or ``timeout`` s pass; whether it was."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if what():
+            return True
+        time.sleep(every)
+    return False
+
+
+def processes() -> dict[int, tuple[int, str]]:
+    """Every live process: pid -> (parent pid, start time); zombies left out."""
+    found = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            stat = Path(f"/proc/{entry}/stat").read_text()
+        except OSError:
+            continue
+        fields = stat[stat.rindex(")") + 2 :].split()
+        if fields[0] != "Z":
+            found[int(entry)] = (int(fields[1]), fields[19])
+    return found
+
+
+def descendants(pid: int) -> set[tuple[int, str]]:
+    """``pid``'s descendants now, as (pid, start time)."""
+    table = processes()
+    children: dict[int, list[int]] = defaultdict(list)
+    for child, (parent, _) in table.items():
+        children[parent].append(child)
+    found, todo = set(), [pid]
+    while todo:
+        for child in children[todo.pop()]:
+            found.add((child, table[child][1]))
+            todo.append(child)
+    return found
+
+
+def survivors(before: set[tuple[int, str]], timeout: float = 5.0) -> set[tuple[int, str]]:
+    """Those of ``before`` still running after ``timeout`` s."""
+    alive: set[tuple[int, str]] = set()
+
+    def gone() -> bool:
+        nonlocal alive
+        table = processes()
+        alive = {(p, t) for p, t in before if table.get(p, (0, ""))[1] == t}
+        return not alive
+
+    wait_for(gone, timeout)
+    return alive
+
+
+def mentioning(folder: Path) -> set[tuple[int, str]]:
+    """Live processes whose command line names ``folder`` (a player's sandbox binds its folder)."""
+    found = set()
+    for pid, (_, started) in processes().items():
+        with contextlib.suppress(OSError):
+            if str(folder).encode() in Path(f"/proc/{pid}/cmdline").read_bytes():
+                found.add((pid, started))
+    return found
+
+
+def digest(path: str) -> str:
+    """A replay file's SHA-256 ('' when missing)."""
+    try:
+        return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    except OSError:
+        return ""
+
+
+def snapshot(db: Path) -> dict[int, dict[str, Any]]:
+    """Every partido now, the done ones with their replay's digest."""
+    now = rows(db)
+    for r in now.values():
+        r["digest"] = digest(r["replay"]) if r["status"] == "done" and r["replay"] else ""
+    return now
+
+
+def lost(before: dict[int, dict[str, Any]], after: dict[int, dict[str, Any]]) -> dict[int, str]:
+    """Partidos of ``before`` gone after, and done ones no longer done the same: id -> what."""
+    out = {}
+    for pk, r in before.items():
+        later = after.get(pk)
+        if later is None:
+            out[pk] = f"partido {pk} ({r['status']}) is gone"
+        elif r["status"] == "done":
+            same = ("status", "winners", "ranking", "finished_at", "replay", "seed")
+            changed = [k for k in same if later[k] != r[k]]
+            if digest(later["replay"]) != r["digest"]:
+                changed.append("replay file")
+            if changed:
+                out[pk] = f"partido {pk} was done; changed: {', '.join(changed)}"
+    return out
+
+
+def doubled(after: dict[int, dict[str, Any]]) -> list[str]:
+    """Done partidos whose replay is not one partido with their result, or whose deal repeats."""
+    out = []
+    done = [r for r in after.values() if r["status"] == "done"]
+    for r in done:
+        if not r["replay"] and r["error"]:
+            continue  # a version that could not start: no result to double
+        try:
+            events = [json.loads(line) for line in Path(r["replay"]).read_text().splitlines() if line]
+        except (OSError, ValueError) as exc:
+            out.append(f"partido {r['id']}: replay unreadable ({exc})")
+            continue
+        starts = sum(1 for e in events if e.get("type") == "partido_start")
+        ends = [e for e in events if e.get("type") == "partido_end"]
+        if starts != 1 or len(ends) != 1:
+            out.append(f"partido {r['id']}: its replay holds {starts} starts and {len(ends)} ends")
+        elif ends[0]["winners"] != json.loads(r["winners"]) or ends[0]["ranking"] != json.loads(r["ranking"]):
+            out.append(f"partido {r['id']}: its replay's result is not the row's")
+    seeds = Counter(r["seed"] for r in done)
+    out += [f"deal {seed[:12]}… is done {n} times" for seed, n in seeds.items() if n > 1]
+    return out
+
+
+def clean_folders(db: Path) -> list[Path]:
+    """The folders of the clean versions not withdrawn (the ladder's players)."""
+    conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=30)
+    try:
+        query = "SELECT folder FROM ladder_version WHERE status = 'clean' AND withdrawn = 0 ORDER BY id"
+        return [Path(f) for (f,) in conn.execute(query)]
+    finally:
+        conn.close()
+
+
+# --- arena tournament alone ---
+
+
+def alone(folders: list[Path], workers: int, partidos: int, tmp: Path) -> float:
+    """Partidos per minute of ``arena tournament`` between ``folders`` (first start to last end)."""
+    field_dir = tmp / "alone-players"
+    entrants = []
+    for folder in folders:
+        dest = field_dir / f"v{len(entrants) + 1:02d}"
+        shutil.copytree(folder, dest, ignore=shutil.ignore_patterns("__pycache__"))
+        entrants.append(str(dest))
+    out = tmp / "alone"
+    argv = ["--out", str(out), "--workers", str(workers), "--partidos", str(partidos), "--table-size", "4"]
+    subprocess.run(
+        [sys.executable, "-m", "arena", "tournament", *entrants, *argv],
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        check=True,
+    )
+    conn = sqlite3.connect(f"file:{out / 'torneo.sqlite'}?mode=ro", uri=True)
+    try:
+        n, first, last = conn.execute("SELECT COUNT(*), MIN(started), MAX(finished) FROM partidos").fetchone()
+    finally:
+        conn.close()
+    seconds = (dt.datetime.fromisoformat(last) - dt.datetime.fromisoformat(first)).total_seconds()
+    print(f"arena tournament alone: {n} partidos in {seconds:.1f} s ({workers} workers)")
+    return 60 * n / seconds
+
+
+# --- the run ---
+
+
+def setup(folder: Path, students: int, seeded: int) -> tuple[int, list[str]]:
+    """The service's rows, made in a process of its own; the ladder's id and the user names."""
+    samples = [str(ROOT / "sample_players" / s) for s in SAMPLES]
+    done = subprocess.run(
+        [sys.executable, "-c", SETUP, str(folder), str(students), str(seeded), PASSWORD, *samples],
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    made = json.loads(done.stdout.strip().splitlines()[-1])
+    return int(made["ladder"]), list(made["students"])
+
+
+def p95(values: list[float]) -> float:
+    """The 95th percentile (the value itself for one)."""
+    return statistics.quantiles(values, n=20)[18] if len(values) > 1 else (values or [0.0])[0]
+
+
+def load_phase(args: argparse.Namespace, server: Server, ladder: int, names: list[str]) -> tuple[Log, float]:
+    """The students for ``--seconds``; their log and the partidos per minute meanwhile."""
+    log = Log()
+    db = server.folder / "serve.sqlite3"
+    if not wait_for(lambda: done_between(db, dt.datetime(2000, 1, 1, tzinfo=dt.UTC), now()) > 0, 120, 0.5):
+        raise RuntimeError(f"no partido done in 120 s:\n{server.tail()}")
+    uploaders = names[args.seeded : args.seeded + args.uploaders]
+    students = [
+        Student(n, server.port, log, SAMPLES[i % len(SAMPLES)] if n in uploaders else None)
+        for i, n in enumerate(names)
+    ]
+    start = now()
+    clients(students, ladder, args.clients, args.seconds, args.think)
+    end = now()
+    minutes = (end - start).total_seconds() / 60
+    rate = done_between(db, start, end) / minutes
+    kinds: dict[str, list[float]] = defaultdict(list)
+    for page in log.pages:
+        kinds[page.kind].append(page.ms)
+    for kind, ms in sorted(kinds.items()):
+        print(f"  {kind}: {len(ms)} requests, median {statistics.median(ms):.0f} ms, p95 {p95(ms):.0f} ms")
+    print(f"load: {len(log.pages)} requests in {60 * minutes:.0f} s, {len(log.failures)} failed")
+    for failure, n in Counter(log.failures).most_common(8):
+        print(f"  failed: {failure} ×{n}")
+    return log, rate
+
+
+def now() -> dt.datetime:
+    return dt.datetime.now(dt.UTC)
+
+
+def kill_and_restart(
+    server: Server, args: argparse.Namespace, k: int
+) -> tuple[Server, dict[int, dict[str, Any]], int]:
+    """SIGKILL the server's group mid-partido, check no process of it is left, start it again."""
+    db = server.folder / "serve.sqlite3"
+    if not wait_for(lambda: any(r["status"] == "playing" for r in rows(db).values()), 60):
+        print(f"kill {k}: no partido was playing within 60 s; killing anyway")
+    time.sleep(random.uniform(0.2, 1.0))
+    before = snapshot(db)
+    family = descendants(server.proc.pid)
+    playing = sum(r["status"] == "playing" for r in before.values())
+    server.signal(signal.SIGKILL)
+    server.proc.wait()
+    left = survivors(family) | mentioning(server.folder)
+    done = sum(r["status"] == "done" for r in before.values())
+    print(
+        f"kill {k}: SIGKILL with {playing} playing, {done} done, {len(family)} processes under the server;"
+        f" {len(left)} left after 5 s"
+    )
+    for pid, _ in sorted(left):
+        with contextlib.suppress(OSError):
+            command = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ")[:160]
+            print(f"  left: {pid} {command.decode(errors='replace')}")
+            os.kill(pid, signal.SIGKILL)
+    server = Server(server.folder, args.workers, args.check_partidos, server.log)
+    after_start = now()
+    if not wait_for(lambda: done_between(db, after_start, now()) > 0, 60, 0.5):
+        print(f"kill {k}: no partido done within 60 s of the restart")
+    return server, before, len(left)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--students", type=int, default=100, help="simulated students (default 100)")
+    parser.add_argument("--clients", type=int, default=20, help="client threads they share (default 20)")
+    parser.add_argument("--seconds", type=float, default=60.0, help="length of the load (default 60)")
+    parser.add_argument("--think", type=float, default=10.0, help="a student's mean pause, s (default 10)")
+    parser.add_argument("--workers", type=int, default=2, help="the server's workers, and the torneo's")
+    parser.add_argument("--uploaders", type=int, default=8, help="students who upload a version (8)")
+    parser.add_argument("--seeded", type=int, default=4, help="clean versions at the start (default 4)")
+    parser.add_argument("--check-partidos", type=int, default=1, help="partidos of an upload's check (1)")
+    parser.add_argument("--kills", type=int, default=3, help="SIGKILLs of the server (default 3)")
+    parser.add_argument("--alone-partidos", type=int, default=30, help="partidos of the torneo alone (30)")
+    parser.add_argument("--keep", type=Path, default=None, help="work in this new folder and keep it")
+    args = parser.parse_args(argv)
+    if args.students < args.seeded + args.uploaders:
+        parser.error("--students must be at least --seeded + --uploaders")
+    tmp = args.keep or Path(tempfile.mkdtemp(prefix="bench-serve-"))
+    tmp.mkdir(parents=True, exist_ok=True)
+    folder = tmp / "service"
+    server: Server | None = None
+    print(f"load average at the start: {os.getloadavg()[0]:.2f} on {len(os.sched_getaffinity(0))} cores")
+    try:
+        ladder, names = setup(folder, args.students, args.seeded)
+        server = Server(folder, args.workers, args.check_partidos, tmp / "server.log")
+        log, rate = load_phase(args, server, ladder, names)
+        snapshots, left = [], 0
+        for k in range(1, args.kills + 1):
+            server, before, n = kill_and_restart(server, args, k)
+            snapshots.append(before)
+            left += n
+        family = descendants(server.proc.pid)
+        server.stop()
+        family_left = survivors(family) | mentioning(folder)
+        final = snapshot(folder / "serve.sqlite3")
+        gone: dict[int, str] = {}
+        for before in snapshots:
+            gone.update(lost(before, final))
+        double = doubled(final)
+        for problem in [*gone.values(), *double]:
+            print(f"  {problem}")
+        bad = len(gone) + len(double)
+        print(f"partidos at the end: {dict(Counter(r['status'] for r in final.values()))}")
+        print(f"player processes left: {left} after the kills, {len(family_left)} after the stop")
+        folders = clean_folders(folder / "serve.sqlite3")
+        print(f"versions clean: {len(folders)}")
+        solo = alone(folders, args.workers, args.alone_partidos, tmp)
+        print(f"load average at the end: {os.getloadavg()[0]:.2f}")
+        ms = p95([p.ms for p in log.pages])
+        print(
+            f"p95 page ms: {ms:.0f}; partidos per minute while serving: {rate:.1f}"
+            f" ({100 * rate / solo:.0f}% of arena tournament alone);"
+            f" lost or doubled partidos after {args.kills} SIGKILLs: {bad}"
+        )
+        return 1 if bad or left or family_left or log.failures else 0
+    finally:
+        if server is not None:
+            server.stop()
+        if args.keep is None:
+            shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
