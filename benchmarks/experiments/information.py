@@ -16,6 +16,12 @@ random_legal; every deal of ``--deals`` in every seat rotation, in-process):
 
     python benchmarks/experiments/information.py --deals 40 --reveal none,all,all@2-,all@4-,all@1-1,all@1-3
     python benchmarks/experiments/information.py --deals 6 --posterior
+
+``--check`` checks the instrument instead (about a second; tests/test_information_benchmark.py runs
+it): reveal items parse as whose hands in which tricks, and in one partido of maestro:4 told
+``all``, ``a_mas@3-`` or ``random_legal@1-2``, every deal it draws holds the true hands of the
+seats told in the tricks told, and the other hidden cards are dealt, not told. Its last line is
+``check: maestro told some true hands is told exactly those, in the tricks asked``.
 """
 
 from __future__ import annotations
@@ -184,6 +190,66 @@ def posterior_main(args: argparse.Namespace) -> None:
         print(f"  {label:<30} {w / n:.3f} / {u / n:.3f} ({n:.0f})")
 
 
+def expect(ok: bool, what: str) -> None:
+    """One claim of ``--check``: stop with ``what`` when it does not hold."""
+    if not ok:
+        raise SystemExit(f"check failed: {what}")
+
+
+def check_told(item: str) -> dict[str, int]:
+    """One partido of maestro:4 told ``item``: the hands its deals were told, and the others."""
+    from benchmarks.experiments.omniscient import Truth
+    from benchmarks.experiments.strength import play_counted, search_player
+
+    reveal = Reveal.parse(item)
+    truth = Truth()
+    names = ("subject", "a_mas", "a_menos", "random_legal")
+    seats = reveal.seats(names, 0)
+    base = told(type(search_player("maestro:1", 1)), truth, seats, reveal.first, reveal.last)
+    seen = {"told": 0, "free": 0, "other_true": 0}
+
+    class Watched(base):  # type: ignore[misc,valid-type]
+        def sample(self, rng: Any, know: Any) -> dict[int, int]:
+            hands: dict[int, int] = super().sample(rng, know)
+            trick = len(self.view.played) // 4 + 1
+            for s, h in hands.items():
+                if s in seats and reveal.first <= trick <= reveal.last:
+                    expect(h == truth.hands[s], f"{item}: trick {trick}, seat {s} not told its hand")
+                    seen["told"] += 1
+                else:
+                    seen["free"] += 1
+                    seen["other_true"] += h == truth.hands[s]
+            return hands
+
+    players = [Watched(seed=2002, simulations=4), *(search_player(n, 2002) for n in names[1:])]
+    result, _stats = play_counted(players, names, 3, "info-test", (truth,))
+    expect(not result.faults, f"{item}: faults {result.faults}")
+    return seen
+
+
+def check() -> None:
+    """The ``--check`` mode (see the module's docstring)."""
+    expect(Reveal.parse("none") == Reveal(frozenset(), 1, 99), "none")
+    expect(Reveal.parse("all") == Reveal(None, 1, 99), "all")
+    both = Reveal(frozenset({"a_mas", "random_legal"}), 4, 99)
+    expect(Reveal.parse("a_mas+random_legal@4-") == both, "a_mas+random_legal@4-")
+    expect(Reveal.parse("all@1-3") == Reveal(None, 1, 3), "all@1-3")
+    table = ("random_legal", "subject", "a_mas", "a_menos")
+    expect(Reveal.parse("all").seats(table, 1) == {0, 2, 3}, "all's seats")
+    expect(Reveal.parse("a_menos").seats(table, 1) == {3}, "a_menos's seats")
+    expect(Reveal.parse("none").seats(table, 1) == set(), "none's seats")
+    print("check: reveal items parse as whose hands in which tricks")
+    for item in ("all", "a_mas@3-", "random_legal@1-2"):
+        seen = check_told(item)
+        expect(seen["told"] > 0, f"{item}: no hand told")
+        if item == "all":  # every opponent in every trick: the omniscient bound
+            expect(seen["free"] == 0, "all: a hand dealt, not told")
+        else:
+            expect(seen["other_true"] < seen["free"], f"{item}: the rest is told, not dealt")
+        print(f"check: {item}: {seen['told']} hands told, {seen['free']} dealt")
+    print("check: maestro told some true hands is told exactly those, in the tricks asked")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--deals", type=int, default=40, help="deal seeds 1..N, each in every rotation")
@@ -193,9 +259,13 @@ def main() -> None:
     ap.add_argument("--reveal", default=None, help="comma list of WHO[@FROM-UNTIL] (see the docstring)")
     ap.add_argument("--posterior", action="store_true", help="the pool's share of the truth, by trick")
     ap.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1))
+    ap.add_argument("--check", action="store_true", help="check the instrument (see the docstring)")
     args = ap.parse_args()
+    if args.check:
+        check()
+        return
     if not args.reveal and not args.posterior:
-        ap.error("give --reveal ITEMS or --posterior")
+        ap.error("give --reveal ITEMS, --posterior or --check")
     if args.reveal:
         reveal_main(args)
     if args.posterior:

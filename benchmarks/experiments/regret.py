@@ -15,6 +15,11 @@ playing the manos out: a variant is ``maestro``, ``maestro:N`` (N deals a move) 
 ``maestro+prune_z=3.5``).
 
     python benchmarks/experiments/regret.py --deals 6 --variants maestro,maestro+budget_ms=600
+
+``--check`` checks the instrument instead (a second; tests/test_regret_benchmark.py runs it):
+variants read as maestro's settings and search on a copy, the regret of a choice is its loss rate
+above the picked best's, and the judge rates every candidate of six real positions. Its last line
+is ``check: variants, regret and the judge hold``.
 """
 
 from __future__ import annotations
@@ -108,6 +113,67 @@ def regret_job(args: tuple[int, int, int, int, tuple[str, ...]]) -> tuple[int, i
     return deal, result.manos, sums
 
 
+def expect(ok: bool, what: str) -> None:
+    """One claim of ``--check``: stop with ``what`` when it does not hold."""
+    if not ok:
+        raise SystemExit(f"check failed: {what}")
+
+
+def stops(spec: str, said: str, player: Any = None) -> bool:
+    """Whether reading (and, given a player, applying) ``spec`` stops with a message holding ``said``."""
+    try:
+        variant = Variant.parse(spec)
+        if player is not None:
+            variant.apply(player)
+    except SystemExit as stop:
+        return said in str(stop)
+    return False
+
+
+def check() -> None:
+    """The ``--check`` mode (see the module's docstring)."""
+    from arena.referee.table import play_partido
+    from benchmarks.experiments.strength import search_player
+
+    expect(Variant.parse("maestro") == Variant("maestro", {"simulations": None}), "maestro")
+    got = Variant.parse("maestro:50+prune_z=3.5").settings
+    expect(got == {"simulations": 50, "prune_z": 3.5}, f"maestro:50+prune_z=3.5 reads as {got}")
+    expect(stops("fuerte:50", "fuerte:50"), "fuerte:50 is not a variant")
+    player = search_player("maestro", 2002)
+    player.budget_ms = 300.0
+    twin = Variant.parse("maestro:8+prune_z=3+budget_ms=600").apply(player)
+    expect((twin.simulations, twin.prune_z, twin.budget_ms) == (8, 3.0, 600.0), "the twin's settings")
+    expect(isinstance(twin.prune_z, float), "a setting keeps its type")
+    expect((player.simulations, player.prune_z, player.budget_ms) == (None, 2.5, 300.0), "the original")
+    expect(stops("maestro+depth=2", "no setting 'depth'", player), "maestro has no setting 'depth'")
+    print("check: variants read as maestro's settings and search on a copy")
+    picker, rates = {"a": 0.30, "b": 0.20, "c": 0.25}, {"a": 0.28, "b": 0.24, "c": 0.21}
+    expect(regret("b", picker, rates) == 0.0, "the picked best has no regret")
+    expect(abs(regret("a", picker, rates) - 0.04) < 1e-9, "a: 0.28 - 0.24")
+    expect(abs(regret("c", picker, rates) + 0.03) < 1e-9, "c: the judge's noise, negative")
+    print("check: the regret of a choice is its rate above the picked best's")
+    me = search_player("maestro:4", 2002)
+    me.strict = True
+    search = me.search
+    judged: list[tuple[list[Any], dict[Any, float]]] = []
+
+    def watched(request: Any, candidates: list[Any], start: float) -> Any:
+        if len(judged) < 6:
+            judged.append((candidates, loss_rates(me, request, candidates, 20, 11)))
+        return search(request, candidates, start)
+
+    me.search = watched
+    players = [me, *(search_player(n, 1) for n in ("a_mas", "a_menos", "random_legal"))]
+    result = play_partido(players, 3, names=["m", "x", "y", "r"], partido_id="regret-check")
+    expect(result.faults == [] and len(judged) == 6, f"six positions judged, no fault: {result.faults}")
+    for candidates, rates in judged:
+        expect(set(rates) == set(candidates), "every candidate rated")
+        expect(all(0.0 <= r <= 1.0 and abs(r * 20 - round(r * 20)) < 1e-9 for r in rates.values()), "20ths")
+    expect(me.simulations == 4 and me.prune, "judging searched a copy")
+    print(f"check: the judge rated every candidate of {len(judged)} real positions")
+    print("check: variants, regret and the judge hold")
+
+
 def main() -> None:
     from arena.results.strength import bootstrap
 
@@ -118,7 +184,11 @@ def main() -> None:
     ap.add_argument("--reference", type=int, default=2000, help="deals in each judging search")
     ap.add_argument("--variants", default="maestro", help="comma list of maestro[:N][+setting=value]")
     ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--check", action="store_true", help="check the instrument (see the docstring)")
     args = ap.parse_args()
+    if args.check:
+        check()
+        return
     specs = tuple(s.strip() for s in args.variants.split(",") if s.strip())
     for spec in specs:
         Variant.parse(spec)  # a bad item fails here, before any partido

@@ -61,10 +61,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from arena.results.standings import wilson  # the standings' 95% interval
-
 ROOT = Path(__file__).resolve().parents[2]  # the checkout: benchmarks/<kind>/<script>.py
 STRANGER_BOTS = Path(__file__).resolve().parent / "strength_bots"
+
+
+def wilson(k: int, n: int) -> tuple[float, float]:
+    """The standings' 95% interval, imported when first used (the results side loads scipy: a
+    second that a run checking its arguments, or a test of a script, need not spend)."""
+    from arena.results.standings import wilson as interval
+
+    return interval(k, n)
+
+
 TABLES: dict[str, tuple[str, ...]] = {
     "4": ("fuerte", "a_mas", "a_menos", "random_legal"),
     "3h": ("fuerte", "a_mas", "a_menos"),

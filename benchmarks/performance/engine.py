@@ -13,7 +13,13 @@ playouts do (:func:`playout_mano`: a shuffled deal into an engine ``Mano``, then
 ``Mano.legal``, ``Mano.cantos``, ``Mano.sing`` and the unchecked ``Mano.play``); the line
 before the last gives its rate and its ratio to the bare loop.
 
+``--check`` instead checks the two playout loops (no timing): at 3 to 6 players, 200 manos each
+share out every point (the 130 of a mano, plus the cantos, less a card left out of a deal of
+three); its last line is ``check: both loops share out every point`` (exit status 1 otherwise).
+(tests/test_engine_benchmark.py runs both modes as a subprocess.)
+
     python benchmarks/performance/engine.py --players 4 --seconds 10
+    python benchmarks/performance/engine.py --check        # a second
 """
 
 from __future__ import annotations
@@ -22,7 +28,7 @@ import argparse
 import os
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from arena.cards import cards_of, mask
 from arena.engine import Mano, Partido
@@ -137,13 +143,50 @@ def timed_manos(
     return count, perf() - start
 
 
+def shares_out_every_point(play: Callable[[random.Random, int], Sequence[int | None]], n: int) -> int:
+    """Of 200 manos of ``play`` at ``n`` players, how many share out every point: 120 card points
+    and the 10 de última, plus 20 or 40 a canto (at three players less the card left out of the
+    deal); a tute stops a mano short, and is rare, so a few fall short."""
+    rng = random.Random(n)
+    left_out = (0, 2, 3, 4, 10, 11) if n == 3 else (0,)
+    full = 0
+    for _ in range(200):
+        scores = [s for s in play(rng, n) if s is not None]
+        if len(scores) != min(n, 5):
+            return -1
+        extra = sum(scores) - 130
+        full += any(extra + p >= 0 and (extra + p) % 20 == 0 for p in left_out)
+    return full
+
+
+def check() -> None:
+    """The ``--check`` mode: both playout loops play real manos (see the module's docstring)."""
+    loops: dict[str, Callable[[random.Random, int], Sequence[int | None]]] = {
+        "bare loop": bare_mano,
+        "search playouts": playout_mano,
+    }
+    ok = True
+    for name, play in loops.items():
+        for n in (3, 4, 5, 6):
+            full = shares_out_every_point(play, n)
+            ok = ok and full > 180
+            print(f"{name}, {n} players: every point shared out in {full} of 200 manos")
+    if not ok:
+        raise SystemExit("check: a loop loses points (fewer than 181 of 200 manos, or a score missing)")
+    print("check: both loops share out every point")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--seconds", type=float, default=10.0, help="the three loops together")
     ap.add_argument("--slice", type=float, default=0.5, help="seconds of each turn of each loop")
     ap.add_argument("--record", action="store_true", help="also record every replay event")
+    ap.add_argument("--check", action="store_true", help="check the playout loops instead of timing")
     args = ap.parse_args()
+    if args.check:
+        check()
+        return
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
     rng, bare_rng, playout_rng = random.Random(1), random.Random(2), random.Random(3)
