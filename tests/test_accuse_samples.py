@@ -1,5 +1,6 @@
 """The ``accuse``-policy sample players: ``vigilante`` accuses exactly the proven renuncios,
-``tramposo`` renuncia only under ``accuse``; and ``benchmarks/accuse.py`` runs."""
+``tramposo`` renuncia only under ``accuse``; and ``benchmarks/experiments/accuse.py`` runs (as a
+script: tests import nothing from benchmarks/)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from arena.player.loader import load_player_class
 from arena.referee.table import play_partido
 from arena.rules import RuleSet
 from arena.sdk import Move, Player, PlayRequest
+from tests.benchmark_scripts import benchmark_lines
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "sample_players"
@@ -122,15 +124,17 @@ def test_tramposo_renuncia_under_accuse_and_stops_once_caught() -> None:
 
 
 def test_benchmark_runs_on_a_tiny_size() -> None:
-    from benchmarks.accuse import FIELDS, SUBJECTS, report, run
-
-    tallies = run(1, seed=5, workers=1)
-    assert set(tallies) == {(s, f) for s in SUBJECTS for f in FIELDS}
-    for (subject, _field), t in tallies.items():
-        assert t.partidos == 4 and t.manos > 0 and t.faults == 0
+    out = benchmark_lines("experiments/accuse.py", "--partidos", "1", "--seed", "5", "--workers", "1")
+    assert out[0].startswith("accuse policy: 1 deals x 4 rotations per table, seed 5; 16 partidos in "), out
+    table = out[1:-1]
+    assert table[0].split()[:4] == ["field", "subject", "partidos", "manos"], out
+    assert len({len(line) for line in table}) == 1  # aligned columns
+    rows = {(r[1], r[0]): r[2:] for r in (line.split() for line in table[1:])}
+    assert set(rows) == {(s, f) for s in ("tramposo", "vigilante") for f in ("naive", "vigilant")}, out
+    for (subject, _field), row in rows.items():
+        partidos, manos, renuncios, faults = row[0], row[1], row[-5], row[-1]
+        assert partidos == "4" and int(manos) > 0 and faults == "0"
         if subject == "vigilante":
-            assert t.renuncios == 0
-    assert tallies["tramposo", "naive"].caught == 0  # nobody there accuses
-    lines = report(tallies)
-    assert len(lines) == 1 + len(tallies)
-    assert len({len(line) for line in lines}) == 1  # aligned columns
+            assert renuncios == "0"
+    assert rows["tramposo", "naive"][-4] == "0"  # caught: nobody there accuses
+    assert out[-1].startswith("lost/100, porotos/100: "), out

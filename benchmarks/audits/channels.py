@@ -50,6 +50,11 @@ the one before the syscall filter; ``--arena DIR`` the one in a checkout.
     python benchmarks/audits/channels.py              # 12 channels x 4 scenarios: 48 partidos, ~3-5 min
     python benchmarks/audits/channels.py --quick      # smoke: 2 scenarios, short parejas partidos
     python benchmarks/audits/channels.py --channels keyring,flock --scenarios all --commit a20c34c
+    python benchmarks/audits/channels.py --check      # the instrument itself, in seconds
+
+``--check`` checks the instrument instead (tests/test_channels_benchmark.py runs it): the decoder's
+figures on a clean channel and on noise, then, under a root referee with bubblewrap and the syscall
+filter, the probe processes in two real sandboxes (socket families, refused counters, a few slots).
 """
 
 from __future__ import annotations
@@ -72,6 +77,7 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]  # the checkout: benchmarks/<kind>/<script>.py
 BOT = Path(__file__).resolve().parent / "channel_bots" / "colluder"
@@ -663,8 +669,62 @@ def run_probes(arena_root: Path, work: Path, quick: bool) -> tuple[dict | None, 
     return json.loads(out.read_text()), ""
 
 
+def expect(ok: bool, what: str) -> None:
+    """One claim of ``--check``: stop with ``what`` when it does not hold."""
+    if not ok:
+        raise SystemExit(f"check failed: {what}")
+
+
+def check() -> int:
+    """The ``--check`` mode (see the module's docstring)."""
+    rng = random.Random(48)
+    bits = [rng.getrandbits(1) for _ in range(400)]
+    clean = [b * 10.0 + rng.random() for b in bits]
+    noise = [rng.random() for _ in bits]
+    expect(abs(decode_capacity(clean, bits)["c_slot"] - 1.0) < 1e-6, "a clean channel carries a bit a slot")
+    expect(decode_capacity(noise, bits)["c_slot"] == 0.0, "noise carries nothing")
+    expect(mann_whitney([5, 6, 7, 8, 9] * 2, [0, 1, 2, 3, 4] * 2) < 0.01, "Mann-Whitney: apart")
+    expect(mann_whitney([1, 2, 3], [1, 2, 3]) > 0.5, "Mann-Whitney: alike")
+    expect(spans([0, 2, 3, 4, 7]) == "0, 2-4, 7", "spans")
+    print("check: the decoder finds a clean channel and not noise")
+    from arena.containment import sandbox, seal
+
+    if not (sandbox.is_root() and sandbox.bwrap_works() and seal.problem() is None):
+        print("check: probes skipped: they need a root referee, bubblewrap and the syscall filter")
+        return 0
+    with tempfile.TemporaryDirectory(prefix="tute-channels-check-") as tmp:
+        work = Path(tmp)
+        os.chmod(work, 0o755)
+        prober = Prober(["a", "b"], work)
+        try:
+            made: Any = prober.ask("a", op="families", nonce="00abcd")
+            seen: Any = prober.ask("b", op="families_probe", made=made, nonce="00abcd")
+            created = {r["family"] for r in made if r["create"] == "ok"}
+            expect(created <= {1}, f"only AF_UNIX sockets are made: {created}")
+            vsock = [r for r in made if r["family"] == 40]
+            expect(bool(vsock) and all(r["create"] == "EAFNOSUPPORT" for r in vsock), "no vsock")
+            expect(not any(r.get("visible") for r in seen), "a socket seen from the other sandbox")
+            refused: Any = prober.ask("b", op="refusals")
+            expect(refused["pidfd_open"] == "EPERM" and refused["clone_pidfd"] == "EPERM", "pidfds refused")
+            expect(all(state == "EPERM" for state in refused["statvfs"].values()), "statvfs refused")
+            sent = [1, 0, 1, 0]
+            got = run_slots(prober, sent, 0.1, ["/proc/self/stat"], full=False, noise=False)
+            expect(len(got["samples"]) == len(sent) + 1 and len(got["spins"]) == len(sent), "a sample a slot")
+            features = slot_features(got["samples"])
+            expect(all(len(v) == len(sent) for v in features.values()), "a feature value a slot")
+            expect("pipe-inode" in features and "/proc/self/stat#0" in features, "the features sampled")
+        finally:
+            prober.close()
+    print(
+        "check: probes in two sandboxes: only AF_UNIX sockets, none seen across, counters refused, slots read"
+    )
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["--check"]:
+        return check()
     if argv[:1] == ["--probe-worker"]:
         return probe_worker(argv[1:])
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -689,6 +749,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--keep", type=Path, default=None, help="work in this new folder and keep it")
     parser.add_argument("--no-probes", action="store_true", help="the named channels only")
     parser.add_argument("--probes-only", action="store_true", help="the probes only (no partidos)")
+    parser.add_argument(
+        "--check", action="store_true", help="check the instrument (alone; see the docstring)"
+    )
     args = parser.parse_args(argv)
     channels = [c.strip() for c in args.channels.split(",") if c.strip()]
     unknown = [c for c in channels if c not in CHANNELS]
