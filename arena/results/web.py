@@ -7,7 +7,7 @@ and the incident reports (``incidentes/``). No server, no network: the pages wor
 ``file://``; the data is embedded as JSON blocks read by the shipped scripts, under a
 Content-Security-Policy that allows nothing else. Every text from the players (names,
 details, incident reports, replay lines) is escaped. The layout and DOM are a contract
-with the browser tests: /tmp/notes/web-contract.md, summarised in docs/web.md.
+with the browser tests, summarised in docs/web.md.
 """
 
 from __future__ import annotations
