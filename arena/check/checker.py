@@ -477,11 +477,8 @@ def _indent(text: str) -> str:
 
 HINTS = {
     "crash": N_("the process ended: read the end of its standard error in the incident, below"),
-    "renuncio": N_(
-        "follow suit (play the suit led) and beat the winning card if you can; if not, follow suit; "
-        "without the suit, play a triunfo and beat if you can; if not, any card"
-    ),
-    "false_canto": N_("sing only right after winning a baza, with both cards in your hand, once per suit"),
+    "renuncio": N_("play only a card the game's rules allow at that moment (its rules page says which)"),
+    "false_canto": N_("sing only a canto the game's rules allow at that moment"),
     "not_in_hand": N_('play a card from the request\'s `hand`, written like "12-basto"'),
 }
 
@@ -496,7 +493,7 @@ def _hints(reason: str, detail: str, conn: _Watched) -> list[str]:
         ]
     if reason == "timeout":
         return timeout_hints(conn.stuck[-1] if conn.stuck else None, conn.spec.kind)
-    hint = HINTS.get(reason)
+    hint = spec_of(conn.game).fault_hints.get(reason) or HINTS.get(reason)  # the game's own obligations
     return [_(hint)] if hint else []
 
 

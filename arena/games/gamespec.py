@@ -105,6 +105,10 @@ class GameSpec:
     none of its own (Tute Cabrero's ``hasta-un-ganador`` and tute de a dos)."""
     narrate_other: Callable[[Event, Narrator], Iterator[str]] = field(default=lambda e, say: iter(()))
     """The lines of an event of the game's own, one the shared narration does not know (none by default)."""
+    fault_hints: dict[str, str] = field(default_factory=dict)
+    """What ``arena check`` tells a player who made a rule fault of this game (reason -> hint, marked
+    for the catalog): the game's own obligations, not another game's (the checker's plain hint where
+    a game names none)."""
 
     @property
     def entrants_per_partido(self) -> tuple[int, ...]:

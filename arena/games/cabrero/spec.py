@@ -67,4 +67,13 @@ SPEC = GameSpec(
     default_folders=("players",),
     guide="docs/student-guide.md",
     template=TEMPLATE,
+    fault_hints={
+        "renuncio": N_(
+            "follow suit (play the suit led) and beat the winning card if you can; if not, follow suit; "
+            "without the suit, play a triunfo and beat if you can; if not, any card"
+        ),
+        "false_canto": N_(
+            "sing only right after winning a baza, with both cards in your hand, once per suit"
+        ),
+    },
 )

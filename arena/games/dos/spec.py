@@ -63,5 +63,11 @@ SPEC = GameSpec(
     default_folders=("players_dos",),
     guide="docs/rules-dos.md",
     options=("juegos",),
+    fault_hints={
+        "renuncio": N_(
+            "while the monte has cards, any card; once it is empty, follow suit and beat the winning "
+            "card if you can; without the suit, a triunfo; if you have none, any card"
+        ),
+    },
 )
 """Tute de a dos (Tute habanero): two players, a monte to draw from (``docs/rules-dos.md``)."""

@@ -64,4 +64,13 @@ SPEC = GameSpec(
     default_folders=("pairs",),
     guide="docs/student-guide.md#tute-por-parejas",
     options=("juegos",),
+    fault_hints={
+        "renuncio": N_(
+            "follow suit and beat the winning card if you can, even your partner's; without the suit, "
+            "a triunfo that beats it; if none beats it, any card (espanol: any triunfo you hold)"
+        ),
+        "false_canto": N_(
+            "sing only right after your pair won a baza, with both cards in your hand, a suit not sung yet"
+        ),
+    },
 )
