@@ -1,7 +1,7 @@
 """The collusion flags (``arena/results/collusion.py``) on synthetic Plackett–Luce torneos.
 
 Rankings are drawn by Gumbel-max from known strengths (an exact Plackett–Luce draw, as in
-``benchmarks/ranking.py``), some with the two best tied; the strengths the flags use are the
+``benchmarks/experiments/ranking.py``), some with the two best tied; the strengths the flags use are the
 standings' fit of those rankings. A colluding pair: whenever A and B share a table, A plays
 with a boost against everybody and B is then put last.
 """
@@ -254,7 +254,7 @@ def test_the_servants_play_legally(servant: str) -> None:
     from arena.player.loader import load_player_class
     from arena.referee.table import play_partido
 
-    bots = ROOT / "benchmarks" / "collusion_bots"
+    bots = ROOT / "benchmarks" / "audits" / "collusion_bots"
     classes = {
         "maestro": load_player_class(bots / "maestro"),
         servant: load_player_class(bots / servant),

@@ -496,7 +496,7 @@ def test_cpu_spinner_times_out_without_slowing_the_referee(stage: Path, mechanis
     check_contained(game, "hostile_cpu", "timeout")
     line = game.fault_lines()[0]
     assert line["cpu_ms"] > FAST.move_ms and "tiempo de CPU" in line["detail"], line  # CPU time, not the wall
-    # How little the others were slowed is a timing figure: benchmarks/timing.py, spinner.
+    # How little the others were slowed is a timing figure: benchmarks/performance/timing.py, spinner.
 
 
 @pytest.mark.parametrize("mechanism", MECHANISMS)
@@ -511,7 +511,7 @@ def test_cpu_limit_kills_the_spinner_before_move_ms(stage: Path, mechanism: str)
     line = game.fault_lines()[0]
     assert line["exit"] in ("SIGXCPU", "SIGKILL"), line  # killed by the kernel, not by the referee
     # A crash, not a timeout: the referee saw the death instead of waiting out a limit.
-    # How soon is a timing figure: benchmarks/timing.py, cpu_rlimit.
+    # How soon is a timing figure: benchmarks/performance/timing.py, cpu_rlimit.
 
 
 @pytest.mark.parametrize("mechanism", MECHANISMS)

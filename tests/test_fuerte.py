@@ -72,7 +72,7 @@ def test_the_registered_class_loads_with_defaults() -> None:
 def test_it_stays_within_its_budget(monkeypatch: pytest.MonkeyPatch) -> None:
     """Its deadline logic, on its own CPU clock: load elsewhere on the machine does not count.
 
-    (The wall-clock figure is measured by ``benchmarks/timing.py``, fuerte_budget.)
+    (The wall-clock figure is measured by ``benchmarks/performance/timing.py``, fuerte_budget.)
     """
     monkeypatch.setattr(F, "time", SimpleNamespace(perf_counter=time.thread_time))
     budget = 40.0

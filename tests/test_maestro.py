@@ -150,7 +150,8 @@ def _request(rng: random.Random, seat: int, trump: str) -> tuple[PlayRequest, in
     return request, legal_mask(hand, lead, winning, t), lead, winning
 
 
-ALTO, BAJO = (load_player_class(ROOT / "benchmarks" / "strength_bots" / n) for n in ("alto", "bajo"))
+STRANGER_BOTS = ROOT / "benchmarks" / "experiments" / "strength_bots"  # opponents maestro never saw
+ALTO, BAJO = (load_player_class(STRANGER_BOTS / n) for n in ("alto", "bajo"))
 
 
 @pytest.mark.parametrize(
@@ -470,11 +471,11 @@ def test_every_deal_reaching_a_coarse_node_has_its_moves(n: int, monkeypatch: py
 
 
 def test_it_plays_the_opponents_it_was_not_built_against() -> None:
-    """benchmarks/strength_bots: alto and bajo are two of maestro's styles (their strongest and
+    """benchmarks/experiments/strength_bots: alto and bajo are two of maestro's styles (their strongest and
     weakest card), and it tells them apart; primero, goloso and último, and the hold-out contador,
     sesgado and posicional, fit none of its profiles exactly, and it still plays whole partidos
     against them."""
-    bots = ROOT / "benchmarks" / "strength_bots"
+    bots = STRANGER_BOTS
     spy = Strict(seed=5, simulations=4)
     others = [load_player_class(bots / name)() for name in ("alto", "bajo", "mixto")]
     result = play_partido([spy, *others], seed=9)

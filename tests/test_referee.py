@@ -453,7 +453,7 @@ def test_long_line_is_cut_at_the_cap_without_waiting(tmp_path: Path) -> None:
     # its first reply, padded to exactly 4096 bytes, was accepted
     assert len(seat_played(game, 1, before=line)) == 1
     # judged when byte 4097 arrived (a protocol fault), not at the deadline (that would be a timeout);
-    # how soon is a timing figure: benchmarks/timing.py, long_line
+    # how soon is a timing figure: benchmarks/performance/timing.py, long_line
     at = next(i for i, (_, e) in enumerate(game.stamps) if e == line)
     waited = game.stamps[at][0] - game.stamps[at - 1][0]
     assert waited < limits.move_wall / 1000, f"the referee waited {waited:.3f} s for the rest of the line"
@@ -507,7 +507,8 @@ def test_python_folder_that_does_not_load_stops_everything_before_the_partido(
     start = time.monotonic()
     with pytest.raises(PlayerLoadError) as info:
         play_folders([*good, spec], SEED, ruleset=None, limits=LIMITS, replay=replay)
-    # not at the hello deadline (generous under load; the figure: benchmarks/timing.py, load_error)
+    # not at the hello deadline (generous under load;
+    # the figure: benchmarks/performance/timing.py, load_error)
     assert time.monotonic() - start < LIMITS.init_wall / 1000, "a load error must not wait for init_ms"
     message = str(info.value)
     assert "\n" not in message

@@ -290,7 +290,8 @@ def test_in_blocks_of_2k_rounds_each_neighbour_plays_after_the_other_as_often(
     nk: tuple[int, int], blocks: int, seed: int
 ) -> None:
     """Guaranteed: over 2K rounds (a circular order and its reverse), A plays right after B exactly as
-    often as B after A, with every seat still exactly balanced (benchmarks/seating.py: the figures)."""
+    often as B after A, with every seat still exactly balanced (the figures:
+    benchmarks/experiments/seating.py)."""
     n, k = nk
     schedule = make_schedule(n, k, 2 * k * blocks, seed)
     after: dict[tuple[int, int], int] = {}
@@ -305,8 +306,9 @@ def test_in_blocks_of_2k_rounds_each_neighbour_plays_after_the_other_as_often(
 
 @pytest.mark.parametrize(("n", "k", "partidos"), [(12, 4, 600), (30, 4, 2000), (9, 6, 84), (7, 4, 105)])
 def test_neighbours_spread_over_the_pairs_in_a_typical_course(n: int, k: int, partidos: int) -> None:
-    """Measured (benchmarks/seating.py), held here for a few courses: "A plays right after B" within
-    a couple of partidos of "B right after A" and of every other ordered pair that meets as often."""
+    """Measured (benchmarks/experiments/seating.py), held here for a few courses: "A plays right
+    after B" within a couple of partidos of "B right after A" and of every other ordered pair that
+    meets as often."""
     schedule = make_schedule(n, k, seed=2002, partidos=partidos)
     after: dict[tuple[int, int], int] = {}
     for p in schedule:

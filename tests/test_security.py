@@ -125,7 +125,7 @@ def test_background_spinners_get_one_share_and_slow_no_one(stage: Path, mechanis
     check_contained(game, "hostile_spin")
     cores = float(re.search(r"^SPIN ([\d.]+)$", game.log("hostile_spin"), re.MULTILINE).group(1))  # type: ignore[union-attr]
     assert cores <= cap.cpus * 1.25, f"8 spinners got {cores} cores"
-    # How fast the others still replied is a timing figure: benchmarks/timing.py, spin_share.
+    # How fast the others still replied is a timing figure: benchmarks/performance/timing.py, spin_share.
 
 
 @CGROUP

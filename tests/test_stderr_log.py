@@ -210,7 +210,8 @@ def cpu_s() -> float:
 @pytest.mark.usefixtures("run_token")
 def test_a_flooding_player_costs_the_referee_little(tmp_path: Path) -> None:
     """Past the cap the referee wakes once a tick: it spent some 40% of a core draining 1 GB/s;
-    a few percent now (benchmarks/stderr_flood.py), while the player's writes still get through."""
+    a few percent now (benchmarks/performance/stderr_flood.py), while the player's writes still get
+    through."""
     conn = SubprocessConnection(find_player(BOTS / FLOOD), LIMITS, tmp_path / "logs")
     try:
         assert conn.failed is None, conn.failed

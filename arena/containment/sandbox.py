@@ -326,7 +326,7 @@ their thread pools by them), static facts of the kernel, and /proc/sys (read-onl
 masked). Everything else of the top level is hidden — default-deny, as the syscall filter: an empty
 file for a file, an empty read-only folder for a folder. A list of what counts the machine missed
 one (``/proc/fs/ext4/<disk>/es_shrinker_info``, the disk's extent cache: up to 16 bits per mano
-between two players, ``benchmarks/channels.py``); a list of what a runtime needs cannot."""
+between two players, ``benchmarks/audits/channels.py``); a list of what a runtime needs cannot."""
 
 
 @functools.cache

@@ -10,7 +10,7 @@ under ``--sandbox rlimits``.
 Default-deny. :data:`ALLOWED` is every call a player may make, by group, each group with
 the reason a supported runtime needs it (Python with the SDK, warm and cold starts; Node;
 the JVM; a static C binary; a shell script: derived by running them, see
-``benchmarks/allowlist.py``). A few calls are allowed only with checked arguments
+``benchmarks/audits/allowlist.py``). A few calls are allowed only with checked arguments
 (:func:`rules`: ``socket`` only for ``AF_UNIX``, ``clone`` without namespaces or a
 pidfd, ``fcntl`` and ``ioctl`` for listed commands). :data:`REFUSED` are calls refused
 with an error number, quietly, because runtimes try them and carry on (``clone3`` gets
@@ -405,7 +405,7 @@ REFUSED: dict[str, tuple[int, tuple[str, ...]]] = {
 the C library falls back to ``clone``, ``preadv``, ``pwritev`` (``clone3``'s flags are out of a
 filter's reach; ``RWF_NOWAIT`` tells whether a shared file's page is cached: a channel); V8 (Node)
 tries memory protection keys and does without them; a memfd's inode number comes from the machine's
-one inode counter (up to 8.7 bits per mano between two players, ``benchmarks/channels.py``), and no
+one inode counter (up to 8.7 bits per mano between two players, ``benchmarks/audits/channels.py``), and no
 runtime needs one.
 ``pinning``: pinning itself to a core, a real-time class or locked memory would sharpen a timing
 channel through the machine's shared cores and memory (and no runtime asks). ``global_counters``:

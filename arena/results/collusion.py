@@ -32,7 +32,7 @@ and ``p_b`` that B gives itself up (``ventaja_b < −MIN_EDGE``): evidence, not 
 Why A's gain and not also B's loss: a servant need not lose. In Tute Cabrero a mano lost by a
 third party is one the servant does not lose, so helping the master and staying safe go
 together; a servant that searches for its master's good gains itself (+0.04 to +0.19 in
-``benchmarks/collusion.py``), less than the master (+0.16 to +0.3). Why only third parties:
+``benchmarks/audits/collusion.py``), less than the master (+0.16 to +0.3). Why only third parties:
 "A beats B more than the model says" (A exploits B's style, or B yields) looks on places
 exactly like honest strategic interaction; the gain against the others is what B's help buys.
 
@@ -71,7 +71,7 @@ MIN_EDGE = 0.05
 """The least gain flagged: A's edge over third parties with B minus without, in chances of
 finishing ahead of one (0.05: one more third party beaten in twenty). Between the sample
 players the gains measure up to about 0.05 (torneos of 3,000 partidos); a servant that searches
-for its master gives 0.16–0.3 (``benchmarks/collusion.py``)."""
+for its master gives 0.16–0.3 (``benchmarks/audits/collusion.py``)."""
 
 MIN_PARTIDOS = 5
 """The fewest partidos in each group a pair's tests compare (A with B, A without B, B without A)."""

@@ -8,7 +8,7 @@
 * a **bootstrap over deals** (:func:`bootstrap`), and the **gap closed** between random play
   and an omniscient bound (:func:`gap_closed`, :func:`gap_closed_interval`).
 
-Pure functions: no players, no processes. ``benchmarks/strength.py`` and ``arena check
+Pure functions: no players, no processes. ``benchmarks/experiments/strength.py`` and ``arena check
 --strength`` play the partidos and call these.
 """
 

@@ -762,7 +762,7 @@ def _flip(at: list[list[int]], start: int, a: int, b: int) -> None:
 
 @dataclass(frozen=True)
 class SeatingBalance:
-    """How evenly a torneo's tables are seated (see ``benchmarks/seating.py``)."""
+    """How evenly a torneo's tables are seated (see ``benchmarks/experiments/seating.py``)."""
 
     position: int
     """For each entrant, its most-used seat minus its least-used one: the largest over entrants."""

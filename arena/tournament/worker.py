@@ -243,7 +243,7 @@ def play(task: PartidoTask) -> dict[str, Any]:
         )
         return out
     out["finished"] = now()
-    out["timing"] = timing  # seconds: start, play, stop (for benchmarks/tournament.py)
+    out["timing"] = timing  # seconds: start, play, stop (for benchmarks/performance/tournament.py)
     out["result"] = {
         "players": result.players,
         "winners": result.winners,
