@@ -1,9 +1,38 @@
-"""Options and helpers shared by the commands."""
+"""Options and helpers shared by the commands: each group of options is declared once, here.
+
+Three groups are gathered into one frozen object each, passed to the command function as one
+parameter instead of an argument per option:
+
+- :func:`rules_options` → ``rules_choice: RulesChoice`` (``--game``, ``--ruleset``, ``--variant``,
+  ``--renuncio``, ``--juegos``), used by ``arena play``, ``arena check`` and ``arena tournament``;
+- :func:`limits_options` → ``limits_choice: LimitsChoice`` (``--move-ms``, ``--init-ms``,
+  ``--idle-ms``, ``--init-idle-ms``, ``--init-wall-ms``, ``--move-wall-ms``), the same three;
+- :func:`containment_options` → ``containment_choice: ContainmentChoice`` (``--sandbox``,
+  ``--cold-start``), the same three. It is a group of its own because in every command's help
+  it comes last (before ``--lang``), apart from the limits.
+
+``--seed`` (:func:`seed_option`, a value of its own) is declared here too, for ``arena play``,
+``arena check``, ``arena tournament`` and ``arena demo``.
+
+Option names, defaults and help texts are the same in every command. Where commands differ,
+on purpose:
+
+- ``arena check`` has no ``--cold-start`` (``containment_options(cold_start=False)``; its
+  ``ContainmentChoice.cold_start`` is False);
+- ``arena new`` takes only ``--game``, with a help of its own (:func:`game_option`);
+- ``arena doctor``'s ``--sandbox`` is another option (the containment to examine, no player runs);
+- ``arena tournament`` declares the same default ``--move-ms`` but, when it was not given and
+  only the sample players play (the demo torneo), plays ``DEMO_MOVE_MS`` (``arena.cli.torneo``);
+  with ``--resume`` it refuses the rules, limits and ``--sandbox`` options (the torneo's own are
+  stored), but not ``--cold-start``.
+"""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
-from typing import Any, TypeVar
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
@@ -13,10 +42,39 @@ from arena.games.common.tute import RulesError
 from arena.games.gamespec import choices
 from arena.i18n import N_
 
+if TYPE_CHECKING:
+    from arena.referee.connection import Limits
+
 DEFAULT_SAMPLES = ("random_legal", "a_mas", "a_menos")
 
 F = TypeVar("F", bound=Callable[..., Any])
 """A click command function, as an option decorator takes and returns it."""
+
+
+def _gathered(f: F, into: str, names: tuple[str, ...], make: Callable[..., Any]) -> F:
+    """``f`` called with the values of the options ``names`` gathered by ``make`` into one ``into=``."""
+
+    @functools.wraps(f)  # keeps f's __click_params__: the options declared so far stay the command's
+    def command(*args: Any, **kwargs: Any) -> Any:
+        kwargs[into] = make(**{name: kwargs.pop(name) for name in names})
+        return f(*args, **kwargs)
+
+    return command  # type: ignore[return-value]
+
+
+@dataclass(frozen=True)
+class RulesChoice:
+    """What :func:`rules_options` read: the game as named on the command line and its rules' options."""
+
+    game: str
+    ruleset: str | None
+    variants: tuple[str, ...]
+    renuncio: str
+    juegos: int | None
+
+    def resolve(self) -> tuple[str, Any]:
+        """The game's full name and its rule set; UsageError when wrong."""
+        return game_rules(self.game, self.ruleset, self.variants, self.renuncio, self.juegos)
 
 
 def game_rules(
@@ -30,28 +88,67 @@ def game_rules(
         raise click.UsageError(str(exc)) from None
 
 
-def sandbox_option(f: F) -> F:
-    return click.option(
-        "--sandbox",
-        type=click.Choice(["auto", "bwrap", "rlimits", "none"]),
-        default="auto",
-        show_default=True,
-        help=N_(
-            "Containment of player processes: bubblewrap (auto refuses to run players without it), "
-            "the weaker rlimits (root only, chosen explicitly), or none (debugging). See docs/security.md."
-        ),
-    )(f)
+@dataclass(frozen=True)
+class LimitsChoice:
+    """What :func:`limits_options` read, in milliseconds (the wall-clock backstops None when not given)."""
+
+    move_ms: int
+    init_ms: int
+    move_wall_ms: int | None
+    init_wall_ms: int | None
+    idle_ms: int
+    init_idle_ms: int
+
+    def limits(self) -> Limits:
+        """The referee's limits (its default backstops where none was given)."""
+        from arena.referee.connection import Limits
+
+        return Limits(
+            self.init_ms, self.move_ms, self.init_wall_ms, self.move_wall_ms, self.idle_ms, self.init_idle_ms
+        )
 
 
-def cold_start_option(f: F) -> F:
-    return click.option(
-        "--cold-start",
-        is_flag=True,
-        help=N_(
-            "Start every player process from scratch (sandbox, interpreter, imports) instead of "
-            "forking it from a prepared one; slower, same results. See docs/security.md."
-        ),
-    )(f)
+@dataclass(frozen=True)
+class ContainmentChoice:
+    """What :func:`containment_options` read: ``--sandbox`` and ``--cold-start`` (False where absent)."""
+
+    sandbox: str
+    cold_start: bool = False
+
+    def mechanism(self) -> str:
+        """``--sandbox`` resolved on this machine (:func:`containment`)."""
+        return containment(self.sandbox)
+
+
+def containment_options(cold_start: bool = True) -> Callable[[F], F]:
+    """``--sandbox`` and (``cold_start``: a command that starts players warm) ``--cold-start``,
+    gathered into ``containment_choice: ContainmentChoice``."""
+
+    def decorate(f: F) -> F:
+        names: tuple[str, ...] = ("sandbox", "cold_start") if cold_start else ("sandbox",)
+        f = _gathered(f, "containment_choice", names, ContainmentChoice)
+        if cold_start:
+            f = click.option(
+                "--cold-start",
+                is_flag=True,
+                help=N_(
+                    "Start every player process from scratch (sandbox, interpreter, imports) instead of "
+                    "forking it from a prepared one; slower, same results. See docs/security.md."
+                ),
+            )(f)
+        return click.option(
+            "--sandbox",
+            type=click.Choice(["auto", "bwrap", "rlimits", "none"]),
+            default="auto",
+            show_default=True,
+            help=N_(
+                "Containment of player processes: bubblewrap (auto refuses to run players without it), "
+                "the weaker rlimits (root only, chosen explicitly), or none (debugging). "
+                "See docs/security.md."
+            ),
+        )(f)
+
+    return decorate
 
 
 def containment(mode: str) -> str:
@@ -97,10 +194,12 @@ def deals_from(seed: int | None) -> int | str:
 
 
 def limits_options(f: F) -> F:
-    """``--move-ms``, ``--init-ms`` (CPU time) and their wall-clock backstops, with the referee's defaults."""
+    """``--move-ms``, ``--init-ms`` (CPU time), the idle allowances and the wall-clock backstops,
+    with the referee's defaults, gathered into ``limits_choice: LimitsChoice``."""
     from arena.referee.connection import Limits
 
     default = Limits()
+    f = _gathered(f, "limits_choice", tuple(LimitsChoice.__dataclass_fields__), LimitsChoice)
     for name, value, what in (
         (
             "--move-wall-ms",
@@ -185,8 +284,21 @@ def speak_click() -> None:
             module.ngettext = i18n.n_  # type: ignore[attr-defined]
 
 
+def game_option(help: str) -> Callable[[F], F]:
+    """``--game`` (a game's short or full name, default the default game's), with the command's ``help``."""
+    return click.option(
+        "--game",
+        type=click.Choice(choices([(s.short for s in games.specs()), games.names()])),
+        default=games.default().short,
+        show_default=True,
+        help=help,
+    )
+
+
 def rules_options(f: F) -> F:
-    """``--game``, ``--ruleset``, ``--variant``, ``--renuncio`` and ``--juegos`` (see :func:`game_rules`)."""
+    """``--game``, ``--ruleset``, ``--variant``, ``--renuncio`` and ``--juegos``, gathered into
+    ``rules_choice: RulesChoice`` (:meth:`RulesChoice.resolve` makes the rule set)."""
+    f = _gathered(f, "rules_choice", tuple(RulesChoice.__dataclass_fields__), RulesChoice)
     f = click.option(
         "--juegos",
         metavar="N",
@@ -214,14 +326,9 @@ def rules_options(f: F) -> F:
         default=None,
         help=N_("The game's ruleset [default: the game's first]."),
     )(f)
-    f = click.option(
-        "--game",
-        type=click.Choice(choices([(s.short for s in games.specs()), games.names()])),
-        default=games.default().short,
-        show_default=True,
-        help=N_("The game (docs/games.md); in a game of teams each entrant plays as a team of its own."),
+    return game_option(
+        N_("The game (docs/games.md); in a game of teams each entrant plays as a team of its own.")
     )(f)
-    return f
 
 
 speak_click()  # before any command is defined: some of click's texts are taken at definition

@@ -12,14 +12,14 @@ import click
 
 from arena.cli.options import (
     DEFAULT_SAMPLES,
-    cold_start_option,
-    containment,
+    ContainmentChoice,
+    LimitsChoice,
+    RulesChoice,
+    containment_options,
     deals_from,
-    game_rules,
     lang_option,
     limits_options,
     rules_options,
-    sandbox_option,
     seed_option,
 )
 from arena.game import seat_sides, spec_of
@@ -45,39 +45,27 @@ from arena.i18n import N_, _
 )
 @click.option("--quiet", is_flag=True, help=N_("Only the summary."))
 @click.option("--in-process", is_flag=True, help=N_("Run Python players in this process (for debugging)."))
-@sandbox_option
-@cold_start_option
+@containment_options()
 @lang_option
 def play(
     players: tuple[Path, ...],
     seed: int | None,
-    game: str,
-    ruleset: str | None,
-    variants: tuple[str, ...],
-    renuncio: str,
-    juegos: int | None,
-    move_ms: int,
-    init_ms: int,
-    move_wall_ms: int | None,
-    init_wall_ms: int | None,
-    idle_ms: int,
-    init_idle_ms: int,
+    rules_choice: RulesChoice,
+    limits_choice: LimitsChoice,
     replay: Path | None,
     quiet: bool,
     in_process: bool,
-    sandbox: str,
-    cold_start: bool,
+    containment_choice: ContainmentChoice,
 ) -> None:
     """``arena play`` (its help: the command's ``help``)."""
     from arena.containment.sandbox import SandboxFailure
     from arena.inert import printable
-    from arena.referee.connection import Limits
     from arena.referee.narrate import narrate
     from arena.referee.players import PlayerLoadError, find_player, load_player_class, unique_names
     from arena.referee.table import play_folders, play_partido
     from arena.seeds import short
 
-    game, rules = game_rules(game, ruleset, variants, renuncio, juegos)
+    game, rules = rules_choice.resolve()
     spec = spec_of(game)
     sides = spec.teams
     if sides is not None and len(players) == len(sides):
@@ -112,16 +100,16 @@ def play(
                 objects, deals, ruleset=rules, names=names, replay=str(replay), sinks=[sink], game=game
             )
         else:
-            mechanism = containment(sandbox)
+            mechanism = containment_choice.mechanism()
             _result, incidents = play_folders(
                 specs,
                 deals,
                 ruleset=rules,
-                limits=Limits(init_ms, move_ms, init_wall_ms, move_wall_ms, idle_ms, init_idle_ms),
+                limits=limits_choice.limits(),
                 replay=replay,
                 sinks=[sink],
                 mechanism=mechanism,
-                warm=not cold_start,
+                warm=not containment_choice.cold_start,
                 game=game,
             )
             for seat, path in sorted(incidents.items()):

@@ -10,16 +10,17 @@ import click
 
 from arena import games
 from arena.cli.options import (
-    containment,
+    ContainmentChoice,
+    LimitsChoice,
+    RulesChoice,
+    containment_options,
     deals_from,
-    game_rules,
+    game_option,
     lang_option,
     limits_options,
     rules_options,
-    sandbox_option,
     seed_option,
 )
-from arena.games.gamespec import choices
 from arena.i18n import N_, _
 
 
@@ -74,7 +75,7 @@ from arena.i18n import N_, _
         "The folder of the sample opponents (default: the project's sample_players, found from any folder)."
     ),
 )
-@sandbox_option
+@containment_options(cold_start=False)
 @lang_option
 def check(
     player: Path,
@@ -82,32 +83,22 @@ def check(
     strength: bool,
     table_size: int,
     seed: int | None,
-    game: str,
-    ruleset: str | None,
-    variants: tuple[str, ...],
-    renuncio: str,
-    juegos: int | None,
-    move_ms: int,
-    init_ms: int,
-    move_wall_ms: int | None,
-    init_wall_ms: int | None,
-    idle_ms: int,
-    init_idle_ms: int,
+    rules_choice: RulesChoice,
+    limits_choice: LimitsChoice,
     out: Path | None,
     samples: Path | None,
-    sandbox: str,
+    containment_choice: ContainmentChoice,
 ) -> None:
     """``arena check PLAYER``: exit status 0 when clean, 1 with faults, 2 when it cannot check."""
     from arena.check.checker import SamplesNotFound, check_player
     from arena.containment.sandbox import SandboxFailure
     from arena.inert import printable
-    from arena.referee.connection import Limits
     from arena.referee.players import PlayerLoadError
 
-    game, rules = game_rules(game, ruleset, variants, renuncio, juegos)
+    game, rules = rules_choice.resolve()
     if strength:
-        limits = Limits(init_ms, move_ms, init_wall_ms, move_wall_ms, idle_ms, init_idle_ms)
-        _strength(player, partidos or 20, table_size, samples, containment(sandbox), limits)
+        mechanism = containment_choice.mechanism()
+        _strength(player, partidos or 20, table_size, samples, mechanism, limits_choice.limits())
         return
     if partidos is None:
         partidos = 3
@@ -116,12 +107,11 @@ def check(
     if seed is not None:
         deals_from(seed)  # the warning: each partido deals from seed + i
     try:
-        mechanism = containment(sandbox)
-        limits = Limits(init_ms, move_ms, init_wall_ms, move_wall_ms, idle_ms, init_idle_ms)
+        mechanism = containment_choice.mechanism()
         report = check_player(
             player,
             partidos=partidos,
-            limits=limits,
+            limits=limits_choice.limits(),
             ruleset=rules,
             out=out,
             say=click.echo,
@@ -205,13 +195,7 @@ def _strength(
     show_default=True,
     help=N_("Where to create the player's folder."),
 )
-@click.option(
-    "--game",
-    type=click.Choice(choices([(s.short for s in games.specs()), games.names()])),
-    default=games.default().short,
-    show_default=True,
-    help=N_("The game the player plays (docs/games.md)."),
-)
+@game_option(N_("The game the player plays (docs/games.md)."))
 @lang_option
 def new(name: str, parent: Path, game: str) -> None:
     """``arena new NAME``: a player skeleton, ``players/NAME/player.py`` by default."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -10,13 +11,15 @@ from click.core import ParameterSource
 
 from arena import games
 from arena.cli.options import (
-    cold_start_option,
+    ContainmentChoice,
+    LimitsChoice,
+    RulesChoice,
     containment,
-    game_rules,
+    containment_options,
     lang_option,
     limits_options,
     rules_options,
-    sandbox_option,
+    seed_option,
 )
 from arena.i18n import N_, _, n_
 
@@ -86,12 +89,7 @@ RESULT_OPTIONS = (
     show_default=True,
     help=N_("Partidos per set of K players."),
 )
-@click.option(
-    "--seed",
-    metavar="N",
-    type=int,
-    help=N_("Deal from this explicit seed, to reproduce (predictable deals) [default: a new secret key]."),
-)
+@seed_option
 @click.option("--workers", metavar="W", type=click.IntRange(1), help=N_("Partidos at once [default: cores]."))
 @click.option(
     "--scheduler",
@@ -130,8 +128,7 @@ RESULT_OPTIONS = (
     help=N_("Fill a field smaller than a table with the sample players."),
 )
 @click.option("--resume", is_flag=True, help=N_("Finish the torneo in DIR (--resume DIR, or --out DIR)."))
-@sandbox_option
-@cold_start_option
+@containment_options()
 @lang_option
 def tournament(
     paths: tuple[Path, ...],
@@ -143,30 +140,19 @@ def tournament(
     scheduler: str | None,
     duplicate: bool,
     partidos: int | None,
-    game: str,
-    ruleset: str | None,
-    variants: tuple[str, ...],
-    renuncio: str,
-    juegos: int | None,
-    move_ms: int,
-    init_ms: int,
-    move_wall_ms: int | None,
-    init_wall_ms: int | None,
-    idle_ms: int,
-    init_idle_ms: int,
+    rules_choice: RulesChoice,
+    limits_choice: LimitsChoice,
     max_faults: int | None,
     until_separated: bool,
     budget: int | None,
     stop_on_broken: bool,
     with_samples: bool,
     resume: bool,
-    sandbox: str,
-    cold_start: bool,
+    containment_choice: ContainmentChoice,
 ) -> None:
     """``arena tournament`` (its help: the command's ``help``)."""
     from arena.game import spec_of
     from arena.inert import printable
-    from arena.referee.connection import wall_backstop
     from arena.referee.players import PlayerLoadError
     from arena.seeds import new_key, predictable_warning
     from arena.tournament import coordinator as t
@@ -202,7 +188,7 @@ def tournament(
                 )
             )
         else:
-            game, rules = game_rules(game, ruleset, variants, renuncio, juegos)
+            game, rules = rules_choice.resolve()
             spec = spec_of(game)
             sides = spec.teams
             table_size = _table_size(spec, table_size)
@@ -221,7 +207,8 @@ def tournament(
                 )
             left_out = [(str(s.folder), NOT_A_PLAYER, s.reason) for s in skipped]
             if not paths and ctx.get_parameter_source("move_ms") is ParameterSource.DEFAULT:
-                move_ms = _demo_move_ms(specs, Path(spec.samples), move_ms)
+                demo_ms = _demo_move_ms(specs, Path(spec.samples), limits_choice.move_ms)
+                limits_choice = replace(limits_choice, move_ms=demo_ms)
             if with_samples and len(specs) < table_size:
                 before = {s.folder for s in specs}
                 specs = fill_with_samples(specs, table_size, kind=Path(spec.samples))
@@ -230,6 +217,7 @@ def tournament(
                     click.echo(_("Filled with sample players: {players}.").format(players=", ".join(added)))
             if seed is not None:
                 click.echo(predictable_warning("--seed", seed), err=True)
+            limits = limits_choice.limits()  # the backstops not given: the spec's, of the limits played
             config = t.Config(
                 table_size=table_size,
                 rounds=rounds,
@@ -237,18 +225,18 @@ def tournament(
                 duplicate=duplicate,
                 partidos=partidos,
                 rules=rules.to_dict(),
-                init_ms=init_ms,
-                move_ms=move_ms,
-                init_wall_ms=init_wall_ms or wall_backstop(init_ms),
-                move_wall_ms=move_wall_ms or wall_backstop(move_ms),
-                idle_ms=idle_ms,
-                init_idle_ms=init_idle_ms,
+                init_ms=limits.init_ms,
+                move_ms=limits.move_ms,
+                init_wall_ms=limits.init_wall,
+                move_wall_ms=limits.move_wall,
+                idle_ms=limits.idle_ms,
+                init_idle_ms=limits.init_idle_ms,
                 max_faults=max_faults,
                 stop_on_broken=stop_on_broken,
                 until_separated=until_separated,
                 budget=budget,
                 paths=tuple(str(p) for p in paths),
-                sandbox=_mechanism(sandbox, scheduler),
+                sandbox=_mechanism(containment_choice.sandbox, scheduler),
                 key=None if seed is not None else new_key(),
                 game=game,
             )
@@ -261,7 +249,8 @@ def tournament(
                 )
             click.echo(_announce(len(specs), table_size, len(schedule), duplicate, seed, sides is not None))
         planned = None if resume else schedule
-        _play(folder, config, specs, workers, planned, scheduler, left_out, warm=not cold_start)
+        warm = not containment_choice.cold_start
+        _play(folder, config, specs, workers, planned, scheduler, left_out, warm=warm)
     except (t.TournamentError, PlayerLoadError) as exc:
         raise click.ClickException(printable(str(exc), multiline=True)) from None
 
