@@ -26,26 +26,31 @@ if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
     signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
-PROCESSES = {
-    *("test_check", "test_node_player", "test_parejas_tournament", "test_accuse", "test_accuse_samples"),
-    *("test_web", "test_web_browser", "test_standings_cli", "test_inert", "test_dos_play"),
-}
-"""Modules whose tests start player processes (in the sandbox) besides those using ``run_token``."""
-BROWSER = {"test_web_browser"}
-"""Modules that drive a headless browser."""
+SANDBOX_FIXTURES = frozenset({"run_token", "player_processes"})
+"""A test whose fixtures include one of these starts player processes (``sandbox``, hence ``slow``)."""
+BROWSER_FIXTURES = frozenset({"driver"})
+"""A test whose fixtures include one of these drives a headless browser (``browser``, hence ``slow``)."""
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Markers: ``sandbox`` (starts player processes), ``browser`` (a headless browser), and ``slow``
-    for both, so that ``pytest -m "not slow"`` is the fast tier (the rules, the engines, the results)."""
+    """Markers from each test's fixtures (their whole closure): ``sandbox`` (it starts player
+    processes: :func:`run_token` or :func:`player_processes`), ``browser`` (a headless browser), and
+    ``slow`` for both, so that ``pytest -m "not slow"`` is the fast tier (the rules, the engines, the
+    results)."""
     for item in items:
-        module = item.module.__name__.rsplit(".", 1)[-1] if item.module else ""
-        if module in PROCESSES or "run_token" in getattr(item, "fixturenames", ()):
+        fixtures = set(getattr(item, "fixturenames", ()))
+        if fixtures & SANDBOX_FIXTURES:
             item.add_marker(pytest.mark.sandbox)
-        if module in BROWSER:
+        if fixtures & BROWSER_FIXTURES:
             item.add_marker(pytest.mark.browser)
         if item.get_closest_marker("sandbox") or item.get_closest_marker("browser"):
             item.add_marker(pytest.mark.slow)
+
+
+@pytest.fixture(scope="module")
+def player_processes() -> None:
+    """Asked for by a module-scoped fixture that starts player processes (a torneo played once for
+    the module's tests): every test using that fixture is then marked ``sandbox`` and ``slow``."""
 
 
 @pytest.fixture(autouse=True)

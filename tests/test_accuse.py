@@ -26,6 +26,8 @@ from arena.referee.table import play_partido
 from arena.rules import STARTING_POROTOS, RulesError, RuleSet, legal_mask, proven_renuncios
 from arena.sdk import Player, PlayRequest
 
+pytestmark = pytest.mark.usefixtures("run_token")  # its tests start player processes
+
 ACCUSE = RuleSet(renuncio="accuse")
 Decide = Callable[[Partido, int, dict[str, Any]], tuple[str | None, int | None]]
 """A scripted seat: (partido, seat, request) -> (card, accused seat)."""

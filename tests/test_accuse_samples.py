@@ -8,12 +8,16 @@ import random
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from arena import cards, rules
 from arena.player.loader import load_player_class
 from arena.referee.table import play_partido
 from arena.rules import RuleSet
 from arena.sdk import Move, Player, PlayRequest
 from tests.benchmark_scripts import benchmark_lines
+
+pytestmark = pytest.mark.usefixtures("run_token")  # its tests start player processes
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "sample_players"

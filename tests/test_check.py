@@ -11,6 +11,8 @@ from click.testing import CliRunner, Result
 
 from arena.cli import main
 
+pytestmark = pytest.mark.usefixtures("run_token")  # its tests start player processes
+
 ROOT = Path(__file__).resolve().parent.parent
 BOTS = ROOT / "tests" / "bots"
 GUIDE = ROOT / "docs" / "student-guide.md"

@@ -26,6 +26,8 @@ from arena.results.export import sheet_frames, write_csvs, write_workbook
 from arena.results.standings import faults_table, head_to_head, partidos_table, standings
 from tests.test_standings import ENTRANTS, RECORDS
 
+pytestmark = pytest.mark.usefixtures("player_processes")  # its torneos start player processes
+
 ROOT = Path(__file__).resolve().parent.parent
 HOSTILE = ROOT / "tests" / "bots" / "hostile_escape"
 FORMULA = "=2+5"

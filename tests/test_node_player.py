@@ -28,9 +28,12 @@ from arena.rules import RuleSet
 from tests.torneos import evidence
 
 NODE = shutil.which("node")
-pytestmark = pytest.mark.skipif(
-    NODE is None, reason="`node` (Node.js) is not on PATH, so the Node.js sample player cannot run"
-)
+pytestmark = [
+    pytest.mark.skipif(
+        NODE is None, reason="`node` (Node.js) is not on PATH, so the Node.js sample player cannot run"
+    ),
+    pytest.mark.usefixtures("run_token"),  # its tests start player processes
+]
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "sample_players"

@@ -29,6 +29,8 @@ from arena.rules import RulesError
 from arena.tournament.sides import by_side, end_by_side, seat_specs
 from arena.tournament.store import Store
 
+pytestmark = pytest.mark.usefixtures("player_processes")  # its torneos start player processes
+
 ROOT = Path(__file__).resolve().parent.parent
 PAIRS = ROOT / "sample_pairs"
 BOTS = Path(__file__).resolve().parent / "bots"

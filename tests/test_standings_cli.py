@@ -12,6 +12,8 @@ from click.testing import CliRunner
 
 from arena.cli import main
 
+pytestmark = pytest.mark.usefixtures("player_processes")  # its torneos start player processes
+
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ("random_legal", "a_mas", "a_menos")
 

@@ -22,6 +22,8 @@ from arena.cli import main
 from arena.results import export, report, web
 from arena.tournament.store import Store
 
+pytestmark = pytest.mark.usefixtures("player_processes")  # its torneos start player processes
+
 ROOT = Path(__file__).resolve().parent.parent
 HOSTILE = "<script>alert(1)<\\script>\"'&"
 CSP = "default-src 'none'; img-src 'self' data:; style-src 'self'; script-src 'self'"

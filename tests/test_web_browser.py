@@ -47,6 +47,8 @@ from arena.results.report import build  # noqa: E402
 from arena.tournament.store import Store  # noqa: E402
 from scripts.screenshots import chromium_options  # noqa: E402  (the flags that keep it off the network)
 
+pytestmark = pytest.mark.usefixtures("player_processes")  # its torneos start player processes
+
 # ---------------------------------------------------------------------------------------------
 # The torneos, their sites, the browser
 
