@@ -101,6 +101,10 @@ def test_a_thread_that_ended_keeps_what_was_last_seen_of_it() -> None:
     with idle.IdleClock(lambda: [tid], lambda: 0) as clock:
         clock.start()
         worker.join()
+        # join() returns when Python's thread is done; the kernel's task goes a moment later
+        deadline = time.monotonic() + 5
+        while os.path.exists(f"/proc/self/task/{tid}") and time.monotonic() < deadline:
+            time.sleep(0.01)
         assert clock.idle_ms() is not None
         assert tid not in clock._files  # the file that read nothing is closed
 
