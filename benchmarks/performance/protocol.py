@@ -143,37 +143,11 @@ def sdk_writes(partidos: int) -> list[tuple[bytes, bool]]:
     return writes
 
 
-def sdk_round_trips(writes: list[tuple[bytes, bool]]) -> list[float]:
-    """Reply times (ms) of the trivial player's runner, unsandboxed, fed ``writes`` over a plain pipe."""
+def fed_round_trips(argv: list[str], writes: list[tuple[bytes, bool]]) -> list[float]:
+    """Reply times (ms) of the player ``argv`` fed ``writes`` (events and requests) over a plain pipe,
+    its replies read a line at a time (one read, as the referee reads)."""
     env = {**os.environ, "PYTHONPATH": str(HERE.parents[1])}
-    child = subprocess.Popen(
-        [sys.executable, "-m", "arena.player.runner", str(HERE / "trivial_player")],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        bufsize=0,
-        env=env,
-    )
-    assert child.stdin and child.stdout
-    reader = io.BufferedReader(child.stdout)  # type: ignore[type-var]  # a line in one read, as the referee does
-    times = []
-    for data, request in writes:
-        start = time.perf_counter()
-        child.stdin.write(data)
-        if request:
-            reply = json.loads(reader.readline())
-            if reply["type"] != "ready":
-                times.append((time.perf_counter() - start) * 1000)
-    child.stdin.close()
-    child.wait()
-    return times
-
-
-def raw_event_round_trips(writes: list[tuple[bytes, bool]]) -> list[float]:
-    """Reply times (ms) of :data:`RAW_EVENTS_CHILD` fed the referee's very writes (events and requests)
-    over a plain pipe, its replies read a line at a time (one read, as the referee reads)."""
-    child = subprocess.Popen(
-        [sys.executable, "-c", RAW_EVENTS_CHILD], stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0
-    )
+    child = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0, env=env)
     assert child.stdin and child.stdout
     reader = io.BufferedReader(child.stdout)  # type: ignore[type-var]
     times = []
@@ -187,6 +161,12 @@ def raw_event_round_trips(writes: list[tuple[bytes, bool]]) -> list[float]:
     child.stdin.close()
     child.wait()
     return times
+
+
+SDK_PLAYER = [sys.executable, "-m", "arena.player.runner", str(HERE / "trivial_player")]
+"""The trivial player's runner, unsandboxed."""
+RAW_PLAYER = [sys.executable, "-c", RAW_EVENTS_CHILD]
+"""A player with no SDK: it decodes every line and answers requests."""
 
 
 def raw_round_trips(requests: list[dict], rounds: int) -> list[float]:
@@ -220,8 +200,8 @@ def main() -> None:
     ref, _ = referee_round_trips(args.partidos * 2, 1, args.sandbox)
     raw = raw_round_trips(requests, len(ref))
     writes = sdk_writes(args.partidos * 2)
-    sdk = sdk_round_trips(writes)
-    same = raw_event_round_trips(writes)
+    sdk = fed_round_trips(SDK_PLAYER, writes)
+    same = fed_round_trips(RAW_PLAYER, writes)
     ref_med, raw_med = statistics.median(ref), statistics.median(raw)
 
     def show(label: str, times: list[float]) -> None:
