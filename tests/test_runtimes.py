@@ -4,10 +4,8 @@ play the same partido sealed as unsealed, with no fault, and call nothing outsid
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -15,7 +13,7 @@ from arena.containment import sandbox, seal
 from arena.referee.players import find_player
 from arena.referee.table import play_folders
 from tests import runtimes
-from tests.torneos import TIMES
+from tests.torneos import comparable
 
 pytestmark = [
     pytest.mark.usefixtures("run_token"),
@@ -23,16 +21,6 @@ pytestmark = [
 ]
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_players"
-
-
-def _events(path: Path) -> list[dict[str, Any]]:
-    out = []
-    for line in path.read_text().splitlines():
-        event = {k: v for k, v in json.loads(line).items() if k not in TIMES}
-        if event["type"] == "partido_start":
-            event["players"] = [{k: v for k, v in p.items() if k != "source"} for p in event["players"]]
-        out.append(event)
-    return out
 
 
 @pytest.mark.parametrize("runtime", runtimes.RUNTIMES)
@@ -46,7 +34,7 @@ def test_a_runtime_plays_the_same_sealed_as_unsealed(runtime: str, tmp_path: Pat
     for mechanism in ("bwrap", "none"):
         replay = tmp_path / f"{mechanism}.jsonl"
         play_folders(players, 3, replay=replay, mechanism=mechanism)
-        seen[mechanism] = _events(replay)
+        seen[mechanism] = comparable(replay)
     assert not [e for e in seen["bwrap"] if e["type"] in ("disqualified", "penalized")]
     assert seen["bwrap"] == seen["none"]
     assert seen["bwrap"][-1]["type"] == "partido_end"

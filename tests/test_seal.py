@@ -17,7 +17,7 @@ from arena.containment import sandbox, seal
 from arena.player import sealing
 from arena.referee.players import find_player
 from arena.referee.table import play_folders
-from tests.torneos import TIMES
+from tests.torneos import comparable
 
 pytestmark = pytest.mark.usefixtures("run_token")
 
@@ -53,16 +53,6 @@ def _replay(path: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text().splitlines()]
 
 
-def _no_times(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    out = []
-    for event in events:
-        event = {k: v for k, v in event.items() if k not in TIMES}
-        if event["type"] == "partido_start":
-            event["players"] = [{k: v for k, v in p.items() if k != "source"} for p in event["players"]]
-        out.append(event)
-    return out
-
-
 @pytest.mark.parametrize(("mechanism", "warm"), STARTS)
 def test_every_refused_family_is_refused_in_every_start(mechanism: str, warm: bool, tmp_path: Path) -> None:
     bot = find_player(BOTS / "hostile_syscalls")
@@ -87,7 +77,7 @@ def test_honest_partidos_are_unchanged_by_the_filter(tmp_path: Path) -> None:
     for mechanism, warm in (("bwrap", True), ("bwrap", False), ("none", False)):
         replay = tmp_path / f"{mechanism}-{warm}.jsonl"
         play_folders(folders, 11, replay=replay, mechanism=mechanism, warm=warm)
-        seen.append(_no_times(_replay(replay)))
+        seen.append(comparable(replay))
     assert seen[0] == seen[1] == seen[2]
 
 

@@ -80,6 +80,18 @@ TIMES = ("ms", "cpu_ms", "elapsed_ms")
 """Measured times on replay lines: they differ from run to run (and with the machine's load)."""
 
 
+def comparable(replay: Path) -> list[dict[str, Any]]:
+    """A replay file's events as two runs of one partido must agree on: without the measured times
+    (:data:`TIMES`) or the players' folders (``partido_start``'s ``players[].source``)."""
+    out = []
+    for line in replay.read_text().splitlines():
+        event = {k: v for k, v in json.loads(line).items() if k not in TIMES}
+        if event["type"] == "partido_start":
+            event["players"] = [{k: v for k, v in p.items() if k != "source"} for p in event["players"]]
+        out.append(event)
+    return out
+
+
 def replays(folder: Path) -> dict[str, list[dict[str, Any]]]:
     """Every committed replay's events, without the measured times (:data:`TIMES`)."""
     out = {}

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import argparse
 import collections
-import json
 import os
 import re
 import subprocess
@@ -36,7 +35,7 @@ sys.path.insert(0, str(ROOT))
 
 from arena.containment import seal  # noqa: E402
 from tests import runtimes  # noqa: E402
-from tests.torneos import TIMES  # noqa: E402
+from tests.torneos import comparable  # noqa: E402
 
 SAMPLES = ROOT / "sample_players"
 RUNTIMES = ("python-warm", "python-cold", "node", "java", "c", "shell")
@@ -67,17 +66,6 @@ def play(players: list[Path], seed: int, replay: Path, flags: list[str], env: di
     argv = ["arena", "play", *map(str, players), "--seed", str(seed), "--quiet", "--replay", str(replay)]
     done = subprocess.run([*argv, *flags], env=env, capture_output=True, text=True, timeout=600, check=False)
     return done.returncode == 0
-
-
-def events(replay: Path) -> list[dict]:
-    """The replay's events without measured times or the players' folders."""
-    out = []
-    for line in replay.read_text().splitlines():
-        event = {k: v for k, v in json.loads(line).items() if k not in TIMES}
-        if event["type"] == "partido_start":
-            event["players"] = [{k: v for k, v in p.items() if k != "source"} for p in event["players"]]
-        out.append(event)
-    return out
 
 
 def outside(since_us: int) -> collections.Counter[tuple[str, str]]:
@@ -125,7 +113,7 @@ def main() -> int:
                     ok &= play(players, seed, replays["sealed"], flags, base)
                     ok &= play(players, seed, replays["none"], [*flags, "--sandbox", "none"], base)
                     played += 1
-                    got = {mode: events(path) for mode, path in replays.items() if path.exists()}
+                    got = {mode: comparable(path) for mode, path in replays.items() if path.exists()}
                     if not ok or len(got) < 3:
                         faults += 1
                         continue
