@@ -222,10 +222,11 @@ class Box:
         self.status_text += data
         return b'"exit-code"' not in self.status_text
 
-    def limit_hit(self) -> str | None:
-        """Which per-player limit the kernel enforced (memory, processes, the syscall filter), if any."""
+    def limit_hit(self, signal_name: str | None = None) -> str | None:
+        """Which per-player limit the kernel enforced (memory, processes; for a ``SIGSYS``, the call
+        the syscall filter refused, from the kernel's log), if any."""
         hit = self.cgroup.limit_hit() if self.cgroup else None
-        if hit or self.mechanism == "none":
+        if hit or signal_name != "SIGSYS" or self.mechanism == "none":
             return hit
         call = seal.killed_call(self.uid, self.since_us - 1_000_000)
         return _(SEALED_CALL).format(call=call) if call else None

@@ -401,7 +401,7 @@ class SubprocessConnection:
             raise
         status = seen.evidence.get("exit")
         sig = status if isinstance(status, str) else None
-        limit = self.box.limit_hit() or sandbox.limit_hint(self.process.stderr.tail(), sig)
+        limit = self.box.limit_hit(sig) or sandbox.limit_hint(self.process.stderr.tail(), sig)
         detail = _(HELLO_CRASH_LIMIT).format(limit=limit) if limit else _(HELLO_CRASH)
         return PlayerFault("crash", detail, exit=status)
 
@@ -436,7 +436,7 @@ class SubprocessConnection:
                 sig = signal.Signals(signum).name
             except ValueError:
                 sig = str(signum)
-        limit = self.box.limit_hit() or sandbox.limit_hint(self.process.stderr.tail(), sig)
+        limit = self.box.limit_hit(sig) or sandbox.limit_hint(self.process.stderr.tail(), sig)
         if sig:
             if limit:
                 detail = _("{what}: killed by {signal} ({limit})").format(what=what, signal=sig, limit=limit)
