@@ -11,3 +11,14 @@ from __future__ import annotations
 
 class ArenaError(Exception):
     """An error arena reports to its user in one line."""
+
+
+class FaultError(Exception):
+    """A player's fault: ``reason`` is one of the game's rule faults
+    (:attr:`arena.games.gamespec.GameSpec.rule_faults`) or a program's, ``evidence`` its replay fields."""
+
+    def __init__(self, reason: str, detail: str, **evidence: object) -> None:
+        super().__init__(detail)
+        self.reason = reason
+        self.detail = detail
+        self.evidence = evidence

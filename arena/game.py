@@ -68,18 +68,19 @@ class Game(Protocol):
         """What the seat to move may see: the protocol's play request (the game's ``wire`` types)."""
         ...
 
-    def moves(self) -> list[tuple[str | None, str | None]]:
-        """Every ``(card, sing)`` the seat to move may answer now (accusations aside): what a random
-        legal player picks from, and what the conformance test plays."""
+    def legal_actions(self) -> list[Any]:
+        """Every decision the seat to move may take now (the game's own values, as its
+        :attr:`~arena.games.gamespec.GameSpec.read_reply` reads them): what a random legal player
+        picks from, and what the conformance library (:mod:`arena.games.conformance`) plays."""
         ...
 
     def view(self, event: Event, seat: int) -> Event:
         """``event`` (one of :attr:`events`) as the player at ``seat`` may see it."""
         ...
 
-    def play(self, card: str | int | None, sing: str | None = None, accuse: int | None = None) -> None:
-        """The seat to move sings (optionally) and plays, or accuses seat ``accuse`` (the ``accuse``
-        policy, or the ``review`` after a mano); IllegalMove if the rules forbid it."""
+    def act(self, decision: Any) -> None:
+        """The seat to move takes ``decision`` (read from its reply by the game's ``read_reply``); a
+        :class:`arena.errors.FaultError` (the game's rule fault) if the rules forbid it."""
 
     def fault(self, seat: int, reason: str, detail: str, **evidence: Any) -> bool:
         """Record ``seat``'s fault (disqualify or penalize); False when it no longer plays."""

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Container
+from collections.abc import Callable, Container
 from typing import Any
 
 from arena.errors import ArenaError
@@ -24,15 +24,8 @@ UNSOLICITED = N_("a line was written when no request was waiting")
 """The detail of a reply no request was waiting for (translate it where it is shown: ``_(UNSOLICITED)``)."""
 
 Message = dict[str, Any]
-
-# Replay-only evidence that players are not sent (protocol.md lists card / canto only).
-_SHOWN_FAULT_FIELDS = {
-    "disqualified": ("type", "seat", "reason", "detail", "card", "canto"),
-    "penalized": ("type", "seat", "reason", "detail"),
-}
-"""What players see of a fault (protocol.md, events): the evidence (the raw line, times, exit
-status) stays in the replay and the incident file."""
-
+ReadReply = Callable[[object, Message], Any]
+"""A game's reader of a reply's decision (:attr:`arena.games.gamespec.GameSpec.read_reply`)."""
 
 class ProtocolError(ArenaError, ValueError):
     """A reply that breaks the protocol; ``line`` is the offending text when known."""
@@ -41,42 +34,6 @@ class ProtocolError(ArenaError, ValueError):
         super().__init__(detail)
         self.detail = detail
         self.line = line
-
-
-def view(event: Message, seat: int) -> Message:
-    """The event as the player at ``seat`` receives it (no hidden information)."""
-    kind = event["type"]
-    if kind == "mano_start":
-        first = event["mano"] == 1  # the three-player face-down swap is not shown
-        hands = event["hands"]
-        return {
-            "type": "mano_start",
-            **{
-                k: event[k]
-                for k in (
-                    "mano",
-                    "dealer",
-                    "mano_seat",
-                    "sitting_out",
-                    "active",
-                    "porotos",
-                    "trump",
-                    "shown",
-                    "out_of_play",
-                )
-            },
-            "swaps": [
-                {**sw, "took": None} if first and sw["seat"] != seat else dict(sw) for sw in event["swaps"]
-            ],
-            "hand": hands[seat],
-        }
-    if kind == "played":
-        return {"type": "played", "seat": event["seat"], "card": event["card"]}
-    if kind in ("disqualified", "penalized"):
-        return {k: v for k, v in event.items() if k in _SHOWN_FAULT_FIELDS[kind]}
-    if kind == "partido_end":
-        return {"type": "partido_end", "winners": event["winners"], "ranking": event["ranking"]}
-    return event
 
 
 DEFAULT_GAME = "tute-cabrero"
@@ -141,33 +98,33 @@ def decode(line: bytes) -> Message:
     return obj
 
 
-def judge_reply(line: bytes, request: Message, answered: Container[int] = ()) -> Message:
+def judge_reply(line: bytes, request: Message, read: ReadReply, answered: Container[int] = ()) -> Message:
     """Judge one reply ``line`` to ``request`` (``hello`` or ``play``) by the spec; returns the reply.
 
     Every problem is a ProtocolError carrying the line's head, whatever the bytes:
     the referee's one path from a player's line to its reply. ``answered`` holds
     the ids of earlier requests (a late second reply to one is an unsolicited line).
-    Whether a played card is held and legal, or a canto valid, is the engine's to judge.
+    ``read`` is the game's reader of a decision (its shape); whether the decision is legal is the
+    engine's to judge.
     """
     obj = decode(line)
     rid = obj.get("id")
     try:
         if type(rid) is int and rid != request["id"] and rid in answered:
             raise ProtocolError(_(UNSOLICITED))
-        check_reply(obj, request)
+        check_reply(obj, request, read)
     except ProtocolError as exc:
         raise ProtocolError(exc.detail, _head(line)) from None
     return obj
 
 
-def check_reply(obj: object, request: Message) -> None:
-    """Check ``obj`` as the reply to ``request`` (``hello`` or ``play``); ProtocolError otherwise."""
+def check_reply(obj: object, request: Message, read: ReadReply) -> None:
+    """Check ``obj`` as the reply to ``request``: a ``ready`` to ``hello``, else what the game's
+    ``read`` (:attr:`arena.games.gamespec.GameSpec.read_reply`) accepts; ProtocolError otherwise."""
     if request["type"] == "hello":
         check_ready(obj, request["id"])
-    elif request["type"] in ("play", "review"):
-        decision_of(obj, request)
     else:
-        raise ValueError(f"no reply is defined for a {request['type']!r} request")  # not shown
+        read(obj, request)
 
 
 def brief(value: object) -> str:
@@ -267,7 +224,7 @@ def _head(line: bytes) -> str:
     return line.decode("utf-8", errors="replace")[:EXCERPT]
 
 
-def _check_head(obj: object, kind: str, request_id: int) -> Message:
+def check_head(obj: object, kind: str, request_id: int) -> Message:
     if not isinstance(obj, dict):
         raise ProtocolError(_("reply is not a JSON object but {value}").format(value=brief(obj)))
     if obj.get("type") != kind:
@@ -286,7 +243,7 @@ def _check_head(obj: object, kind: str, request_id: int) -> Message:
     return obj
 
 
-def _check_fields(obj: Message, kind: str, allowed: set[str]) -> None:
+def check_fields(obj: Message, kind: str, allowed: set[str]) -> None:
     extra = [k for k in obj if k not in allowed]
     if extra:
         names = ", ".join(k if isinstance(k, str) and len(k) <= 40 else brief(k) for k in extra[:5])
@@ -301,7 +258,7 @@ def _check_fields(obj: Message, kind: str, allowed: set[str]) -> None:
         raise ProtocolError(detail)
 
 
-def _check_text(value: object, what: str, example: str) -> str:
+def check_text(value: object, what: str, example: str) -> str:
     if not isinstance(value, str):
         raise ProtocolError(
             _("{what} must be a string like {example}, not {value}").format(
@@ -315,85 +272,8 @@ def _check_text(value: object, what: str, example: str) -> str:
 
 def check_ready(obj: object, request_id: int) -> str:
     """Validate a ``ready`` reply (any value); returns the display name."""
-    obj = _check_head(obj, "ready", request_id)
-    _check_fields(obj, "ready", {"type", "id", "name"})
+    obj = check_head(obj, "ready", request_id)
+    check_fields(obj, "ready", {"type", "id", "name"})
     if "name" not in obj:
         raise ProtocolError(_("ready needs a string field 'name'"))
-    return _check_text(obj["name"], "'name'", '"Ana"')[:64]
-
-
-def decision_of(obj: object, request: Message) -> tuple[str | None, str | None, int | None]:
-    """Validate the reply ``obj`` to a ``play`` or ``review`` request; returns (card, sing, accuse).
-
-    Under the ``accuse`` policy (the request has ``may_accuse``) a ``play`` request may be
-    answered ``{"type": "accuse", "id", "seat": k}`` instead, and a ``review`` request is
-    answered ``{"type": "review", "id", "accuse": k or null}``; ``k`` must be one of
-    ``may_accuse``.
-    """
-    if request["type"] == "review":
-        head = _check_head(obj, "review", request["id"])
-        _check_fields(head, "review", {"type", "id", "accuse"})
-        if "accuse" not in head:
-            raise ProtocolError(_("review needs a field 'accuse' (a seat, or null)"))
-        accused = head["accuse"]
-        return None, None, None if accused is None else _accused(accused, request["may_accuse"])
-    if "may_accuse" in request and isinstance(obj, dict) and obj.get("type") == "accuse":
-        head = _check_head(obj, "accuse", request["id"])
-        _check_fields(head, "accuse", {"type", "id", "seat"})
-        if "seat" not in head:
-            raise ProtocolError(_("accuse needs a field 'seat'"))
-        return None, None, _accused(head["seat"], request["may_accuse"])
-    card, sing = play_of(obj, request)
-    return card, sing, None
-
-
-def _accused(seat: object, may_accuse: list[int]) -> int:
-    """The accused seat of a reply: one of ``may_accuse``, else ProtocolError."""
-    if type(seat) is not int or seat not in may_accuse:
-        raise ProtocolError(
-            _("may not accuse {seat}: the seats you may accuse now are {seats}").format(
-                seat=brief(seat), seats=may_accuse
-            )
-        )
-    return seat
-
-
-def play_of(obj: object, request: Message) -> tuple[str | None, str | None]:
-    """Validate the reply ``obj`` to a ``play`` ``request`` of any game; returns (card, sing).
-
-    The request's fields say what it awaits, whatever the game: without ``legal``
-    (Tute Cabrero) a card, with a canto when ``may_sing`` is true; with ``legal``
-    (Tute por parejas, …) a card when ``legal`` is not empty, otherwise a canto from
-    ``may_sing`` (a list), ``"tirar"`` when ``may_concede``, or neither (a pass), and no card.
-    """
-    may_sing = bool(request.get("may_sing")) or request.get("may_concede") is True
-    return check_play(obj, request["id"], may_sing, card_expected=bool(request.get("legal", True)))
-
-
-def check_play(
-    obj: object, request_id: int, may_sing: bool, card_expected: bool = True
-) -> tuple[str | None, str | None]:
-    """Validate a ``play`` reply's shape (any value); returns (card, sing).
-
-    ``card_expected`` false (Tute por parejas, asked only to sing, pass or give up):
-    a card is refused and neither field is a pass. Whether the card is held and
-    legal, and the canto valid, is the engine's to judge.
-    """
-    obj = _check_head(obj, "play", request_id)
-    _check_fields(obj, "play", {"type", "id", "card", "sing"})
-    sing = None
-    if "sing" in obj:
-        if not may_sing:
-            raise ProtocolError(_("'sing' when may_sing is false"))
-        sing = _check_text(obj["sing"], "'sing'", '"cuarenta"')
-        if sing == "tute" and card_expected:
-            if "card" in obj:
-                raise ProtocolError(_("a card beside 'sing': 'tute' (tute is sung without a card)"))
-            return None, sing
-    if not card_expected:
-        if "card" in obj:
-            raise ProtocolError(_("a card when only a canto, a pass or tirar is asked (legal is empty)"))
-        return None, sing
-    if "card" not in obj:
-        raise ProtocolError(_("play needs a field 'card'"))
-    return _check_text(obj["card"], "'card'", '"12-basto"'), sing
+    return check_text(obj["name"], "'name'", '"Ana"')[:64]

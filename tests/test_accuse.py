@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from arena import protocol
 from arena.cards import NAMES, parse
 from arena.engine import IllegalMove, Partido
+from arena.games.common import replies
 from arena.protocol import ProtocolError
 from arena.referee.stats import partido_stats
 from arena.referee.table import play_partido
@@ -382,10 +383,10 @@ REVIEW = {"type": "review", "id": 4, "may_accuse": [0, 2]}
 
 
 def test_accusation_replies_are_read_strictly() -> None:
-    assert protocol.decision_of({"type": "accuse", "id": 3, "seat": 2}, PLAY) == (None, None, 2)
-    assert protocol.decision_of({"type": "play", "id": 3, "card": "1-oro"}, PLAY) == ("1-oro", None, None)
-    assert protocol.decision_of({"type": "review", "id": 4, "accuse": None}, REVIEW) == (None, None, None)
-    assert protocol.decision_of({"type": "review", "id": 4, "accuse": 0}, REVIEW) == (None, None, 0)
+    assert replies.decision_of({"type": "accuse", "id": 3, "seat": 2}, PLAY) == (None, None, 2)
+    assert replies.decision_of({"type": "play", "id": 3, "card": "1-oro"}, PLAY) == ("1-oro", None, None)
+    assert replies.decision_of({"type": "review", "id": 4, "accuse": None}, REVIEW) == (None, None, None)
+    assert replies.decision_of({"type": "review", "id": 4, "accuse": 0}, REVIEW) == (None, None, 0)
     for reply, request in (
         ({"type": "accuse", "id": 3, "seat": 1}, PLAY),  # not in may_accuse
         ({"type": "accuse", "id": 3, "seat": True}, {**PLAY, "may_accuse": [1]}),
@@ -397,7 +398,7 @@ def test_accusation_replies_are_read_strictly() -> None:
         ({"type": "play", "id": 4, "card": "1-oro"}, REVIEW),
     ):
         with pytest.raises(ProtocolError):
-            protocol.decision_of(reply, request)
+            replies.decision_of(reply, request)
 
 
 def test_the_policy_is_tute_cabreros_only() -> None:
@@ -517,7 +518,7 @@ def test_a_cabrero_workbook_has_no_accusation_columns(tmp_path: Path) -> None:
                     "tutes": 0,
                     "cantos": 0,
                     "faults": [],
-                    "move_ms": [1.0],
+                    "reply_ms": [1.0],
                     "won": True,
                     "place": 1.5,
                 }
@@ -589,7 +590,7 @@ def test_any_reply_to_the_new_requests_is_judged(
     except (ValueError, OverflowError):
         return
     try:
-        protocol.judge_reply(line, request)
+        protocol.judge_reply(line, request, replies.decision_of)
     except ProtocolError as exc:
         assert exc.detail and exc.line is not None
 

@@ -1,19 +1,11 @@
-"""Every registered game, through the seam only (its GameSpec and the Game protocol), by random legal
-play, as OpenSpiel's random simulation test does for its games: a new game gets these for free.
-
-For each game and each rule set, many partidos of random legal moves (:meth:`Game.moves`) check that
-- every request is answerable (some move is legal) and the partido ends;
-- no view a seat receives shows a card hidden from it;
-- the replay re-checks: the same seed and the same decisions give the same events, byte for byte;
-- the statistics add up (:func:`arena.referee.stats.partido_stats`), and the account narrates it.
+"""Every registered game passes the conformance library (:mod:`arena.check.conformance`: random legal
+play through the seam, the replay re-checks, the figures add up, the account tells it), and the Tute
+games' views hide every card a seat may not know (their own secret, which the library cannot know).
 """
 
 from __future__ import annotations
 
-import json
-import random
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -21,52 +13,18 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from arena import games
-from arena.game import Game, make_rules
+from arena.check import conformance
+from arena.game import Game
+from arena.games.common.account import VIEWER as TUTE_VIEWER
 from arena.games.gamespec import GameSpec
-from arena.referee.narrate import narrate
-from arena.referee.stats import partido_stats
 
 CARD = re.compile(r"^(1|2|3|4|5|6|7|10|11|12)-(oro|copa|espada|basto)$")
-MAX_STEPS = 20_000
-Decision = tuple[str | None, str | None]
 
 
-def _cases() -> Iterator[tuple[GameSpec, str, int]]:
-    """Every game's rulesets at every table size, and each variant (``ruleset+variant``) with its
-    first ruleset at its smallest and largest tables."""
-    for spec in games.specs():
-        for ruleset in spec.rulesets:
-            for n in spec.table_sizes:
-                yield spec, ruleset, n
-        for variant in spec.variants:
-            for n in sorted({min(spec.table_sizes), max(spec.table_sizes)}):
-                yield spec, f"{spec.rulesets[0]}+{variant}", n
-
-
-CASES = list(_cases())
+CASES = [(spec, ruleset, n) for spec in games.specs() for ruleset, n in conformance.cases(spec)]
 IDS = [f"{spec.short}-{ruleset}-{n}" for spec, ruleset, n in CASES]
-
-
-def _rules(spec: GameSpec, ruleset: str) -> object:
-    name, _plus, variant = ruleset.partition("+")
-    return make_rules(spec.name, name, (variant,) if variant else ())
-
-
-def _random_partido(spec: GameSpec, ruleset: str, n: int, seed: int) -> tuple[Game, list[Decision]]:
-    """A partido of random legal moves; the decisions made, in order."""
-    rules = _rules(spec, ruleset)
-    p: Game = spec.new_partido(n, seed, rules)
-    rng = random.Random(seed)
-    decisions: list[Decision] = []
-    for _step in range(MAX_STEPS):
-        if p.over:
-            return p, decisions
-        moves = p.moves()
-        assert moves, f"{spec.name}: a request with no legal answer: {p.request()}"
-        move = rng.choice(moves)
-        p.play(*move)
-        decisions.append(move)
-    raise AssertionError(f"{spec.name} {ruleset} {n}: not over after {MAX_STEPS} decisions")
+TUTE = [case for case in CASES if case[0].viewer == TUTE_VIEWER]
+TUTE_IDS = [f"{spec.short}-{ruleset}-{n}" for spec, ruleset, n in TUTE]
 
 
 def _cards(value: Any) -> set[str]:
@@ -116,13 +74,13 @@ def _fold(known: set[str], e: dict[str, Any], seat: int) -> set[str]:
     return known
 
 
-@pytest.mark.parametrize(("spec", "ruleset", "n"), CASES, ids=IDS)
+@pytest.mark.parametrize(("spec", "ruleset", "n"), TUTE, ids=TUTE_IDS)
 @given(seed=st.integers(0, 2**32 - 1))
 @settings(max_examples=30)
-def test_random_legal_play_ends_and_its_views_hide_what_they_must(
+def test_random_legal_play_ends_and_its_views_hide_the_cards_they_must(
     spec: GameSpec, ruleset: str, n: int, seed: int
 ) -> None:
-    p, _decisions = _random_partido(spec, ruleset, n, seed)
+    p, _decisions = conformance.random_partido(spec, ruleset, n, seed)
     assert p.winners or p.ranking(), f"{spec.name}: a partido over with no result"
     for seat in range(n):
         known = _known(p.events, seat)
@@ -134,53 +92,24 @@ def test_random_legal_play_ends_and_its_views_hide_what_they_must(
 @pytest.mark.parametrize(("spec", "ruleset", "n"), CASES, ids=IDS)
 @given(seed=st.integers(0, 2**32 - 1))
 @settings(max_examples=30)
-def test_the_replay_rechecks_from_its_seed_and_decisions(
-    spec: GameSpec, ruleset: str, n: int, seed: int
-) -> None:
-    p, decisions = _random_partido(spec, ruleset, n, seed)
-    again: Game = spec.new_partido(n, seed, _rules(spec, ruleset))
-    for move in decisions:
-        again.play(*move)
-    assert again.over
-    same = [json.dumps(e, sort_keys=True) for e in again.events]
-    assert same == [json.dumps(e, sort_keys=True) for e in p.events], f"{spec.name}: not deterministic"
-    assert again.ranking() == p.ranking() and again.winners == p.winners
+def test_every_game_passes_the_conformance_library(spec: GameSpec, ruleset: str, n: int, seed: int) -> None:
+    conformance.check_partido(spec, ruleset, n, seed)
 
 
-@pytest.mark.parametrize(("spec", "ruleset", "n"), CASES, ids=IDS)
-@given(seed=st.integers(0, 2**32 - 1))
-@settings(max_examples=30)
-def test_the_statistics_add_up_and_the_account_tells_it(
-    spec: GameSpec, ruleset: str, n: int, seed: int
-) -> None:
-    p, _decisions = _random_partido(spec, ruleset, n, seed)
-    start = {
-        "type": "partido_start",
-        "partido": "conformance",
-        "seed": seed,
-        "game": spec.name,
-        **({"teams": [list(t) for t in spec.teams]} if spec.teams else {}),
-        "rules": p.rules.to_dict(),
-        "players": [{"seat": s, "name": f"p{s}", "source": "test"} for s in range(n)],
-    }
-    events = [start, *p.events]
-    stats = partido_stats(events)
-    assert [s for s in range(n) if stats[s]["won"]] == sorted(p.winners)
-    assert sorted(st["place"] for st in stats) == pytest.approx(sorted(_places(p.ranking())))
-    for row in stats:
-        assert 0 <= row["manos_perdidas"] <= row["manos"] <= p.mano_number
-        assert row["porotos_perdidos"] >= 0 and row["faults"] == []
-    lines = list(narrate(events))
-    unformatted = [line for line in lines if "{" in line and "}" in line]
-    assert lines and not unformatted, f"narration lines left unformatted: {unformatted}"
+def test_the_library_catches_a_game_whose_replay_does_not_recheck() -> None:
+    """A game that deals from something else than its seed is named by the library."""
+    import dataclasses
+    import itertools
 
+    spec = games.default()
+    counter = itertools.count()
 
-def _places(ranking: list[list[int]]) -> list[float]:
-    out, start = [], 1
-    for group in ranking:
-        out += [start + (len(group) - 1) / 2] * len(group)
-        start += len(group)
-    return out
+    def unseeded(n: int, seed: object, rules: object = None, *, deal: bool = True) -> Game:
+        return spec.new_partido(n, next(counter), rules, deal=deal)  # a new deal every time
+
+    broken = dataclasses.replace(spec, new_partido=unseeded)
+    with pytest.raises(conformance.ConformanceError, match=r"same events|not legal"):
+        conformance.check_partido(broken, spec.rulesets[0], 3, 1)
 
 
 def test_every_game_is_reachable_by_its_names() -> None:

@@ -154,7 +154,7 @@ def test_the_samples_play_in_sandboxed_processes(tmp_path: Path) -> None:
     assert [p["name"] for p in head["players"]] == ["basico", "random_legal"]
     assert end["type"] == "partido_end" and end["winners"] == result.winners and not result.faults
     assert not incidents and max(end["juegos"]) == 2
-    assert all(len(times) > 0 for times in result.move_ms)  # both processes replied
+    assert all(len(times) > 0 for times in result.reply_ms)  # both processes replied
     recheck(events)
 
 

@@ -56,7 +56,7 @@ def test_it_never_faults(n: int, ruleset: RuleSet, seed: int) -> None:
     players += [OTHERS[i % 3]() for i in range(n - 2)]
     result = play_partido(players, seed=seed + n, ruleset=ruleset)
     assert result.faults == []
-    assert result.move_ms[0] and result.move_ms[1]
+    assert result.reply_ms[0] and result.reply_ms[1]
 
 
 def test_the_registered_class_loads_with_defaults() -> None:

@@ -6,7 +6,7 @@ Three layers (issue 12, point 4):
   duplicate keys, deep nesting, …), at ``hello`` and in play;
 - a fuzz run of more than 100,000 generated and mutated lines, and hypothesis's
   JSON values, through the referee's own path: :class:`SubprocessConnection`'s
-  ``_hello`` / ``ask`` (over a fake process), :func:`protocol.check_play` as the
+  ``_hello`` / ``ask`` (over a fake process), :func:`replies.check_play` as the
   referee calls it, and the engine;
 - hostile bots (``tests/bots/hostile_reply_*``) in real partidos and in a torneo.
 """
@@ -36,6 +36,7 @@ from arena.cards import NAMES, names_of
 from arena.containment import sandbox
 from arena.containment.process import LineTooLong
 from arena.engine import IllegalMove, Partido
+from arena.games.common import replies
 from arena.referee.connection import Limits, PlayerFault, SubprocessConnection, _Transcript
 from arena.referee.players import PlayerSpec
 from arena.tournament import coordinator as t
@@ -103,7 +104,7 @@ class Judge:
     """Feeds reply lines to the referee's own judging path and checks every outcome.
 
     A line is a ``ready`` (``SubprocessConnection._hello``) or a ``play`` reply
-    (``SubprocessConnection.ask``, then :func:`protocol.check_play` and the engine,
+    (``SubprocessConnection.ask``, then :func:`replies.check_play` and the engine,
     as ``Referee._turn`` does). The outcome is a valid reply, a ``PlayerFault``
     with reason ``protocol``, or the engine's fault; any other exception escapes.
     """
@@ -118,6 +119,7 @@ class Judge:
         conn.last_line = None
         conn._next_id = 0
         conn._answered = set()
+        conn._reader = replies.decision_of  # Tute Cabrero's reader, as its hello names the game
         conn.closed = True
         conn.box = sandbox.Box([], ".", {}, "none")
         conn._cpu_ns = lambda: None  # type: ignore[method-assign]  # no process: no CPU time to measure
@@ -153,7 +155,7 @@ class Judge:
         self.process.line = line
         try:
             reply = self.conn.ask(request, 1000)
-            card, sing = protocol.check_play(reply, request["id"], request["may_sing"])
+            card, sing = replies.check_play(reply, request["id"], request["may_sing"])
         except PlayerFault as fault:
             return self._fault(fault, line)
         for value in (card, sing):
@@ -193,7 +195,7 @@ def _is_text(value: object) -> bool:
 def _assert_sendable(reason: str, detail: str, evidence: dict[str, Any]) -> None:
     """The fault's event can be sent to every player and written to the replay."""
     event = {"type": "disqualified", "seat": 0, "reason": reason, "detail": detail, **evidence}
-    protocol.encode(protocol.view(event, 1))
+    protocol.encode(replies.view(event, 1))
     json.dumps(event, ensure_ascii=False).encode()
 
 

@@ -52,7 +52,7 @@ def test_it_plays_whole_partidos_without_a_fault(n: int, ruleset: RuleSet) -> No
     players += [OTHERS[i % 3]() for i in range(n - 2)]
     result = play_partido(players, seed=40 + n, ruleset=ruleset)
     assert result.faults == []
-    assert result.move_ms[0] and result.move_ms[1]
+    assert result.reply_ms[0] and result.reply_ms[1]
     assert result.winners
 
 

@@ -20,6 +20,7 @@ from arena import protocol
 from arena.cli.student import check
 from arena.cli.torneo import tournament
 from arena.game import make_rules, seat_sides
+from arena.games.common import replies
 from arena.parejas.rules import ParejasRules
 from arena.parejas.sdk import ParejasPlayer, ParejasRequest
 from arena.protocol import ProtocolError
@@ -57,7 +58,7 @@ TIRAR = {"type": "play", "id": 7, "legal": [], "may_sing": [], "may_concede": Tr
 def test_a_pair_reply_of_the_right_shape_is_read(
     request_: dict[str, Any], reply: dict[str, Any], expected: tuple[str | None, str | None]
 ) -> None:
-    assert protocol.play_of({"type": "play", "id": 7, **reply}, request_) == expected
+    assert replies.play_of({"type": "play", "id": 7, **reply}, request_) == expected
 
 
 @pytest.mark.parametrize(
@@ -75,7 +76,7 @@ def test_a_pair_reply_of_the_wrong_shape_is_a_protocol_error(
     request_: dict[str, Any], reply: dict[str, Any], message: str
 ) -> None:
     with pytest.raises(ProtocolError, match=message):
-        protocol.play_of({"type": "play", "id": 7, **reply}, request_)
+        replies.play_of({"type": "play", "id": 7, **reply}, request_)
 
 
 def test_hello_names_the_game_only_when_it_is_not_cabrero() -> None:
@@ -114,7 +115,7 @@ def test_a_result_by_seat_becomes_one_by_side(tmp_path: Path) -> None:
             "tutes": 0,
             "cantos": c,
             "faults": f,
-            "move_cpu_ms": [float(s)],
+            "reply_cpu_ms": [float(s)],
             "won": False,
             "place": 0.0,
         }
@@ -127,7 +128,7 @@ def test_a_result_by_seat_becomes_one_by_side(tmp_path: Path) -> None:
         "manos": 3,
         "porotos": [4, 2, 4, 2],
         "faults": [{"mano": 3, "seat": 1, "reason": "renuncio", "detail": "x", "penalized": False}],
-        "move_ms": [[1.0], [2.0], [3.0], [4.0]],
+        "reply_ms": [[1.0], [2.0], [3.0], [4.0]],
         "stats": stats,
     }
     out, files = by_side(result, {1: first, 3: second}, ["ana", "bea"], teams)
@@ -135,7 +136,7 @@ def test_a_result_by_seat_becomes_one_by_side(tmp_path: Path) -> None:
     assert out["winners"] == [0] and out["ranking"] == [[0], [1]]
     assert out["porotos"] == [4, 2]
     assert out["faults"][0]["seat"] == 1
-    assert out["move_ms"] == [[1.0, 3.0], [2.0, 4.0]]
+    assert out["reply_ms"] == [[1.0, 3.0], [2.0, 4.0]]
     assert out["stats"][0]["cantos"] == 3 and out["stats"][0]["manos"] == 3  # cantos add up, manos do not
     assert out["stats"][1]["faults"] == ["renuncio", "renuncio"] and out["stats"][1]["place"] == 2.0
     assert out["stats"][0]["won"] and not out["stats"][1]["won"]
@@ -204,7 +205,7 @@ def test_a_partido_of_pairs_in_processes_keeps_its_seats_in_the_replay(tmp_path:
     ]
     assert end["type"] == "partido_end" and end["winners"] == result.winners and not result.faults
     assert not incidents and max(end["juegos"]) >= 2
-    assert all(len(times) > 0 for times in result.move_ms)  # four processes, each replied
+    assert all(len(times) > 0 for times in result.reply_ms)  # four processes, each replied
 
 
 @pytest.mark.parametrize(

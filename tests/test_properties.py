@@ -18,9 +18,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from arena import cards, engine, protocol, rules
+from arena import cards, engine, rules
 from arena.engine import IllegalMove, Partido
 from arena.games.cabrero.playoff import PLAYOFF
+from arena.games.common import replies
 from arena.rules import RuleSet
 
 # ----------------------------------------------------------------- spec oracles
@@ -732,7 +733,7 @@ def test_views_never_reveal_other_hands(n, seed, ruleset, d):
     p = played_partido(n, seed, ruleset, d)
     for e in p.events:
         for seat in range(n):
-            v = protocol.view(e, seat)
+            v = replies.view(e, seat)
             assert v["type"] == e["type"]
             assert not {"dealt", "leftover", "hands", "seed"} & set(v)
             if e["type"] == "disqualified":  # protocol.md: seat, reason, detail, and the card / canto

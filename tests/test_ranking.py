@@ -44,7 +44,7 @@ def _record(pid: str, players: list[str], ranking_: list[list[int]], faults: Any
             "tutes": 0,
             "cantos": 0,
             "faults": [],
-            "move_ms": [1.0],
+            "reply_ms": [1.0],
             "won": places[s] == 0,
             "place": float(places[s] + 1),
         }

@@ -34,9 +34,9 @@ from arena.cli import main
 from arena.engine import Partido, deal_key, deal_order
 from arena.games.cabrero import engine  # patched below: the module a Partido deals through
 from arena.games.common import deal
+from arena.games.common.replies import view
 from arena.i18n import _
 from arena.player.loader import load_player_class
-from arena.protocol import view
 from arena.referee.players import find_player
 from arena.referee.replay import read_replay
 from arena.referee.table import play_folders

@@ -15,9 +15,9 @@ from typing import Any
 
 import pytest
 
-from arena import protocol
 from arena.cards import NAMES, cards_of, names_of, parse, parse_mask
 from arena.engine import Mano, Partido
+from arena.games.common import replies
 from arena.rules import RulesError, RuleSet
 from arena.sdk import PlayRequest, TableView
 
@@ -56,7 +56,7 @@ def drive(n: int, seed: int, ruleset: RuleSet, check: Check) -> int:
             elif event["type"] == "sang":
                 sung.append((event["seat"], event["canto"]))
             for s, v in enumerate(views):
-                v.update(protocol.view(event, s))
+                v.update(replies.view(event, s))
         sent = len(p.events)
         m = p.mano
         assert m is not None

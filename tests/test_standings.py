@@ -41,7 +41,7 @@ def seat_stats(won: bool, place: float, manos: int, lost: int, porotos: int, **e
         "tutes": 0,
         "cantos": 0,
         "faults": [],
-        "move_ms": [],
+        "reply_ms": [],
         "won": won,
         "place": place,
     }
@@ -60,9 +60,9 @@ RECORDS = [
         "faults": [],
         "replay": "replays/p1.jsonl",
         "stats": [
-            seat_stats(True, 1.5, 6, 2, 2, cantos=2, move_ms=[1.0, 3.0]),
-            seat_stats(True, 1.5, 6, 1, 1, capotes=1, move_ms=[2.0]),
-            seat_stats(False, 3.0, 6, 4, 4, tutes=1, move_ms=[5.0, 7.0, 9.0]),
+            seat_stats(True, 1.5, 6, 2, 2, cantos=2, reply_ms=[1.0, 3.0]),
+            seat_stats(True, 1.5, 6, 1, 1, capotes=1, reply_ms=[2.0]),
+            seat_stats(False, 3.0, 6, 4, 4, tutes=1, reply_ms=[5.0, 7.0, 9.0]),
         ],
     },
     {  # p2: dani disqualified for a renuncio in mano 2; ana and caro win
@@ -86,7 +86,7 @@ RECORDS = [
         "stats": [
             seat_stats(True, 1.5, 1, 0, 0),
             seat_stats(False, 3.0, 1, 1, 1, faults=["renuncio"]),
-            seat_stats(True, 1.5, 1, 1, 1, move_ms=[4.0]),
+            seat_stats(True, 1.5, 1, 1, 1, reply_ms=[4.0]),
         ],
     },
 ]
@@ -254,7 +254,7 @@ def test_partido_stats_from_a_replay() -> None:
     assert [x["tutes"] for x in s] == [0, 1, 0]
     assert [x["faults"] for x in s] == [["timeout"], [], ["renuncio"]]
     assert [x["won"] for x in s] == [False, True, True] and [x["place"] for x in s] == [3.0, 1.5, 1.5]
-    assert s[0]["move_ms"] == [2.5] and s[0]["move_cpu_ms"] == [1.25]
+    assert s[0]["reply_ms"] == [2.5] and s[0]["reply_cpu_ms"] == [1.25]
     with pytest.raises(ValueError, match="se cortó antes de terminar"):
         partido_stats(events[:-1])
 
@@ -273,7 +273,7 @@ def test_cpu_time_per_move_stands_beside_wall_time() -> None:
         {
             **RECORDS[0],
             "stats": [
-                {**s, "move_cpu_ms": cpu}
+                {**s, "reply_cpu_ms": cpu}
                 for s, cpu in zip(RECORDS[0]["stats"], [[0.5, 1.5], [], [2.0, 4.0, 6.0]], strict=True)
             ],
         },

@@ -60,7 +60,7 @@ def outcome(store: Store, p: ScheduledPartido, rng: random.Random) -> dict[str, 
         {
             **{f: rng.randint(0, 5) for f in FIELDS},
             "faults": [f["reason"] for f in faults if f["seat"] == s],
-            "move_cpu_ms": [round(rng.uniform(0, 3), 3) for _i in range(rng.randint(0, 4))],
+            "reply_cpu_ms": [round(rng.uniform(0, 3), 3) for _i in range(rng.randint(0, 4))],
             "won": places[s] < 2,
             "place": places[s],
         }
@@ -76,7 +76,7 @@ def outcome(store: Store, p: ScheduledPartido, rng: random.Random) -> dict[str, 
         "manos": 7,
         "porotos": [rng.randint(0, 5) for _s in range(4)],
         "faults": faults,
-        "move_ms": [
+        "reply_ms": [
             [round(rng.lognormvariate(0, 1), 3) for _i in range(rng.randint(0, 6))] for _s in range(4)
         ],
         "stats": stats,
@@ -130,15 +130,15 @@ def test_an_older_store_reads_back_what_schema_3_does(tmp_path: Path, version: i
         assert unstamped(records) == unstamped(b.results())
         assert unstamped(a.results(figures=False)) == unstamped(b.results(figures=False))
         assert b.seat_totals() is None and b.reply_times() is None
-    assert any(r.faults for r in records) and any(r.stats[0]["move_cpu_ms"] for r in records)
-    assert all(r.move_ms and len(r.stats) == 4 for r in records)
+    assert any(r.faults for r in records) and any(r.stats[0]["reply_cpu_ms"] for r in records)
+    assert all(r.reply_ms and len(r.stats) == 4 for r in records)
     lean = unstamped(records)[0]
-    assert dataclasses.replace(lean, stats=(), move_ms=()) == unstamped(Store.open(new).results(False))[0]
+    assert dataclasses.replace(lean, stats=(), reply_ms=()) == unstamped(Store.open(new).results(False))[0]
     db = sqlite3.connect(old / DB_NAME)  # resumed in its own version: JSON, no seats table
     assert db.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone() == (str(version),)
     move_ms, stats = db.execute("SELECT move_ms, stats FROM partidos ORDER BY pos").fetchone()
     db.close()
-    assert json.loads(move_ms) == [list(m) for m in records[0].move_ms]
+    assert json.loads(move_ms) == [list(m) for m in records[0].reply_ms]
     assert json.loads(stats) == list(records[0].stats)
 
 
@@ -185,7 +185,7 @@ def test_a_result_without_figures_is_counted_from_its_replay(tmp_path: Path) -> 
         work["result"].update(winners=[2], ranking=[[2], [0, 1, 3]], faults=[], stats=[])
         store.commit(plan[0], work)
         (rec,) = store.results()
-    expected = [{k: v for k, v in seat.items() if k != "move_ms"} for seat in partido_stats(events)]
+    expected = [{k: v for k, v in seat.items() if k != "reply_ms"} for seat in partido_stats(events)]
     assert list(rec.stats) == expected and rec.stats[2]["capotes"] == 1
 
 

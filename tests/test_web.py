@@ -183,8 +183,10 @@ def test_the_viewer_embeds_the_replay(game: str, request: pytest.FixtureRequest)
         assert viewer["data-step"] == "0" and viewer["data-steps"] == str(len(lines))
         seats = [e for e in page.tags("section") if "data-seat" in e["attrs"]]
         assert len(seats) == len(json.loads(lines[0])["players"])
-        for needed in ("first", "prev", "next", "play", "last", "view-as", "trick", "trump", "log", "status"):
-            assert page.find(id=needed), needed
+        for needed in ("first", "prev", "next", "play", "last", "view-as", "centre", "log", "status"):
+            assert page.find(id=needed), needed  # the table's centre is the game's renderer's to draw
+        scripts = [t["attrs"]["src"] for t in page.tags("script") if t["attrs"].get("src")]
+        assert scripts[-2:] == [f"../assets/{web.renderer_name(game)}", "../assets/viewer.js"], scripts
         assert page.find(id="status")[0]["attrs"]["aria-live"] == "polite"
 
 

@@ -37,7 +37,7 @@ def seat(won: bool, place: float, faults: list[str]) -> dict[str, Any]:
         "tutes": 0,
         "cantos": 1,
         "faults": faults,
-        "move_ms": [1.0, 2.0],
+        "reply_ms": [1.0, 2.0],
         "won": won,
         "place": place,
     }

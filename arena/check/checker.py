@@ -105,9 +105,9 @@ class CheckReport:
     partidos: int = 0
     faults: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
-    move_ms: list[float] = field(default_factory=list)
+    reply_ms: list[float] = field(default_factory=list)
     """Wall-clock time of each reply."""
-    move_cpu_ms: list[float] = field(default_factory=list)
+    reply_cpu_ms: list[float] = field(default_factory=list)
     """CPU time of each reply (the player's whole process tree), where measured."""
     startup_ms: float = 0.0
     stuck: list[Stuck] = field(default_factory=list)
@@ -253,8 +253,8 @@ def check_player(
         )
         report.partidos += 1
         for s in seats:
-            report.move_ms += result.move_ms[s]
-            report.move_cpu_ms += [c for c in result.move_cpu_ms[s] if c is not None]
+            report.reply_ms += result.reply_ms[s]
+            report.reply_cpu_ms += [c for c in result.reply_cpu_ms[s] if c is not None]
         for watched in watch.watched.values():
             report.stuck += watched.stuck
         mine = [f for f in result.faults if f.seat in seats]
@@ -578,13 +578,13 @@ def _spread(times: list[float]) -> tuple[float, float, float]:
 
 
 def _timing(report: CheckReport, limits: Limits, say: Say) -> None:
-    if not report.move_ms:
+    if not report.reply_ms:
         say(_("Time per play: no plays"))
         return
-    wall = _spread(report.move_ms)
-    cpu = _spread(report.move_cpu_ms) if report.move_cpu_ms else None
+    wall = _spread(report.reply_ms)
+    cpu = _spread(report.reply_cpu_ms) if report.reply_cpu_ms else None
     if cpu is not None:
-        n = len(report.move_cpu_ms)
+        n = len(report.reply_cpu_ms)
         say(
             n_(
                 "CPU per play ({n} play): median {median:.1f} ms, p95 {p95:.1f} ms, maximum {top:.1f} ms "
@@ -594,7 +594,7 @@ def _timing(report: CheckReport, limits: Limits, say: Say) -> None:
                 n,
             ).format(n=n, median=cpu[0], p95=cpu[1], top=cpu[2], limit=limits.move_ms)
         )
-    n = len(report.move_ms)
+    n = len(report.reply_ms)
     say(
         n_(
             "Wall clock per play ({n} play): median {median:.1f} ms, p95 {p95:.1f} ms, maximum {top:.1f} ms "

@@ -19,17 +19,39 @@ Line = Callable[[int], str]
 
 @dataclass(frozen=True)
 class Tally:
-    """What a game's :attr:`GameSpec.tally_mano` is given besides the ``mano_end`` event.
+    """What a game's :attr:`GameSpec.tally` is given besides the partido's events.
 
-    ``out`` is one dict per seat of :data:`arena.referee.stats.FIELDS` (to add to),
-    ``dealt`` the seats dealt in this mano, ``proven`` whether the mano ended by a proven
-    accusation, ``teams`` the partido's teams (empty: every player for himself).
+    ``out`` is one dict per seat, with the house's counts and the game's :attr:`GameSpec.counts` at 0
+    (to add to), ``teams`` the partido's teams (empty: every player for himself), ``rules`` its rules.
     """
 
     out: list[dict[str, Any]]
-    dealt: Sequence[int]
-    proven: bool
     teams: Sequence[Sequence[int]]
+    rules: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Figure:
+    """A column of the standings that a game counts (:attr:`GameSpec.figures`).
+
+    ``count`` is one of the game's per-seat counts (:attr:`GameSpec.counts`, or the house's
+    ``manos``), summed over an entrant's partidos; with ``per`` (another count) it is shown per
+    100 of that one (``porotos_perdidos`` per 100 ``manos``). ``title`` is marked for the catalog.
+    """
+
+    key: str
+    title: str
+    count: str
+    per: str = ""
+    number_format: str = "0"
+    """How the workbook shows it (an Excel number format)."""
+
+    def value(self, counts: dict[str, list[int]], i: int) -> float:
+        """The figure of entrant ``i`` from the summed ``counts`` (NaN per nothing)."""
+        if not self.per:
+            return counts[self.count][i]
+        base = counts[self.per][i]
+        return 100 * counts[self.count][i] / base if base else float("nan")
 
 
 @dataclass(frozen=True)
@@ -41,6 +63,8 @@ class Narrator:
     seats: Callable[[Sequence[int]], str]
     pair: Callable[[int], str]
     by_seat: Callable[[Sequence[Any]], str]
+    name: Callable[[int], str] = str
+    """A seat's name alone (``ana``), the seat's number when it has none."""
 
 
 @dataclass(frozen=True)
@@ -67,12 +91,31 @@ class GameSpec:
     """A rule set, its dict or None (the default) as the game's rule-set object, checked."""
     make_rules: Callable[[str | None, Sequence[str], str, int | None], Any]
     """``make_rules(ruleset, variants, renuncio, juegos)`` from the command line; RulesError (one line)."""
-    tally_mano: Callable[[Event, Tally], None]
-    """Adds a ``mano_end`` to the per-seat figures of :mod:`arena.referee.stats`."""
+    read_reply: Callable[[object, dict[str, Any]], Any]
+    """``read_reply(reply, request)``: the decision a ``play`` (or other) reply states, its shape checked
+    (:class:`arena.protocol.ProtocolError`, one line, otherwise); what :meth:`Game.act` is given. The
+    house checks only that the reply is one JSON object of at most 4 KiB."""
+    push_after: frozenset[str]
+    """The events after which every player's queued events are written at once (the end of a baza,
+    a mano, …): between them the events go out with each player's next request."""
+    reply_event: str
+    """The event that records a decision (``"played"``): the referee stamps it with the reply's
+    measured times (``ms``, ``cpu_ms``)."""
+    counts: tuple[str, ...]
+    """The game's per-seat counts in a partido's figures (:func:`arena.referee.stats.partido_stats`),
+    besides the house's ``manos`` and ``manos_perdidas``, which :attr:`tally` counts too."""
+    tally: Callable[[Sequence[Event], Tally], None]
+    """Adds a partido's events to the per-seat counts (``t.out``): the house's two and :attr:`counts`."""
+    figures: tuple[Figure, ...]
+    """The game's columns of the standings (workbook, terminal, site), after the house's."""
     narrate_start: Callable[[Event, Narrator], Iterator[str]]
     """The first lines of an account of a partido (its ``partido_start``)."""
-    narrate_mano_end: Callable[[Event, Narrator], Iterator[str]]
-    """The lines of a ``mano_end``."""
+    narrate_event: Callable[[Event, Narrator, bool], Iterator[str]]
+    """The lines of any other event of the game (``hands``: show hidden information, replays only);
+    the house tells ``disqualified``, ``penalized``, ``partido_end`` and a hosted playoff."""
+    viewer: str
+    """The replay viewer's renderer for the game: a JavaScript file (an absolute path) that the site
+    copies beside its pages and loads on the game's viewer pages (see ``docs/games.md``)."""
     player_hint: str
     """What a player of this game subclasses (``"arena.sdk.Player"``), for a wrong ``hello``."""
     sdk_modules: tuple[str, ...]
@@ -103,8 +146,10 @@ class GameSpec:
     default_player: str = ""
     """A plain player of the game (``module.Class``), for a playoff in another game whose player brings
     none of its own (Tute Cabrero's ``hasta-un-ganador`` and tute de a dos)."""
-    narrate_other: Callable[[Event, Narrator], Iterator[str]] = field(default=lambda e, say: iter(()))
-    """The lines of an event of the game's own, one the shared narration does not know (none by default)."""
+    penalizable: tuple[str, ...] = ()
+    """The rule faults that ``--renuncio penalize`` turns into penalties (a column each in the standings)."""
+    fault_names: dict[str, str] = field(default_factory=dict)
+    """Its rule faults as people read them (reason -> name, marked for the catalog)."""
     fault_hints: dict[str, str] = field(default_factory=dict)
     """What ``arena check`` tells a player who made a rule fault of this game (reason -> hint, marked
     for the catalog): the game's own obligations, not another game's (the checker's plain hint where

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
-from arena import protocol
+from arena import games, protocol
 from arena.containment import idle, sandbox, warm
 from arena.containment.process import (
     LineClosed,
@@ -27,8 +27,8 @@ from arena.containment.process import (
     PlayerProcess,
     process_tree_cpu_ns,
 )
+from arena.errors import FaultError
 from arena.games.common.player import BasePlayer as Player
-from arena.games.common.tute import FaultError
 from arena.i18n import N_, _
 from arena.inert import EXCERPT, printable
 from arena.player.loader import PlayerLoadError
@@ -263,6 +263,7 @@ class SubprocessConnection:
     ) -> None:
         self.spec = spec
         self.game = game
+        self._reader = games.spec(game).read_reply
         self.mechanism = mechanism = mechanism or sandbox.resolve("auto")
         self.name = spec.name
         self.display_name = spec.display_name or spec.name
@@ -589,7 +590,7 @@ class SubprocessConnection:
         self.transcript.add("←", line)
         self.last_line = line
         try:  # any bytes: judged by the spec, a fault of the player, never an error of the referee
-            obj = protocol.judge_reply(line, request, self._answered)
+            obj = protocol.judge_reply(line, request, self._reader, self._answered)
         except ProtocolError as exc:
             raise PlayerFault("protocol", exc.detail, line=exc.line) from None
         self._answered.add(request["id"])

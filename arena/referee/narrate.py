@@ -1,28 +1,36 @@
-"""A readable account of a partido from its events, in the language in use (the game's terms in Spanish)."""
+"""A readable account of a partido from its events, in the language in use (the game's terms in Spanish).
+
+The house tells the start, the faults, the end and a hosted playoff; every other event is the game's
+to tell (its spec's ``narrate_event``)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from arena import games
 from arena.game import DEFAULT_GAME, spec_of
-from arena.games.common.words import OUTCOMES, REASONS, outcome_name, reason_name, sings
 from arena.games.gamespec import GameSpec, Narrator
-from arena.i18n import _, n_
+from arena.i18n import N_, _, n_
 from arena.inert import printable
 
 Message = dict[str, Any]
 
-__all__ = ["OUTCOMES", "REASONS", "narrate", "outcome_name", "reason_name"]
+__all__ = ["PROCESS_FAULT_NAMES", "narrate", "reason_name"]
 
-KNOWN = frozenset(
-    {
-        *("partido_start", "mano_start", "sang", "played", "accused", "conceded", "trick_end"),
-        *("disqualified", "penalized", "mano_end", "partido_end", "review", "playoff_start", "playoff"),
-    }
-)
-"""The events every game shares, told here; the game's spec tells the others (``narrate_other``)."""
+PROCESS_FAULT_NAMES = {"timeout": N_("timeout"), "crash": N_("crash"), "protocol": N_("protocol error")}
+"""The faults of a program (:data:`arena.protocol.PROCESS_FAULTS`) in words, marked for the catalog."""
 
+
+def reason_name(reason: str) -> str:
+    """A fault's reason code in words, in the language in use: a program's fault, or a game's rule
+    fault as the game names it (:attr:`~arena.games.gamespec.GameSpec.fault_names`); else as it is."""
+    if reason in PROCESS_FAULT_NAMES:
+        return _(PROCESS_FAULT_NAMES[reason])
+    for spec in games.specs():
+        if reason in spec.fault_names:
+            return _(spec.fault_names[reason])
+    return reason
 
 def narrate(events: Sequence[Message], hands: bool = False, only_mano: int | None = None) -> Iterator[str]:
     """Lines telling the partido, in the language in use; ``hands`` adds every hand (replays only).
@@ -52,7 +60,10 @@ def _narrate(events: Sequence[Message], hands: bool, only_mano: int | None) -> I
             f"{names[s] if s < len(names) else s} {v}" for s, v in enumerate(values) if v is not None
         )
 
-    say = Narrator(who, seats, pair, by_seat)
+    def name(seat: int) -> str:
+        return names[seat] if seat < len(names) else str(seat)
+
+    say = Narrator(who, seats, pair, by_seat, name)
     game: GameSpec = spec_of(DEFAULT_GAME)
     hosted: list[Message] = []  # a playoff's events [25.3], told as a partido of its own game
 
@@ -93,48 +104,7 @@ def _narrate(events: Sequence[Message], hands: bool, only_mano: int | None) -> I
             mano = e["mano"]
         if only_mano is not None and mano != only_mano and kind != "partido_end":
             continue
-        if kind == "mano_start":
-            extra = []
-            if e["shown"]:
-                extra.append(_("turned up {card}").format(card=e["shown"]))
-            if e.get("out_of_play"):
-                extra.append(_("out of play {card}").format(card=e["out_of_play"]))
-            if e.get("sitting_out") is not None:
-                extra.append(_("{player} deals and sits out").format(player=who(e["sitting_out"])))
-            yield ""
-            yield _("Mano {mano}: triunfo {trump}; {mano_player} is mano, {dealer} deals").format(
-                mano=mano, trump=e["trump"], mano_player=who(e["mano_seat"]), dealer=who(e["dealer"])
-            ) + ("; " + "; ".join(extra) if extra else "")
-            for sw in e.get("swaps", []):
-                took = sw["took"] or _("a hidden card")
-                yield "  " + _("Cambio: {player} gives {gave} and takes {took}").format(
-                    player=who(sw["seat"]), gave=sw["gave"], took=took
-                )
-            if hands and e.get("hands"):
-                for s, h in enumerate(e["hands"]):
-                    if h is not None:
-                        yield f"  {who(s)}: {' '.join(h)}"
-        elif kind == "sang":
-            yield "  " + sings(who(e["seat"]), e["canto"])
-        elif kind == "played" and e.get("renuncio") is True:
-            yield "  " + _("{player} plays {card}: a renuncio (accepted under the accuse policy)").format(
-                player=who(e["seat"]), card=e["card"]
-            )
-        elif kind == "accused":
-            verdict = _("proven: a renuncio") if e["proven"] else _("not proven")
-            yield "  " + _("{by} accuses {player} of a renuncio — {verdict}").format(
-                by=who(e["by"]), player=who(e["seat"]), verdict=verdict
-            )
-        elif kind == "conceded":
-            yield "  " + _("{player} throws in the cards (tirar las cartas)").format(player=who(e["seat"]))
-        elif kind == "trick_end":
-            cards = ", ".join(
-                f"{names[c['seat']] if c['seat'] < len(names) else c['seat']} {c['card']}" for c in e["cards"]
-            )
-            yield "  " + _("Baza {trick}: {cards} → {player} takes it").format(
-                trick=e.get("trick", e.get("baza")), cards=cards, player=who(e["winner"])
-            )
-        elif kind == "disqualified":
+        if kind == "disqualified":
             yield "  " + _("{player} disqualified for {reason}: {detail}").format(
                 player=who(e["seat"]), reason=reason_name(e["reason"]), detail=e["detail"]
             )
@@ -142,8 +112,6 @@ def _narrate(events: Sequence[Message], hands: bool, only_mano: int | None) -> I
             yield "  " + _("{player} penalized for {reason}: {detail}").format(
                 player=who(e["seat"]), reason=reason_name(e["reason"]), detail=e["detail"]
             )
-        elif kind == "mano_end":
-            yield from game.narrate_mano_end(e, say)
         elif kind == "partido_end":
             manos = e.get("manos", mano)
             yield ""
@@ -155,7 +123,7 @@ def _narrate(events: Sequence[Message], hands: bool, only_mano: int | None) -> I
             yield _("Standings: {ranking}").format(
                 ranking=" | ".join(f"{i}. {seats(g)}" for i, g in enumerate(e["ranking"], 1))
             )
-        elif kind not in KNOWN:
-            yield from game.narrate_other(e, say)
+        else:
+            yield from game.narrate_event(e, say, hands)
     if hosted:  # a partido cut short in its playoff
         yield from _narrate(hosted, hands, None)

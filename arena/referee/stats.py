@@ -10,28 +10,19 @@ from collections.abc import Sequence
 from typing import Any
 
 from arena.game import DEFAULT_GAME, spec_of
-from arena.games.gamespec import Tally
+from arena.games.gamespec import GameSpec, Tally
 from arena.i18n import _
 
 Event = dict[str, Any]
 
-FIELDS = (
-    "manos",
-    "manos_perdidas",
-    "porotos_perdidos",
-    "capotes",
-    "tutes",
-    "cantos",
-)
-"""Counted per seat: manos dealt in (void ones excluded), manos lost, porotos given up,
-capotes made, tutes sung, and cuarenta/veinte sung. What a ``mano_end`` adds is the game's
-(its spec's ``tally_mano``): in a game of teams a mano is lost by the team that did not win it,
-and the porotos given up are what the other team won with it."""
+FIELDS = ("manos", "manos_perdidas")
+"""The house's counts per seat, which every game's ``tally`` counts: manos dealt in (void ones
+excluded) and manos lost. The game's own counts come after (:attr:`GameSpec.counts`)."""
 
 
-ACCUSE_FIELDS = ("renuncios", "renuncios_cazados", "acusaciones_bien", "acusaciones_mal")
-"""Counted per seat under the ``accuse`` policy (only there): renuncios played, renuncios caught
-(proven accusations against it), and its own accusations, proven and not proven."""
+def fields(spec: GameSpec) -> tuple[str, ...]:
+    """Every count of a seat in a partido of game ``spec``: the house's, then the game's."""
+    return (*FIELDS, *spec.counts)
 
 
 def finishing_places(ranking: Sequence[Sequence[int]]) -> dict[int, float]:
@@ -47,57 +38,42 @@ def finishing_places(ranking: Sequence[Sequence[int]]) -> dict[int, float]:
 
 
 def partido_stats(events: Sequence[Event]) -> list[dict[str, Any]]:
-    """One dict per seat: the FIELDS counts, ``won``, ``place``, ``faults`` (reasons), ``move_ms``
-    (wall clock) and ``move_cpu_ms`` (the player's CPU time, where measured).
+    """One dict per seat: the counts (:func:`fields`), ``won``, ``place``, ``faults`` (reasons),
+    ``reply_ms`` (wall clock) and ``reply_cpu_ms`` (the player's CPU time, where measured).
 
-    A replay without ``partido_end`` is refused (a partido cut short never counts).
+    A replay without ``partido_end`` is refused (a partido cut short never counts). The game counts
+    its own figures (its spec's ``tally``); the house reads the faults and the measured times.
     """
     if not events or events[0].get("type") != "partido_start":
         raise ValueError(_("a replay starts with partido_start"))
     if events[-1].get("type") != "partido_end":
         raise ValueError(_("the partido has no partido_end: it was cut short and does not count"))
-    n = len(events[0]["players"])
-    game = spec_of(events[0].get("game", DEFAULT_GAME))
-    teams = [list(t) for t in events[0].get("teams", [])]
-    accuse = events[0].get("rules", {}).get("renuncio") == "accuse"
+    start = events[0]
+    n = len(start["players"])
+    game = spec_of(start.get("game", DEFAULT_GAME))
+    teams = [list(t) for t in start.get("teams", [])]
     out: list[dict[str, Any]] = [
         {
-            **dict.fromkeys(FIELDS, 0),
-            **dict.fromkeys(ACCUSE_FIELDS if accuse else (), 0),
+            **dict.fromkeys(fields(game), 0),
             "faults": [],
-            "move_ms": [],
-            "move_cpu_ms": [],
+            "reply_ms": [],
+            "reply_cpu_ms": [],
             "won": False,
             "place": 0.0,
         }
         for _seat in range(n)
     ]
-    dealt: list[int] = []
-    proven = False  # the mano's accusation, when it ended by one
     for e in events:
         kind = e["type"]
-        if kind == "mano_start":
-            dealt = [s for s, hand in enumerate(e["hands"]) if hand is not None]
-        elif kind == "played":
-            if e.get("renuncio") is True:
-                out[e["seat"]]["renuncios"] += 1
-            if "ms" in e:
-                out[e["seat"]]["move_ms"].append(e["ms"])
-                if e.get("cpu_ms") is not None:
-                    out[e["seat"]]["move_cpu_ms"].append(e["cpu_ms"])
-        elif kind == "accused":
-            proven = e["proven"] is True
-            out[e["by"]]["acusaciones_bien" if proven else "acusaciones_mal"] += 1
-            if proven:
-                out[e["seat"]]["renuncios_cazados"] += 1
-        elif kind == "sang":
-            out[e["seat"]]["tutes" if e["canto"] == "tute" else "cantos"] += 1
+        if "ms" in e and "seat" in e:  # a decision, stamped by the referee
+            out[e["seat"]]["reply_ms"].append(e["ms"])
+            if e.get("cpu_ms") is not None:
+                out[e["seat"]]["reply_cpu_ms"].append(e["cpu_ms"])
         elif kind in ("disqualified", "penalized"):
             out[e["seat"]]["faults"].append(e["reason"])
         elif kind == "playoff" and e["event"]["type"] in ("disqualified", "penalized"):  # [25.3]
             out[e["seats"][e["event"]["seat"]]]["faults"].append(e["event"]["reason"])
-        elif kind == "mano_end":
-            game.tally_mano(e, Tally(out, dealt, proven, teams))
+    game.tally(events, Tally(out, teams, start.get("rules", {})))
     end = events[-1]
     places = finishing_places(end["ranking"])
     for s in range(n):

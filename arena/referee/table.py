@@ -15,11 +15,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from arena import protocol
+from arena import games, protocol
 from arena.containment import sandbox
+from arena.errors import FaultError
 from arena.game import DEFAULT_GAME, Game, new_partido, teams
 from arena.games.common.player import BasePlayer as Player
-from arena.games.common.tute import FaultError
 from arena.i18n import _
 from arena.inert import EXCERPT, printable
 from arena.protocol import Message, ProtocolError
@@ -52,10 +52,6 @@ class Fault:
     penalized: bool = False
 
 
-PUSHED_AT = frozenset({"mano_start", "trick_end", "mano_end", "partido_end", "disqualified", "penalized"})
-"""Events after which every player's queued events are written at once (see :meth:`Referee._flush`)."""
-
-
 @dataclass
 class PartidoResult:
     """What a partido decided, recorded with its rules."""
@@ -69,9 +65,10 @@ class PartidoResult:
     manos: int
     porotos: list[int]
     faults: list[Fault] = field(default_factory=list)
-    move_ms: list[list[float]] = field(default_factory=list)
-    """Reply times by seat, in milliseconds (wall clock)."""
-    move_cpu_ms: list[list[float | None]] = field(default_factory=list)
+    reply_ms: list[list[float]] = field(default_factory=list)
+    """Measured reply times by seat, in milliseconds (wall clock); the CPU budget per move is
+    :attr:`Limits.move_ms`."""
+    reply_cpu_ms: list[list[float | None]] = field(default_factory=list)
     """The CPU time of each reply by seat, in milliseconds (None where not measured)."""
 
 
@@ -101,14 +98,15 @@ class Referee:
         self.names = list(names)
         self.limits = limits or Limits()
         self.game = game
+        self.spec = games.spec(game)
         self.partido: Game = new_partido(len(self.connections), seed, ruleset, game=game, deal=False)
         # (dealt in run())
         self.partido_id = partido_id
         self.sources = list(sources or names)
         self.sinks = list(sinks)
         self.alive = [True] * len(self.connections)
-        self.move_ms: list[list[float]] = [[] for _conn in self.connections]
-        self.move_cpu_ms: list[list[float | None]] = [[] for _conn in self.connections]
+        self.reply_ms: list[list[float]] = [[] for _conn in self.connections]
+        self.reply_cpu_ms: list[list[float | None]] = [[] for _conn in self.connections]
         self.faults: list[Fault] = []
         self._sent = 0
 
@@ -186,8 +184,8 @@ class Referee:
             manos=p.mano_number,
             porotos=p.porotos[:],
             faults=self.faults,
-            move_ms=self.move_ms,
-            move_cpu_ms=self.move_cpu_ms,
+            reply_ms=self.reply_ms,
+            reply_cpu_ms=self.reply_cpu_ms,
         )
 
     def _turn(self, seat: int) -> None:
@@ -197,9 +195,9 @@ class Referee:
         try:
             reply = conn.ask(request, self.limits.move_ms, self.limits.move_wall)
             ms, cpu = conn.last_wall_ms, conn.last_cpu_ms
-            card, sing, accuse = protocol.decision_of(reply, request)
+            decision = self.spec.read_reply(reply, request)
             before = len(p.events)
-            p.play(card, sing, accuse)
+            p.act(decision)
         except FaultError as f:  # from the connection (PlayerFault) or the engine (IllegalMove)
             self._fault(seat, f.reason, f.detail, f.evidence)
         except ProtocolError as e:
@@ -207,10 +205,10 @@ class Referee:
             line = e.line or (raw.decode("utf-8", "replace")[:EXCERPT] if raw else _line_of(reply))
             self._fault(seat, "protocol", e.detail, {"line": line})
         else:
-            self.move_ms[seat].append(ms)
-            self.move_cpu_ms[seat].append(cpu)
+            self.reply_ms[seat].append(ms)
+            self.reply_cpu_ms[seat].append(cpu)
             for event in p.events[before:]:
-                if event["type"] == "played":
+                if event["type"] == self.spec.reply_event:
                     event["ms"] = round(ms, 3)
                     event["cpu_ms"] = None if cpu is None else round(cpu, 3)
 
@@ -257,8 +255,9 @@ class Referee:
         """Record new engine events and queue each player's view of them.
 
         The queued events go out with a player's next request, or to every player at once when
-        a trick, mano or partido starts or ends: one write per player per trick rather than per
-        card, so that players are not woken for every card while keeping up with the game.
+        one of the game's :attr:`~arena.games.gamespec.GameSpec.push_after` events (the end of a baza,
+        of a mano, …): one write per player per baza rather than per card, so that players are not
+        woken for every card while keeping up with the game.
         """
         events = self.partido.events
         while self._sent < len(events):  # a fault found on the way adds events: loop until none
@@ -267,7 +266,7 @@ class Referee:
                 event = events[self._sent]
                 self._sent += 1
                 self._record(event)
-                push = push or event["type"] in PUSHED_AT
+                push = push or event["type"] in self.spec.push_after
                 for seat in range(len(self.connections)):
                     self._send(seat, self.partido.view(event, seat))
             if not push:

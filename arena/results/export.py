@@ -25,9 +25,10 @@ from xml.sax.saxutils import escape as xml_escape
 import numpy as np
 import pandas as pd
 
-from arena import inert
+from arena import games, inert
 from arena.i18n import N_, _
 from arena.inert import EXCERPT
+from arena.referee.narrate import reason_name
 
 SHEETS = (
     "Posiciones",
@@ -56,10 +57,6 @@ HEADERS: dict[str, str] = {
     "lugar_medio": N_("Average place"),
     "manos": N_("Manos played"),
     "manos_perdidas": N_("Manos lost"),
-    "porotos_100": N_("Porotos lost per 100 manos"),
-    "capotes": N_("Capotes"),
-    "tutes": N_("Tutes"),
-    "cantos": N_("Cantos"),
     "renuncios": N_("Renuncios made"),
     "renuncios_cazados": N_("Renuncios caught"),
     "acusaciones_bien": N_("Accusations proven"),
@@ -138,7 +135,6 @@ DECIMALS = {
     "p": "0.0000",
     "p_corregida": "0.0000",
     "lugar_medio": "0.00",
-    "porotos_100": "0.0",
     "ms_mediana": "0.00",
     "ms_p95": "0.00",
     "cpu_ms_mediana": "0.00",
@@ -149,8 +145,28 @@ DECIMALS = {
 
 
 def headers() -> dict[str, str]:
-    """The column headers by key, in the language in use."""
-    return {key: _(text) for key, text in HEADERS.items()}
+    """The column headers by key, in the language in use: the house's, then every game's figures
+    (:attr:`~arena.games.gamespec.GameSpec.figures`) and faults."""
+    out = {key: _(text) for key, text in HEADERS.items()}
+    for spec in games.specs():
+        for figure in spec.figures:
+            out.setdefault(figure.key, _(figure.title))
+        for reason in spec.rule_faults:
+            out.setdefault(f"dq_{reason}", _("DQ {reason}").format(reason=reason_name(reason)))
+        for reason in spec.penalizable:
+            out.setdefault(f"pen_{reason}", _("Penalty {reason}").format(reason=reason_name(reason)))
+    return out
+
+
+def decimals(key: str) -> str | None:
+    """The number format of column ``key`` (None: as it is): the house's, or a game's figure's."""
+    if key in DECIMALS:
+        return DECIMALS[key]
+    for spec in games.specs():
+        for figure in spec.figures:
+            if figure.key == key and figure.number_format != "0":
+                return figure.number_format
+    return None
 
 
 def sheet_frames(
@@ -542,7 +558,7 @@ def _table_format(ws: Any, name: str, df: pd.DataFrame, top: int, h: dict[str, s
     for i, column in enumerate(df.columns, 1):
         key = next((k for k, v in h.items() if v == column), None)
         matrix = name in MATRICES and i > 1
-        fmt = "0.0%" if key in PERCENT or matrix else DECIMALS.get(key or "")
+        fmt = "0.0%" if key in PERCENT or matrix else decimals(key or "")
         shown = max((len(_shown(_printable(v), fmt)) for v in df.iloc[:200, i - 1]), default=0)
         title = str(column)
         wrap = name == NOTES and i == 2

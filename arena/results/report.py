@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from arena import i18n, inert
+from arena import games, i18n, inert
 from arena.i18n import N_, _, n_, shown
 from arena.referee.replay import read_replay
 from arena.referee.stats import FIELDS, partido_stats
@@ -64,7 +64,7 @@ def _stats(store: Store, rec: PartidoRecord) -> list[dict[str, Any]]:
     """Per-seat figures: as stored at commit, with the reply times; from the replay if missing."""
     if not rec.stats:
         return partido_stats(read_replay(store.dir / rec.replay))
-    return [{**seat, "move_ms": list(rec.move_ms[s])} for s, seat in enumerate(rec.stats)]
+    return [{**seat, "reply_ms": list(rec.reply_ms[s])} for s, seat in enumerate(rec.stats)]
 
 
 def records(store: Store, figures: bool = True) -> list[dict[str, Any]]:
@@ -115,11 +115,12 @@ def tally(store: Store) -> standings.Tally | None:
         return None
     index = [e.index for e in store.entrants()]
     sums = [totals.get(e, {}) for e in index]
+    keys = sorted({*FIELDS, *(k for t in sums for k in t)} - TOTALS)
     counted = standings.Tally(
         [int(t.get("seats", 0)) for t in sums],
         [int(t.get("won", 0)) for t in sums],
         [float(t.get("place", 0.0)) for t in sums],
-        {f: [int(t.get(f, 0)) for t in sums] for f in FIELDS},
+        {f: [int(t.get(f, 0)) for t in sums] for f in keys},
         [],
         [],
     )
@@ -128,6 +129,10 @@ def tally(store: Store) -> standings.Tally | None:
         counted.ms.append(_spread(wall))
         counted.cpu_ms.append(_spread(cpu))
     return counted
+
+
+TOTALS = frozenset({"seats", "won", "place"})
+"""The keys of the store's sums that are not counts."""
 
 
 def _spread(blobs: list[bytes]) -> tuple[float, float]:
@@ -272,9 +277,11 @@ def _build(store: Store, resamples: int) -> Report:
         scheduled, committed, withdrawn = store.counts()
         accused = store.accusation_totals()
         accuse = store.config().get("rules", {}).get("renuncio") == "accuse"
-    pos = standings.standings(recs, entrants, lost, resamples, counted)
+        game = games.spec(store.config().get("game") or games.default().name)
+    pos = standings.standings(recs, entrants, lost, resamples, counted, game)
     if accuse or accused:
-        pos = standings.with_accusations(pos, {entrants[e]: t for e, t in accused.items()})
+        after = game.figures[-1].key if game.figures else "manos_perdidas"
+        pos = standings.with_accusations(pos, {entrants[e]: t for e, t in accused.items()}, after)
     theta = pos.set_index("entrant")["fuerza"].reindex(entrants).to_numpy(dtype=float)
     sospechas = collusion.suspicions(recs, entrants, theta)
     frames = export.sheet_frames(
@@ -341,6 +348,8 @@ def terminal_table(report: Report) -> str:
     df = report.posiciones
     if df.empty:
         return _("(no entrants)")
+    game = games.spec(df.attrs.get("game") or games.default().name)
+    first = game.figures[0] if game.figures else None
     rows = []
     for _i, r in df.iterrows():
         dq = int(sum(r[c] for c in df.columns if c.startswith("dq_")))
@@ -360,7 +369,7 @@ def terminal_table(report: Report) -> str:
                 str(r["ganados"]),
                 pct,
                 _num(r["lugar_medio"], "{:.2f}"),
-                _num(r["porotos_100"], "{:.1f}"),
+                *([_num(r[first.key], _python_format(first.number_format))] if first else []),
                 str(dq),
                 str(pen),
             ]
@@ -374,7 +383,7 @@ def terminal_table(report: Report) -> str:
         h["ganados"],
         _("{rate} [95% CI]").format(rate=h["pct_ganados"]),
         h["lugar_medio"],
-        h["porotos_100"],
+        *([h[first.key]] if first else []),
         _("DQ"),
         _("Pen."),
     ]
@@ -385,6 +394,12 @@ def terminal_table(report: Report) -> str:
     lines.insert(1, "  ".join("-" * w for w in widths))
     after = ["", *report.suspicion] if report.suspicion else []
     return "\n".join([*report.separation, "", *lines, *after])
+
+
+def _python_format(number_format: str) -> str:
+    """An Excel number format (``0.0``) as a Python one (``{:.1f}``)."""
+    places = len(number_format.partition(".")[2])
+    return f"{{:.{places}f}}"
 
 
 def _num(value: float, fmt: str) -> str:

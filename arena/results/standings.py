@@ -23,11 +23,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from arena import inert
-from arena.game import fault_reasons
+from arena import games, inert
+from arena.games.gamespec import GameSpec
 from arena.i18n import _, n_
-from arena.referee.stats import ACCUSE_FIELDS, FIELDS, finishing_places
+from arena.protocol import PROCESS_FAULTS
+from arena.referee.stats import FIELDS, finishing_places
 from arena.results import ranking
+from arena.tournament.store import ACCUSE_FIELDS
 
 RECORD_KEYS = ("partido", "seed", "players", "winners", "ranking", "manos", "faults", "replay", "stats")
 """A partido record: ``players`` are entrant names by seat; ``faults`` dicts with mano, seat,
@@ -77,7 +79,7 @@ class Tally:
     place: list[float]
     """The sum of its finishing places."""
     counts: dict[str, list[int]]
-    """The sum of each count of :data:`arena.referee.stats.FIELDS`."""
+    """The sum of each count: the house's (:data:`arena.referee.stats.FIELDS`) and the game's."""
     ms: list[tuple[float, float]]
     """Median and p95 of its reply times (wall clock), in ms."""
     cpu_ms: list[tuple[float, float]]
@@ -89,6 +91,7 @@ def tally(records: Sequence[dict[str, Any]], entrants: Sequence[str]) -> Tally:
     index = {name: i for i, name in enumerate(entrants)}
     n = len(entrants)
     out = Tally([0] * n, [0] * n, [0.0] * n, {f: [0] * n for f in FIELDS}, [], [])
+    counts = out.counts
     ms: list[list[float]] = [[] for _i in range(n)]
     cpu: list[list[float]] = [[] for _i in range(n)]
     for rec in records:
@@ -98,17 +101,18 @@ def tally(records: Sequence[dict[str, Any]], entrants: Sequence[str]) -> Tally:
             out.seats[i] += 1
             out.won[i] += bool(stats["won"])
             out.place[i] += places.get(seat, len(rec["players"]))
-            for f in FIELDS:
-                out.counts[f][i] += stats[f]
-            ms[i] += stats["move_ms"]
-            cpu[i] += stats.get("move_cpu_ms", [])
+            for f, value in stats.items():
+                if f not in NOT_COUNTS and type(value) is int:
+                    counts.setdefault(f, [0] * n)[i] += value
+            ms[i] += stats["reply_ms"]
+            cpu[i] += stats.get("reply_cpu_ms", [])
     out.ms = [spread(t) for t in ms]
     out.cpu_ms = [spread(t) for t in cpu]
     return out
 
 
-PENALIZABLE = ("renuncio", "false_canto")
-"""The faults that ``--renuncio penalize`` turns into penalties (the mano lost, two porotos)."""
+NOT_COUNTS = frozenset({"won", "place", "faults", "reply_ms", "reply_cpu_ms"})
+"""The keys of a seat's figures that are not counts to sum."""
 
 
 def outcomes(
@@ -128,10 +132,18 @@ def outcomes(
     return out
 
 
-def _fault_counts(records: Sequence[dict[str, Any]], entrants: Sequence[str]) -> list[dict[str, int]]:
+def fault_columns(game: GameSpec) -> list[str]:
+    """The standings' fault columns of ``game``: a disqualification (``dq_<reason>``) for each of its
+    rule faults and each of a program's, then a penalty (``pen_<reason>``) for each it may penalize."""
+    return [f"dq_{r}" for r in (*game.rule_faults, *PROCESS_FAULTS)] + [f"pen_{r}" for r in game.penalizable]
+
+
+def _fault_counts(
+    records: Sequence[dict[str, Any]], entrants: Sequence[str], game: GameSpec
+) -> list[dict[str, int]]:
     """By entrant: its disqualifications (``dq_<reason>``) and penalties (``pen_<reason>``)."""
     index = {name: i for i, name in enumerate(entrants)}
-    keys = [f"dq_{r}" for r in fault_reasons()] + [f"pen_{r}" for r in PENALIZABLE]
+    keys = fault_columns(game)
     out = [dict.fromkeys(keys, 0) for _e in entrants]
     for rec in records:
         for f in rec["faults"]:
@@ -148,6 +160,7 @@ def standings(
     forfeits: Sequence[dict[str, Any]] = (),
     resamples: int = ranking.RESAMPLES,
     counted: Tally | None = None,
+    game: GameSpec | None = None,
 ) -> pd.DataFrame:
     """One row per entrant (every entrant, even with no partido yet), best first.
 
@@ -155,11 +168,13 @@ def standings(
     dicts with ``partido``, ``players`` (names by seat) and ``withdrawn`` (names). Each counts
     as a last place of the withdrawn, in the order as in % ganados and the average place.
     ``counted``: the entrants' figures when already counted (:class:`Tally`); else they are
-    counted from the records' ``stats``.
+    counted from the records' ``stats``. ``game``: whose figures are shown after the house's
+    (default: the default game).
     """
+    game = game or games.default()
     fit = ranking.places(outcomes(records, forfeits, entrants), len(entrants), resamples)
     counted = counted if counted is not None else tally(records, entrants)
-    faults = _fault_counts(records, entrants)
+    faults = _fault_counts(records, entrants, game)
     forfeited: dict[str, list[dict[str, Any]]] = {name: [] for name in entrants}
     for f in forfeits:
         for who in f["withdrawn"]:
@@ -172,6 +187,10 @@ def standings(
         low, high = wilson(won, total)
         places = counted.place[i] + sum(float(len(f["players"])) for f in lost)
         manos = counts["manos"][i]
+        for figure in game.figures:  # a count no partido made yet
+            for key in (figure.count, figure.per):
+                if key and key not in counts:
+                    counts[key] = [0] * len(entrants)
         row: dict[str, Any] = {
             "entrant": name,
             "grupo": fit.group[i],
@@ -185,10 +204,7 @@ def standings(
             "lugar_medio": places / total if total else math.nan,
             "manos": manos,
             "manos_perdidas": counts["manos_perdidas"][i],
-            "porotos_100": 100 * counts["porotos_perdidos"][i] / manos if manos else math.nan,
-            "capotes": counts["capotes"][i],
-            "tutes": counts["tutes"][i],
-            "cantos": counts["cantos"][i],
+            **{f.key: f.value(counts, i) for f in game.figures},
             **faults[i],
         }
         row["ms_mediana"], row["ms_p95"] = counted.ms[i]
@@ -200,12 +216,13 @@ def standings(
     df = pd.DataFrame(rows).reindex(fit.order).reset_index(drop=True)
     df.insert(0, "puesto", range(1, len(df) + 1))
     df.attrs["resamples"] = fit.resamples
+    df.attrs["game"] = game.name
     df.attrs["pairs"] = _pairs_attr(fit)
     return df
 
 
 def with_accusations(
-    posiciones: pd.DataFrame, totals: dict[str, dict[str, int]], after: str = "cantos"
+    posiciones: pd.DataFrame, totals: dict[str, dict[str, int]], after: str
 ) -> pd.DataFrame:
     """The standings with each entrant's renuncios and accusations (the ``accuse`` policy) after
     column ``after``: ``totals`` by entrant name (missing: all zero)."""

@@ -24,7 +24,7 @@ from typing import Any
 
 from babel.numbers import format_decimal, format_percent
 
-from arena import __version__, i18n
+from arena import __version__, games, i18n
 from arena.i18n import N_, _, n_
 from arena.inert import printable
 from arena.referee.narrate import narrate, reason_name
@@ -37,6 +37,19 @@ WEB_DIR = "web"
 """The site's folder inside the torneo folder."""
 ASSETS = Path(__file__).with_name("web_assets")
 ASSET_FILES = ("site.css", "site.js", "viewer.js")
+
+
+def renderer_name(game: str) -> str:
+    """The asset name of ``game``'s replay renderer (its spec's ``viewer`` file): ``game-<short>.js``."""
+    return f"game-{games.spec(game).short}.js"  # not shown: a file name
+
+
+def assets() -> dict[str, Path]:
+    """Every asset by its name under ``assets/``: the house's, and each game's renderer."""
+    out = {name: ASSETS / name for name in ASSET_FILES}
+    for spec in games.specs():
+        out[renderer_name(spec.name)] = Path(spec.viewer)
+    return out
 CSP = "default-src 'none'; img-src 'self' data:; style-src 'self'; script-src 'self'"  # not shown
 PARTIDOS_IN_INDEX = 1000
 """Rows of the partidos table on the index; a bigger torneo lists them all in ``partidos/index.html``."""
@@ -157,8 +170,9 @@ def shown(key: str, value: Any) -> str:
     lang = i18n.language()
     if key in export.PERCENT:
         return str(format_percent(value, "#,##0.0%", locale=lang))
-    if key in export.DECIMALS:
-        return str(format_decimal(value, "#,##0." + export.DECIMALS[key].partition(".")[2], locale=lang))
+    number_format = export.decimals(key)
+    if number_format:
+        return str(format_decimal(value, "#,##0." + number_format.partition(".")[2], locale=lang))
     if isinstance(value, float):
         return str(format_decimal(value, "#,##0.###", locale=lang))
     return str(value)
@@ -224,8 +238,8 @@ def write(site: Site, out: Path) -> list[Path]:
     for sub in ("assets", "partidos", "jugadores", "incidentes"):
         (out / sub).mkdir(parents=True, exist_ok=True)
     written = []
-    for name in ASSET_FILES:
-        shutil.copyfile(ASSETS / name, out / "assets" / name)
+    for name, source in assets().items():
+        shutil.copyfile(source, out / "assets" / name)
         written.append(out / "assets" / name)
     incidents = _copy_incidents(site, out)
     written += incidents.values()
@@ -745,6 +759,7 @@ def viewer_strings() -> dict[str, str]:
         "out": _("out of the partido"),
         "shown": _("Turned up:"),
         "outOfPlay": _("Out of play:"),
+        "trick": _("Cards on the table"),
     }
 
 
@@ -807,7 +822,7 @@ def replay_page(
     for s, name in enumerate(players):
         team = next((i for i, t in enumerate(teams) if s in t), None)
         head = el("h2", el("span", esc(name), {"class": "name"}) + el("span", f" ({s})", {"class": "seatno"}))
-        counter = el("p", "", {"class": "porotos", "data-value": ""})
+        counter = el("p", "", {"class": "counter", "data-value": ""})
         hand = el("div", "", {"class": "hand", "aria-label": _("Hand of {player}").format(player=name)})
         seats.append(
             el(
@@ -821,14 +836,7 @@ def replay_page(
                 },
             )
         )
-    centre = el(
-        "div",
-        el("p", "", {"id": "trump", "data-suit": ""})
-        + el("p", "", {"id": "shown", "data-card": ""})
-        + el("p", "", {"id": "out-of-play", "data-card": ""})
-        + el("div", "", {"id": "trick", "aria-label": _("Cards on the table")}),
-        {"class": "centre"},
-    )
+    centre = el("div", "", {"class": "centre", "id": "centre"})  # the game's renderer draws the table
     view = el("option", esc(_("Every hand")), {"value": "all"}) + "".join(
         el("option", esc(f"{name} ({s})"), {"value": s}) for s, name in enumerate(players)
     )
@@ -873,7 +881,9 @@ def replay_page(
         + json_block("replay-text", event_texts(events))
         + json_block("viewer-strings", viewer_strings())
     )
-    return page(title, nav + main, root, ("viewer.js",), data, head_extra)
+    game = start.get("game") or games.default().name
+    scripts = (renderer_name(game), "viewer.js") if game in games.names() else ("viewer.js",)
+    return page(title, nav + main, root, scripts, data, head_extra)
 
 
 def summary_line(paths: Sequence[Path], out: Path) -> str:

@@ -79,7 +79,7 @@ def by_side(
         "ranking": ranking,
         "porotos": [result["porotos"][team[0]] for team in teams],
         "faults": [{**f, "seat": side_of[f["seat"]]} for f in result["faults"]],
-        "move_ms": [[ms for s in team for ms in result["move_ms"][s]] for team in teams],
+        "reply_ms": [[ms for s in team for ms in result["reply_ms"][s]] for team in teams],
         "sides": side_of,
     }
     if "stats" in result:
@@ -105,5 +105,5 @@ def _side_stats(seats: Sequence[dict[str, Any]]) -> dict[str, Any]:
         f: max(s[f] for s in seats) if f in PER_TEAM else sum(s[f] for s in seats) for f in FIELDS
     }
     out["faults"] = [reason for s in seats for reason in s.get("faults", [])]
-    out["move_cpu_ms"] = [ms for s in seats for ms in s.get("move_cpu_ms", [])]
+    out["reply_cpu_ms"] = [ms for s in seats for ms in s.get("reply_cpu_ms", [])]
     return out

@@ -34,18 +34,21 @@ from typing import Any
 
 from arena.errors import ArenaError
 from arena.i18n import N_, _, stored
-from arena.referee.stats import ACCUSE_FIELDS, FIELDS
+from arena.referee.stats import FIELDS
 from arena.seeds import Seed
 from arena.tournament.schedule import ScheduledPartido
 from arena.tournament.sides import end_by_side
 
 FORMAT = "tute-arena-torneo"
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 """2: seeds are JSON text (an int, or a key as a string). 3: each seat's figures in ``seats``, with
 its reply times packed (:func:`pack_times`) instead of ``partidos.move_ms`` and ``stats`` (JSON).
-Stores of versions 1 (int seeds) and 2 are read too, and a torneo begun under them goes on in its
-own version when resumed."""
-READABLE_VERSIONS = (1, 2, 3)
+4: a seat's counts beyond the house's manos are the game's, one JSON object (``seats.counts``)
+instead of Tute's four columns, so that any game's figures are kept. Stores of versions 1 (int seeds),
+2 and 3 are read too, and a torneo begun under them goes on in its own version when resumed. The
+columns ``seats.move_ms`` and ``seats.move_cpu_ms`` hold the measured reply times (their names
+predate ``reply_ms``)."""
+READABLE_VERSIONS = (1, 2, 3, 4)
 DEAL_KEY = "deal_key"
 """The ``meta`` row of the torneo's secret key (absent under an explicit ``--seed``)."""
 DB_NAME = "torneo.sqlite"
@@ -59,6 +62,8 @@ _FAILURES = """CREATE TABLE IF NOT EXISTS failures (
     at TEXT NOT NULL)"""
 """Partidos the referee failed on (not settled: ``--resume`` plays them again); made on first use."""
 
+ACCUSE_FIELDS = ("renuncios", "renuncios_cazados", "acusaciones_bien", "acusaciones_mal")
+"""The columns of the ``accusations`` table: the counts a Tute game keeps under the ``accuse`` policy."""
 _ACCUSATIONS = """CREATE TABLE IF NOT EXISTS accusations (
     partido TEXT NOT NULL REFERENCES partidos(id), seat INTEGER NOT NULL,
     entrant INTEGER NOT NULL REFERENCES entrants(idx), renuncios INTEGER NOT NULL,
@@ -139,8 +144,7 @@ CREATE TABLE partidos (
 CREATE TABLE seats (
     partido TEXT NOT NULL REFERENCES partidos(id), seat INTEGER NOT NULL,
     entrant INTEGER NOT NULL REFERENCES entrants(idx), won INTEGER NOT NULL, place REAL NOT NULL,
-    manos INTEGER NOT NULL, manos_perdidas INTEGER NOT NULL, porotos_perdidos INTEGER NOT NULL,
-    capotes INTEGER NOT NULL, tutes INTEGER NOT NULL, cantos INTEGER NOT NULL, faults TEXT NOT NULL,
+    manos INTEGER NOT NULL, manos_perdidas INTEGER NOT NULL, counts TEXT NOT NULL, faults TEXT NOT NULL,
     move_ms BLOB NOT NULL, move_cpu_ms BLOB NOT NULL);
 CREATE TABLE faults (
     partido TEXT NOT NULL REFERENCES partidos(id), mano INTEGER NOT NULL, seat INTEGER NOT NULL,
@@ -161,12 +165,24 @@ _PARTIDO_COLUMNS = (
 )
 INSERT_PARTIDO = f"INSERT INTO partidos ({_PARTIDO_COLUMNS}) VALUES ({', '.join('?' * 15)})"
 """A committed partido's ``partidos`` row (schema 3): see :func:`partido_rows`."""
-_SEAT_COLUMNS = ("won", "place", *FIELDS, "faults", "move_ms", "move_cpu_ms")
-INSERT_SEAT = (
-    f"INSERT INTO seats (partido, seat, entrant, {', '.join(_SEAT_COLUMNS)}) "
-    f"VALUES ({', '.join('?' * (3 + len(_SEAT_COLUMNS)))})"
-)
-"""One ``seats`` row of a committed partido (schema 3): see :func:`partido_rows`."""
+TUTE_COUNTS_V3 = ("porotos_perdidos", "capotes", "tutes", "cantos")
+"""Schema 3's columns of a seat's game counts (the Tute games', the only ones then)."""
+_SEAT_COLUMNS = ("won", "place", *FIELDS, "counts", "faults", "move_ms", "move_cpu_ms")
+_SEAT_COLUMNS_V3 = ("won", "place", *FIELDS, *TUTE_COUNTS_V3, "faults", "move_ms", "move_cpu_ms")
+HOUSE_KEYS = frozenset({*FIELDS, "won", "place", "faults", "reply_ms", "reply_cpu_ms"})
+"""The keys of a seat's figures that are not the game's counts."""
+
+
+def _insert_seat(columns: Sequence[str]) -> str:
+    return (
+        f"INSERT INTO seats (partido, seat, entrant, {', '.join(columns)}) "
+        f"VALUES ({', '.join('?' * (3 + len(columns)))})"
+    )
+
+
+INSERT_SEAT = _insert_seat(_SEAT_COLUMNS)
+"""One ``seats`` row of a committed partido (schema 4): see :func:`partido_rows`."""
+INSERT_SEAT_V3 = _insert_seat(_SEAT_COLUMNS_V3)
 _INSERT_V2 = "INSERT INTO partidos VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 """A committed partido in a torneo begun under schema 1 or 2 (reply times and figures as JSON)."""
 
@@ -212,9 +228,10 @@ def partido_rows(
     started: str,
     finished: str,
     committed: str,
+    version: int = SCHEMA_VERSION,
 ) -> tuple[tuple[Any, ...], list[tuple[Any, ...]]]:
-    """A finished partido as schema 3 stores it: its ``partidos`` row (:data:`INSERT_PARTIDO`) and
-    a ``seats`` row per seat (:data:`INSERT_SEAT`); ``result`` as a worker gives it (with ``stats``)."""
+    """A finished partido as schema 4 (or 3) stores it: its ``partidos`` row (:data:`INSERT_PARTIDO`)
+    and a ``seats`` row per seat (:data:`INSERT_SEAT`); ``result`` as a worker gives it (with ``stats``)."""
     seats = list(partido.seats)
     row = (
         partido.id,
@@ -241,13 +258,23 @@ def partido_rows(
             int(bool(stats["won"])),
             float(stats["place"]),
             *(stats[f] for f in FIELDS),
+            *(
+                (_j({k: v for k, v in stats.items() if k not in HOUSE_KEYS}),)
+                if version >= 4
+                else tuple(stats.get(f, 0) for f in TUTE_COUNTS_V3)
+            ),
             _j(stats.get("faults", [])),
-            pack_times(result["move_ms"][s]),
-            pack_times(stats.get("move_cpu_ms", [])),
+            pack_times(result["reply_ms"][s]),
+            pack_times(stats.get("reply_cpu_ms", [])),
         )
         for s, stats in enumerate(result["stats"])
     ]
     return row, figures
+
+
+def _renamed(stats: dict[str, Any]) -> dict[str, Any]:
+    """A seat's figures as a store of schema 1 or 2 kept them, with today's names."""
+    return {("reply_cpu_ms" if k == "move_cpu_ms" else k): v for k, v in stats.items()}
 
 
 def _loads_all(texts: Sequence[str]) -> list[Any]:
@@ -318,10 +345,10 @@ class PartidoRecord:
     manos: int
     porotos: tuple[int, ...]
     faults: tuple[FaultRecord, ...]
-    move_ms: tuple[tuple[float, ...], ...]
+    reply_ms: tuple[tuple[float, ...], ...]
     """Reply times by seat, in milliseconds."""
     stats: tuple[dict[str, Any], ...]
-    """Per-seat figures of :func:`arena.referee.stats.partido_stats` (without ``move_ms``)."""
+    """Per-seat figures of :func:`arena.referee.stats.partido_stats` (without ``reply_ms``)."""
     replay: str
     """Relative to DIR."""
     logs: str | None
@@ -631,7 +658,7 @@ class Store:
     def results(self, figures: bool = True) -> list[PartidoRecord]:
         """Committed partidos in schedule order, each with its faults.
 
-        Without ``figures``, each record's ``stats`` and ``move_ms`` are empty (much faster: for
+        Without ``figures``, each record's ``stats`` and ``reply_ms`` are empty (much faster: for
         the standings of a big torneo, which sum them with :meth:`seat_totals` and :meth:`reply_times`).
         """
         faults: dict[str, list[FaultRecord]] = {}
@@ -651,7 +678,7 @@ class Store:
         by_seat: dict[str, tuple[tuple[dict[str, Any], ...], tuple[tuple[float, ...], ...]]] = {}
         if figures and self.version < 3:
             by_seat = {
-                p: (tuple(json.loads(st)), tuple(tuple(m) for m in json.loads(ms)))
+                p: (tuple(_renamed(x) for x in json.loads(st)), tuple(tuple(m) for m in json.loads(ms)))
                 for p, ms, st in zip(pid, columns[15], columns[16], strict=True)
             }
         elif figures:
@@ -680,14 +707,21 @@ class Store:
 
     def _seat_figures(self) -> dict[str, tuple[tuple[dict[str, Any], ...], tuple[tuple[float, ...], ...]]]:
         """Schema 3: by partido, each seat's figures as :func:`arena.referee.stats.partido_stats`
-        gives them (without ``move_ms``) and each seat's reply times."""
+        gives them (without ``reply_ms``) and each seat's reply times."""
         seats: dict[str, dict[int, tuple[dict[str, Any], tuple[float, ...]]]] = {}
-        cur = self.db.execute(f"SELECT partido, seat, {', '.join(_SEAT_COLUMNS)} FROM seats")
+        columns = _SEAT_COLUMNS if self.version >= 4 else _SEAT_COLUMNS_V3
+        cur = self.db.execute(f"SELECT partido, seat, {', '.join(columns)} FROM seats")
         for pid, seat, won, place, *counts, faults, wall, cpu in cur:
+            house = dict(zip(FIELDS, counts, strict=False))
+            if self.version >= 4:
+                game = json.loads(counts[-1])
+            else:
+                game = dict(zip(TUTE_COUNTS_V3, counts[2:], strict=True))
             stats = {
-                **dict(zip(FIELDS, counts, strict=True)),
+                **house,
+                **game,
                 "faults": json.loads(faults),
-                "move_cpu_ms": list(unpack_times(cpu)),
+                "reply_cpu_ms": list(unpack_times(cpu)),
                 "won": bool(won),
                 "place": place,
             }
@@ -703,10 +737,19 @@ class Store:
         None for an older store (the figures are in each partido's JSON: see :meth:`results`)."""
         if self.version < 3:
             return None
-        keys = ("won", "place", *FIELDS)
+        keys = ("won", "place", *FIELDS, *(() if self.version >= 4 else TUTE_COUNTS_V3))
         sums = ", ".join(f"SUM({k})" for k in keys)
         cur = self.db.execute(f"SELECT entrant, COUNT(*), {sums} FROM seats GROUP BY entrant")
-        return {row[0]: dict(zip(("seats", *keys), row[1:], strict=True)) for row in cur}
+        out: dict[int, dict[str, float]] = {
+            row[0]: dict(zip(("seats", *keys), row[1:], strict=True)) for row in cur
+        }
+        if self.version >= 4:  # the game's counts, summed by key inside SQLite
+            cur = self.db.execute(
+                "SELECT entrant, key, SUM(value) FROM seats, json_each(seats.counts) GROUP BY entrant, key"
+            )
+            for entrant, key, total in cur:
+                out[entrant][key] = total
+        return out
 
     def reply_times(self) -> dict[int, tuple[list[bytes], list[bytes]]] | None:
         """Each entrant's reply times (schema 3), one packed blob (:func:`pack_times`) per seat it
@@ -796,7 +839,7 @@ class Store:
         with self.db:
             self.db.execute(insert, row)
             if figures:
-                self.db.executemany(INSERT_SEAT, figures)
+                self.db.executemany(INSERT_SEAT if self.version >= 4 else INSERT_SEAT_V3, figures)
             self._insert_faults(partido, result, incidents)
             self._insert_accusations(partido, result)
 
@@ -812,12 +855,19 @@ class Store:
         if self.version >= 3 and not result.get("stats"):  # not from a worker of this version
             result = {**result, "stats": _replay_stats(self.dir / files[0])}
         row, figures = partido_rows(
-            partido, result, *files, outcome.get("worker"), outcome["started"], outcome["finished"], now()
+            partido,
+            result,
+            *files,
+            outcome.get("worker"),
+            outcome["started"],
+            outcome["finished"],
+            now(),
+            version=self.version,
         )
         if self.version >= 3:
             return INSERT_PARTIDO, row, figures
         # a torneo begun under schema 1 or 2: the figures and reply times are JSON in the partido's row
-        return _INSERT_V2, (*row[:9], _j(result["move_ms"]), _j(result["stats"]), *row[9:]), []
+        return _INSERT_V2, (*row[:9], _j(result["reply_ms"]), _j(result["stats"]), *row[9:]), []
 
     def _move_in(
         self, partido: ScheduledPartido, outcome: dict[str, Any], temp: Path

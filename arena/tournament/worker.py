@@ -148,7 +148,7 @@ def play_task(task: PartidoTask) -> dict[str, Any]:
 
     Keys: ``id``, ``replay`` (the temporary replay), ``incidents`` (seat -> file),
     ``logs`` (stderr logs folder), ``result`` (players, winners, ranking, manos,
-    porotos, faults, move_ms), ``started``, ``finished``, ``worker``, ``error``;
+    porotos, faults, reply_ms), ``started``, ``finished``, ``worker``, ``error``;
     ``failed`` is true when the error is the referee's own (an unexpected exception):
     the partido is then retried by ``--resume`` while the torneo goes on.
     """
@@ -260,7 +260,7 @@ def play(task: PartidoTask) -> dict[str, Any]:
             }
             for f in result.faults
         ],
-        "move_ms": [[round(ms, 3) for ms in seat] for seat in result.move_ms],
+        "reply_ms": [[round(ms, 3) for ms in seat] for seat in result.reply_ms],
         "stats": stats,
     }
     if sides:
@@ -304,7 +304,7 @@ def _stats(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Per-seat figures for the standings, without the reply times (stored apart)."""
     from arena.referee.stats import partido_stats
 
-    return [{k: v for k, v in seat.items() if k != "move_ms"} for seat in partido_stats(events)]
+    return [{k: v for k, v in seat.items() if k != "reply_ms"} for seat in partido_stats(events)]
 
 
 def check_entrant(

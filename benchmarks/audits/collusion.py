@@ -120,7 +120,7 @@ def play(torneo: Torneo) -> tuple[Torneo, list[dict[str, Any]], float]:
         events: list[dict[str, Any]] = []
         result = play_partido(players, sp.seed, names=names, sinks=[events.append], partido_id=sp.id)
         stats = [
-            {k: v for k, v in s.items() if k not in ("move_ms", "move_cpu_ms")} for s in partido_stats(events)
+            {k: v for k, v in s.items() if k not in ("reply_ms", "reply_cpu_ms")} for s in partido_stats(events)
         ]
         records.append(
             {

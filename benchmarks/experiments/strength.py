@@ -152,7 +152,7 @@ def run_job(job: Job) -> tuple[str, dict[str, Tally], int]:
         t.survived += seat in result.winners
         t.manos += stats[seat]["manos"]
         t.lost += stats[seat]["manos_perdidas"]
-        t.move_ms += result.move_ms[seat]
+        t.move_ms += result.reply_ms[seat]
         t.faults += [f"{f.reason} (seed {job.seed}, mano {f.mano})" for f in result.faults if f.seat == seat]
     return job.table, out, result.manos
 
@@ -304,7 +304,7 @@ def run_gap_job(job: GapJob) -> tuple[GapJob, int, int, list[float]]:
     result, stats = play_counted(players, names, job.deal, partido_id, (truth,))
     if result.faults:
         raise RuntimeError(f"faults in {job}: {result.faults}")
-    return job, stats[me]["manos_perdidas"], stats[me]["manos"], result.move_ms[me]
+    return job, stats[me]["manos_perdidas"], stats[me]["manos"], result.reply_ms[me]
 
 
 def gap_report(

@@ -86,7 +86,7 @@ def referee_round_trips(
         ]
         conns += [InProcessConnection(cls(), f"t{i}") for i in range(4 - subprocesses)]
         result = Referee(conns, [f"t{i}" for i in range(4)], seed, limits=limits).run()
-        for seat_times in result.move_ms[:subprocesses]:
+        for seat_times in result.reply_ms[:subprocesses]:
             times.extend(seat_times)
     # Representative request lines for the raw exchange (same sizes as the referee's).
     from arena.games.cabrero.engine import Partido

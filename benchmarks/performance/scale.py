@@ -88,7 +88,7 @@ def _result(players: list[str], rng: random.Random) -> dict:
         "manos": 9,
         "porotos": [1, 2, 5, 5],
         "faults": [],
-        "move_ms": [s.pop("move_ms") for s in stats],
+        "reply_ms": [s.pop("reply_ms") for s in stats],
         "stats": stats,
     }
 
@@ -102,8 +102,8 @@ def _seat_stats(rng: random.Random, won: bool, place: float, moves: int = MOVES)
         "tutes": 0,
         "cantos": rng.randint(0, 4),
         "faults": [],
-        "move_ms": [round(rng.lognormvariate(-1.5, 1.0), 3) for _i in range(moves)],
-        "move_cpu_ms": [round(rng.lognormvariate(-3.0, 0.5), 3) for _i in range(moves)],
+        "reply_ms": [round(rng.lognormvariate(-1.5, 1.0), 3) for _i in range(moves)],
+        "reply_cpu_ms": [round(rng.lognormvariate(-3.0, 0.5), 3) for _i in range(moves)],
         "won": won,
         "place": place,
     }
@@ -186,7 +186,7 @@ def _rows(
         "ranking": ranking,
         "manos": 9,
         "porotos": [s["porotos_perdidos"] for s in stats],
-        "move_ms": [s.pop("move_ms") for s in stats],
+        "reply_ms": [s.pop("reply_ms") for s in stats],
         "stats": stats,
     }
     return partido_rows(p, result, f"replays/{p.id}.jsonl", None, "bench", stamp, stamp, stamp)

@@ -27,9 +27,9 @@ import time
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-from arena import protocol
 from arena.cards import cards_of, parse
 from arena.engine import Mano, Partido
+from arena.games.common import replies
 from arena.rules import RuleSet
 from arena.sdk import PlayRequest, TableView
 
@@ -71,7 +71,7 @@ def collect(n: int, partidos: int, every: int, ruleset: RuleSet) -> list[Positio
                 elif event["type"] == "sang":
                     sung.append((event["seat"], event["canto"]))
                 for s, v in enumerate(views):
-                    v.update(protocol.view(event, s))
+                    v.update(replies.view(event, s))
             sent = len(p.events)
             m = p.mano
             assert m is not None

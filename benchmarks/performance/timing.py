@@ -92,7 +92,7 @@ def play(
 
 def good_median(result: PartidoResult, names: list[str], bot: str) -> float:
     seat = names.index(bot)
-    return statistics.median(ms for s, moves in enumerate(result.move_ms) if s != seat for ms in moves)
+    return statistics.median(ms for s, moves in enumerate(result.reply_ms) if s != seat for ms in moves)
 
 
 def spinner(root: Path) -> list[Figure]:
@@ -142,7 +142,7 @@ def fuerte_budget(root: Path) -> list[Figure]:
     strong = load_player_class(SAMPLES / "fuerte")(budget_ms=budget)
     others = [load_player_class(SAMPLES / n)() for n in ("a_mas", "a_menos")]
     result = play_partido([strong, *others], seed=5)
-    return [("fuerte_budget: slowest move, 40 ms budget", max(result.move_ms[0]), budget + 40, "ms")]
+    return [("fuerte_budget: slowest move, 40 ms budget", max(result.reply_ms[0]), budget + 40, "ms")]
 
 
 SCENARIOS: dict[str, Callable[[Path], list[Figure]]] = {

@@ -5,14 +5,15 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from arena.games.common.account import ManoTally
 from arena.games.common.words import outcome_name
-from arena.games.gamespec import Narrator, Tally
+from arena.games.gamespec import Narrator
 from arena.i18n import _
 
 Event = dict[str, Any]
 
 
-def tally_mano(e: Event, t: Tally) -> None:
+def tally_mano(e: Event, t: ManoTally) -> None:
     """A ``mano_end``: manos dealt in, manos and porotos lost (two for a penalty or a proven
     accusation), capotes made."""
     out = t.out

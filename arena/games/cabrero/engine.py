@@ -22,15 +22,16 @@ import functools
 from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
-from arena import protocol
 from arena.games.cabrero import rules, wire
 from arena.games.cabrero.playoff import PLAYOFF, Playoff
 from arena.games.cabrero.rules import RuleSet
+from arena.games.common import replies
 from arena.games.common.cards import NAMES, POINTS, SUITS, card, card_id, names_of, parse
 from arena.games.common.deal import deal_key as deal_key
 from arena.games.common.deal import deal_order as deal_order
 from arena.games.common.deal import deal_stream as deal_stream
 from arena.games.common.tute import IllegalMove as IllegalMove
+from arena.games.common.tute import TuteActions
 from arena.i18n import _, n_
 from arena.protocol import PROCESS_FAULTS
 from arena.seeds import Seed
@@ -397,7 +398,7 @@ class Mano:
         return rules.mano_losers(ruleset, self.order, self.tricks, scores, self.card_points, self.sang_pair)
 
 
-class Partido:
+class Partido(TuteActions):
     """A whole partido of ``n`` seats, dealt from ``seed`` (int or key) under ``ruleset``.
 
     Drive it with :attr:`to_move`, :meth:`play` and :meth:`fault` until
@@ -535,11 +536,11 @@ class Partido:
         return [s for s in m.order if s != seat and s in self.played]
 
     def view(self, event: Event, seat: int) -> Event:
-        """``event`` as the player at ``seat`` receives it (:func:`arena.protocol.view`; a playoff's
-        event as :meth:`Playoff.view` shows it)."""
+        """``event`` as the player at ``seat`` receives it (:func:`arena.games.common.replies.view`;
+        a playoff's event as :meth:`Playoff.view` shows it)."""
         if event["type"] == "playoff" and self.playoff is not None:
             return self.playoff.view(event, seat)
-        return protocol.view(event, seat)
+        return replies.view(event, seat)
 
     def ranking(self) -> list[list[int]]:
         """Winners first; then the eliminated, later elimination higher (ties per mano);

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from arena.games.cabrero import account, rules
+from arena.games.common.account import tute_seam
 from arena.games.gamespec import GameSpec, lazy_engine, rules_reader
 from arena.i18n import N_
 
@@ -56,9 +57,8 @@ SPEC = GameSpec(
     new_partido=lazy_engine("arena.games.cabrero.engine", "Partido"),
     rules_of=rules_reader(rules.RuleSet),
     make_rules=_make_rules,
-    tally_mano=account.tally_mano,
     narrate_start=account.narrate_start,
-    narrate_mano_end=account.narrate_mano_end,
+    **tute_seam(account.tally_mano, account.narrate_mano_end),
     player_hint="arena.sdk.Player",
     sdk_modules=("arena.sdk", "arena.games.cabrero.sdk"),
     samples="sample_players",

@@ -14,9 +14,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Generic, TypeVar, cast
 
 from arena import protocol
+from arena.games.common import replies
 from arena.games.common.cards import NAMES, card_id, names_of
 from arena.games.common.deal import deal_key, deal_order
-from arena.games.common.tute import RULE_FAULTS, IllegalMove, JuegosRules, RulesError
+from arena.games.common.tute import RULE_FAULTS, IllegalMove, JuegosRules, RulesError, TuteActions
 from arena.i18n import _
 from arena.seeds import Seed
 
@@ -53,7 +54,7 @@ R = TypeVar("R", bound=JuegosRules)
 M = TypeVar("M", bound=Mano)
 
 
-class JuegosPartido(Generic[R, M]):
+class JuegosPartido(TuteActions, Generic[R, M]):
     """A partido played to N juegos among seats ``0..PLAYERS-1``, dealt from ``seed`` under ``rules``.
 
     ``juegos`` holds each side's juegos, ``porotos`` each seat's side's; ``winners`` the
@@ -172,7 +173,7 @@ class JuegosPartido(Generic[R, M]):
         """``event`` as the player at ``seat`` may see it: in ``mano_start`` only its own ``hand``.
 
         Measured times of ``played`` and the evidence of faults stay in the replay (as
-        :func:`arena.protocol.view` does for Tute Cabrero).
+        :func:`arena.games.common.replies.view` does for Tute Cabrero).
         """
         kind = event["type"]
         if kind == "mano_start":
@@ -182,7 +183,7 @@ class JuegosPartido(Generic[R, M]):
         if kind == "played":
             return {"type": "played", "seat": event["seat"], "card": event["card"]}
         if kind in ("disqualified", "penalized"):
-            return protocol.view(event, seat)
+            return replies.view(event, seat)
         return dict(event)
 
     def ranking(self) -> list[list[int]]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import ClassVar, TypeVar
 
-from arena.errors import ArenaError
+from arena.errors import ArenaError, FaultError
 from arena.games.common.cards import SUITS, card
 from arena.i18n import _
 
@@ -25,16 +25,6 @@ CUARENTA = "cuarenta"
 
 class RulesError(ArenaError, ValueError):
     """A ruleset, variant, policy or table size that does not exist."""
-
-
-class FaultError(Exception):
-    """A player's fault: ``reason`` is one of the game's fault reasons, ``evidence`` its replay fields."""
-
-    def __init__(self, reason: str, detail: str, **evidence: object) -> None:
-        super().__init__(detail)
-        self.reason = reason
-        self.detail = detail
-        self.evidence = evidence
 
 
 class IllegalMove(FaultError, ValueError):
@@ -185,3 +175,25 @@ def canto_points(suit: int, trump: int) -> int:
 def has_tute(hand: int) -> bool:
     """Whether ``hand`` holds the four kings or the four knights."""
     return (hand & TUTE_MASKS[0]) == TUTE_MASKS[0] or (hand & TUTE_MASKS[1]) == TUTE_MASKS[1]
+
+
+Decision = tuple[str | int | None, str | None, int | None]
+"""A Tute decision as :func:`arena.games.common.replies.decision_of` reads it: (card, canto, accused seat)."""
+
+
+class TuteActions:
+    """The seam's two moves (:class:`arena.game.Game`) for a Tute engine that has ``moves`` and ``play``."""
+
+    def moves(self) -> list[tuple[str | None, str | None]]:
+        raise NotImplementedError
+
+    def play(self, card: str | int | None, sing: str | None = None, accuse: int | None = None) -> None:
+        raise NotImplementedError
+
+    def legal_actions(self) -> list[Decision]:
+        """Every decision the seat to move may take now (accusations aside)."""
+        return [(card, sing, None) for card, sing in self.moves()]
+
+    def act(self, decision: Decision) -> None:
+        """Apply a decision read from the reply: sing and play, or accuse; IllegalMove if forbidden."""
+        self.play(*decision)

@@ -5,14 +5,15 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from arena.games.common.account import ManoTally
 from arena.games.common.words import juegos_header, tantos_line
-from arena.games.gamespec import Narrator, Tally
+from arena.games.gamespec import Narrator
 from arena.i18n import _, n_
 
 Event = dict[str, Any]
 
 
-def tally_mano(e: Event, t: Tally) -> None:
+def tally_mano(e: Event, t: ManoTally) -> None:
     """A ``mano_end``: both seats dealt in (unless void); the seat that did not win loses the mano
     and gives up, as porotos, the juegos the winner got with it (1, or 2 for a penalty: D26, D28)."""
     out = t.out

@@ -153,7 +153,7 @@ class DosPartido(JuegosPartido[DosRules, _Mano]):
         ``mano_start`` shows its own ``hand`` only, never the other's nor the ``monte``; a
         ``drew`` of the other seat shows ``card`` null unless it is the card that was face up
         under the monte (``face_up``, D11: both players see it). Measured times of ``played``
-        and the evidence of faults stay in the replay (as :func:`arena.protocol.view` does).
+        and the evidence of faults stay in the replay (as :func:`arena.games.common.replies.view` does).
         """
         if event["type"] == "drew" and event["seat"] != seat and event.get("face_up") is not True:
             return {**event, "card": None}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from arena.games.common.account import tute_seam
 from arena.games.dos import account, rules
 from arena.games.gamespec import GameSpec, lazy_engine, rules_reader
 from arena.i18n import N_
@@ -50,10 +51,8 @@ SPEC = GameSpec(
     new_partido=lazy_engine("arena.games.dos.engine", "DosPartido"),
     rules_of=rules_reader(rules.DosRules),
     make_rules=_make_rules,
-    tally_mano=account.tally_mano,
     narrate_start=account.narrate_start,
-    narrate_mano_end=account.narrate_mano_end,
-    narrate_other=account.narrate_other,
+    **tute_seam(account.tally_mano, account.narrate_mano_end, account.narrate_other),
     player_hint="arena.dos.sdk.DosPlayer",
     default_player="arena.games.dos.sdk.SimplePlayer",
     sdk_modules=("arena.dos.sdk", "arena.games.dos.sdk"),

@@ -5,14 +5,15 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from arena.games.common.account import ManoTally
 from arena.games.common.words import juegos_header, tantos_line
-from arena.games.gamespec import Narrator, Tally
+from arena.games.gamespec import Narrator
 from arena.i18n import _, n_
 
 Event = dict[str, Any]
 
 
-def tally_mano(e: Event, t: Tally) -> None:
+def tally_mano(e: Event, t: ManoTally) -> None:
     """A ``mano_end``: every seat dealt in (unless void); the losing pair's seats lose the mano and
     give up, as porotos, the juegos the winning pair won with it."""
     out = t.out

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from arena.games.common.account import tute_seam
 from arena.games.gamespec import GameSpec, lazy_engine, rules_reader
 from arena.games.parejas import account, rules
 from arena.i18n import N_
@@ -53,9 +54,8 @@ SPEC = GameSpec(
     new_partido=lazy_engine("arena.games.parejas.engine", "ParejasPartido"),
     rules_of=rules_reader(rules.ParejasRules),
     make_rules=_make_rules,
-    tally_mano=account.tally_mano,
     narrate_start=account.narrate_start,
-    narrate_mano_end=account.narrate_mano_end,
+    **tute_seam(account.tally_mano, account.narrate_mano_end),
     player_hint="arena.parejas.sdk.ParejasPlayer",
     sdk_modules=("arena.parejas.sdk", "arena.games.parejas.sdk"),
     samples="sample_pairs",

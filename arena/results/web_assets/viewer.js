@@ -1,4 +1,5 @@
-// tute-arena replay viewer: steps through a partido's replay lines (embedded as JSON) card by card.
+// tute-arena replay viewer: steps through a partido's replay lines (embedded as JSON), for any game;
+// the game's renderer (window.arenaRenderer, from the file its spec names) draws the table.
 // State after step K = the replay's lines 0..K-1 applied. Every text from the replay is put in
 // with textContent (never as markup); the words come from the page (#replay-text, #viewer-strings).
 "use strict";
@@ -15,7 +16,6 @@
     var viewer = document.getElementById("viewer");
     var seats = Array.prototype.slice.call(document.querySelectorAll(".seat[data-seat]"));
     var names = seats.map(function (s) { return s.querySelector(".name").textContent; });
-    var pairs = events.length && events[0].type === "partido_start" && events[0].teams;
     var n = events.length;
     var step = 0;
     var timer = null;
@@ -29,126 +29,21 @@
       });
     }
 
-    function stateAt(k) {
-      var s = { hands: names.map(function () { return []; }), trick: [], trump: "", shown: "", outOfPlay: "",
-                porotos: names.map(function () { return null; }), juegos: [0, 0], out: {} };
-      for (var i = 0; i < k; i++) {
-        var e = events[i];
-        if (e.type === "mano_start") {
-          s.hands = (e.hands || []).map(function (h) { return h ? h.slice() : []; });
-          s.trick = [];
-          s.trump = e.trump || "";
-          s.shown = e.shown || "";
-          s.outOfPlay = e.out_of_play || "";
-          if (e.porotos) s.porotos = e.porotos.slice();
-          if (e.juegos) { s.juegos = e.juegos.slice(); s.juegosBySeat = !pairs; }
-        } else if (e.type === "played") {
-          var hand = s.hands[e.seat] || [];
-          var at = hand.indexOf(e.card);
-          if (at >= 0) hand.splice(at, 1);
-          s.trick.push({ seat: e.seat, card: e.card, renuncio: e.renuncio === true });
-        } else if (e.type === "drew") {  // a card from the stock (monte): into the seat's hand
-          (s.hands[e.seat] = s.hands[e.seat] || []).push(e.card);
-          if (e.card === s.shown) s.shown = "";
-        } else if (e.type === "exchanged") {  // the turned-up card taken for one of the hand
-          var held = s.hands[e.seat] || [];
-          var gave = held.indexOf(e.gave);
-          if (gave >= 0) held.splice(gave, 1);
-          held.push(e.took);
-          s.shown = e.gave;
-        } else if (e.type === "trick_end") {
-          s.trick = [];
-        } else if (e.type === "mano_end") {
-          if (e.porotos) s.porotos = e.porotos.slice();
-          if (e.juegos) { s.juegos = e.juegos.slice(); s.juegosBySeat = !pairs; }
-        } else if (e.type === "disqualified") {
-          s.out[e.seat] = true;
-        }
-      }
-      return s;
-    }
-
-    function card(code, extra) {
-      var node = document.createElement("span");
-      var parts = String(code).split("-");
-      node.className = "card suit-" + parts[1] + (extra ? " " + extra : "");
-      node.setAttribute("data-card", code);
-      var rank = document.createElement("span");
-      rank.className = "rank";
-      rank.textContent = parts[0];
-      var suit = document.createElement("span");
-      suit.className = "suit";
-      suit.textContent = parts[1] || "";
-      node.appendChild(rank);
-      node.appendChild(suit);
-      return node;
-    }
-
-    function back() {
-      var node = document.createElement("span");
-      node.className = "card back";
-      var hidden = document.createElement("span");
-      hidden.className = "visually-hidden";
-      hidden.textContent = words.hidden || "";
-      node.appendChild(hidden);
-      return node;
-    }
-
     function fill(node, children) {
       while (node.firstChild) node.removeChild(node.firstChild);
       children.forEach(function (c) { node.appendChild(c); });
     }
 
-    function setCard(node, code, template) {
-      node.setAttribute("data-card", code || "");
-      fill(node, []);
-      if (!code) return;
-      var label = document.createElement("span");
-      label.textContent = template ? template + " " : "";
-      node.appendChild(label);
-      node.appendChild(card(code));
-    }
+    // The game's renderer (its spec's viewer file, loaded before this one) draws the table.
+    var draw = typeof window.arenaRenderer === "function" ? window.arenaRenderer({
+      events: events, words: words, seats: seats, names: names, format: format, fill: fill,
+      centre: document.getElementById("centre")
+    }) : null;
 
     function render() {
-      var s = stateAt(step);
       var who = viewAs ? viewAs.value : "all";
       viewer.setAttribute("data-step", String(step));
-      seats.forEach(function (section, seat) {
-        var hand = s.hands[seat] || [];
-        var open = who === "all" || String(seat) === who;
-        fill(section.querySelector(".hand"), hand.map(function (c) { return open ? card(c) : back(); }));
-        var counter = section.querySelector(".porotos");
-        var value;
-        var label;
-        if (pairs) {
-          var team = Number(section.getAttribute("data-team"));
-          value = s.juegos[team];
-          label = words.juegos;
-        } else if (s.porotos[seat] === null && s.juegosBySeat) {  // a game scored in juegos by seat
-          value = s.juegos[seat];
-          label = words.juegos;
-        } else {
-          value = s.porotos[seat];
-          label = words.porotos;
-        }
-        counter.setAttribute("data-value", value === null || value === undefined ? "" : String(value));
-        counter.textContent = value === null || value === undefined ? "" : value + " " + label +
-          (s.out[seat] ? " — " + words.out : "");
-        section.classList.toggle("out", !!s.out[seat]);
-      });
-      fill(document.getElementById("trick"), s.trick.map(function (t) {
-        var node = card(t.card, t.renuncio ? "renuncio" : "");
-        node.setAttribute("data-seat", String(t.seat));
-        node.setAttribute("data-who", names[t.seat] || String(t.seat));
-        if (t.renuncio) node.title = words.renuncio;
-        return node;
-      }));
-      var trump = document.getElementById("trump");
-      trump.setAttribute("data-suit", s.trump);
-      trump.textContent = s.trump ? format(words.trump, { suit: s.trump }) : "";
-      trump.className = s.trump ? "suit-" + s.trump : "";
-      setCard(document.getElementById("shown"), s.shown, words.shown);
-      setCard(document.getElementById("out-of-play"), s.outOfPlay, words.outOfPlay);
+      if (draw) draw(step, who);
       renderLog();
       var now = step > 0 ? (texts[step - 1] || []).join(" ") : words.start;
       document.getElementById("status").textContent =

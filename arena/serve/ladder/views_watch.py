@@ -292,11 +292,12 @@ def viewer_asset(request: HttpRequest, name: str) -> HttpResponse:
     """One of the results site's assets (its style sheet and scripts), for the viewer pages."""
     from arena.results import web
 
-    if name not in web.ASSET_FILES:
+    found = web.assets().get(name)
+    if found is None:
         raise Http404
     kind = "text/css" if name.endswith(".css") else "text/javascript"
     kind += "; charset=utf-8"  # not shown
-    response = HttpResponse((web.ASSETS / name).read_bytes(), content_type=kind)
+    response = HttpResponse(found.read_bytes(), content_type=kind)
     response["Cache-Control"] = "max-age=3600"
     return response
 
