@@ -54,6 +54,11 @@ def sample_dirs(game: str = DEFAULT_GAME) -> tuple[Path, ...]:
     )
 
 
+def _is_player(folder: Path) -> bool:
+    """Whether ``folder`` holds a player: a ``player.py``, or a ``player.toml`` (any language)."""
+    return (folder / "player.py").is_file() or (folder / "player.toml").is_file()
+
+
 OPPONENTS = spec_of(DEFAULT_GAME).check_opponents
 """The default game's check opponents, in turn (each game's spec names its own)."""
 STACK_WAIT_S = 1.0
@@ -128,12 +133,12 @@ def _opponents(
     dirs = sample_dirs() if dirs is None else dirs
     roots = [samples] if samples else list(dirs)
     for root in roots:
-        if all((root / name / "player.py").is_file() for name in wanted):
+        if all(_is_player(root / name) for name in wanted):
             return [find_player(root / name) for name in wanted]
     needed = ", ".join(dict.fromkeys(wanted))
     seen = []
     for root in dict.fromkeys(roots):
-        missing = [n for n in dict.fromkeys(wanted) if not (root / n / "player.py").is_file()]
+        missing = [n for n in dict.fromkeys(wanted) if not _is_player(root / n)]
         if not root.is_dir():
             seen.append(_("{folder}: does not exist").format(folder=root.absolute()))
         else:

@@ -1,6 +1,6 @@
 """The proof of the game seam: Nim de montones, a game with string moves and no cards, registered from
 outside ``arena/`` through the entry-point group ``arena.games``, passes the conformance library and
-plays ``arena play``, ``arena tournament``, the workbook and the site; no file under ``arena/`` names it.
+plays ``arena play``, ``arena check``, ``arena tournament``, the workbook and the site; no file under ``arena/`` names it.
 """
 
 from __future__ import annotations
@@ -84,6 +84,9 @@ def test_nim_plays_arena_play_and_a_tournament_with_its_workbook_and_site(tmp_pa
     events = [json.loads(line) for line in replay.read_text().splitlines()]
     assert events[0]["game"] == "nim" and events[-1]["type"] == "partido_end"
     assert all("ms" in e for e in events if e["type"] == "took")  # the referee stamps the game's reply event
+
+    run = _arena(["check", "--game", "nim", "--lang", "en", str(SAMPLES / "optimo")], env, tmp_path)
+    assert run.returncode == 0 and "CLEAN" in run.stdout, run.stdout + run.stderr  # its samples found
 
     out = tmp_path / "torneo"
     folders = [str(SAMPLES / s) for s in ("azar", "optimo", "primero")]
