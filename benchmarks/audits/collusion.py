@@ -119,9 +119,8 @@ def play(torneo: Torneo) -> tuple[Torneo, list[dict[str, Any]], float]:
         players = [player_class(n, honest=not torneo.colluding)() for n in names]
         events: list[dict[str, Any]] = []
         result = play_partido(players, sp.seed, names=names, sinks=[events.append], partido_id=sp.id)
-        stats = [
-            {k: v for k, v in s.items() if k not in ("reply_ms", "reply_cpu_ms")} for s in partido_stats(events)
-        ]
+        times = ("reply_ms", "reply_cpu_ms")
+        stats = [{k: v for k, v in s.items() if k not in times} for s in partido_stats(events)]
         records.append(
             {
                 "partido": sp.id,

@@ -1,6 +1,7 @@
 """The proof of the game seam: Nim de montones, a game with string moves and no cards, registered from
 outside ``arena/`` through the entry-point group ``arena.games``, passes the conformance library and
-plays ``arena play``, ``arena check``, ``arena tournament``, the workbook and the site; no file under ``arena/`` names it.
+plays ``arena play``, ``arena check``, ``arena tournament``, the workbook and the site; no file under
+``arena/`` names it.
 """
 
 from __future__ import annotations
