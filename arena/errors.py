@@ -13,6 +13,10 @@ class ArenaError(Exception):
     """An error arena reports to its user in one line."""
 
 
+class RulesError(ArenaError, ValueError):
+    """A ruleset, variant, policy or table size that does not exist."""
+
+
 class FaultError(Exception):
     """A player's fault: ``reason`` is one of the game's rule faults
     (:attr:`arena.games.gamespec.GameSpec.rule_faults`) or a program's, ``evidence`` its replay fields."""

@@ -14,9 +14,8 @@ from hypothesis import strategies as st
 
 from arena import games
 from arena.check import conformance
-from arena.game import Game
 from arena.games.common.account import VIEWER as TUTE_VIEWER
-from arena.games.gamespec import GameSpec
+from arena.games.gamespec import Game, GameSpec
 
 CARD = re.compile(r"^(1|2|3|4|5|6|7|10|11|12)-(oro|copa|espada|basto)$")
 

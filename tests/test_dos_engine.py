@@ -19,8 +19,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from arena import i18n
-from arena.game import new_partido
+from arena import games, i18n
 from arena.games.common.cards import NAMES, POINTS, SUITS, mask, names_of, parse, parse_mask
 from arena.games.common.deal import deal_key, deal_order
 from arena.games.common.tute import CANTO_NAMES, KING, KNIGHT, IllegalMove, RulesError
@@ -339,10 +338,10 @@ def test_two_players_only_and_the_rules_in_any_form() -> None:
 
 
 def test_a_seed_deals_the_same_partido_through_the_factory_and_the_engine() -> None:
-    assert new_partido(2, 11, game="tute-dos").events == DosPartido(2, 11).events
-    assert new_partido(2, 11, game="dos").events == DosPartido(2, 11).events
+    assert games.spec("tute-dos").new_partido(2, 11).events == DosPartido(2, 11).events
+    assert games.spec("dos").new_partido(2, 11).events == DosPartido(2, 11).events
     assert DosPartido(2, 11).events != DosPartido(2, 12).events
-    undealt = new_partido(2, 11, game="tute-dos", deal=False)
+    undealt = games.spec("tute-dos").new_partido(2, 11, deal=False)
     assert undealt.events == [] and undealt.to_move is None
     undealt.start()
     assert undealt.events == DosPartido(2, 11).events

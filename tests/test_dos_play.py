@@ -13,11 +13,10 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from arena import i18n
+from arena import games, i18n
 from arena.cli.partido import play, replay_cmd
 from arena.cli.student import check
 from arena.cli.torneo import tournament
-from arena.game import make_rules
 from arena.games.common.tute import RulesError
 from arena.games.dos.rules import DosRules
 from arena.games.dos.sdk import DosPlayer, DosRequest, Move
@@ -56,13 +55,13 @@ def recheck(events: list[dict[str, Any]]) -> Shadow:
 
 
 def test_the_command_line_makes_the_rules_of_tute_de_a_dos() -> None:
-    assert make_rules("dos") == DosRules("habanero", 2, "disqualify")
-    assert make_rules("tute-dos", "habanero", juegos=3, renuncio="penalize") == DosRules(
+    assert games.spec("dos").checked_rules() == DosRules("habanero", 2, "disqualify")
+    assert games.spec("tute-dos").checked_rules("habanero", juegos=3, renuncio="penalize") == DosRules(
         "habanero", 3, "penalize"
     )
     for wrong in ({"ruleset": "ludoteka"}, {"variants": ["cambio"]}, {"renuncio": "accuse"}):
         with pytest.raises(RulesError):
-            make_rules("dos", **wrong)  # type: ignore[arg-type]
+            games.spec("dos").checked_rules(**wrong)  # type: ignore[arg-type]
 
 
 # ===================================================================== in this process

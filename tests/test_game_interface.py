@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import pytest
 
+from arena import games
 from arena.engine import Partido
-from arena.game import DEFAULT_GAME, new_partido
 from arena.games import names, specs
+from arena.protocol import DEFAULT_GAME
 
 
 def test_the_referee_s_factory_makes_an_undealt_tute_cabrero_partido() -> None:
-    p = new_partido(4, 7, deal=False)
+    p = games.spec("tute-cabrero").new_partido(4, 7, deal=False)
     assert isinstance(p, Partido) and DEFAULT_GAME in names()
     assert p.events == [] and p.mano_number == 0  # hello faults come before the first deal
     p.start()
@@ -19,10 +20,10 @@ def test_the_referee_s_factory_makes_an_undealt_tute_cabrero_partido() -> None:
 
 
 def test_the_same_seed_deals_the_same_through_the_factory_and_the_engine() -> None:
-    assert new_partido(5, 11).events == Partido(5, 11).events
+    assert games.spec("tute-cabrero").new_partido(5, 11).events == Partido(5, 11).events
 
 
 def test_an_unknown_game_is_named_with_the_known_ones() -> None:
     with pytest.raises(ValueError, match=r"juego desconocido .mus.; los que hay: cabrero, parejas, ") as info:
-        new_partido(4, 1, game="mus")
+        games.spec("mus").new_partido(4, 1)
     assert all(f"{s.short}," in str(info.value) and s.name in str(info.value) for s in specs())

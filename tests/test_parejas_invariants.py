@@ -8,8 +8,8 @@ import random
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from arena import games
 from arena.cards import POINTS, parse
-from arena.game import new_partido
 from arena.parejas.engine import ParejasPartido
 from arena.parejas.rules import RULESETS, ParejasRules
 
@@ -66,7 +66,7 @@ def test_every_mano_and_the_partido_add_up(seed: int, ruleset: str, juegos: int,
 def test_the_same_seed_deals_and_plays_the_same(seed: int, ruleset: str) -> None:
     runs = []
     for _ in range(2):
-        p = new_partido(4, seed, ParejasRules(ruleset).to_dict(), game="tute-parejas")
+        p = games.spec("tute-parejas").new_partido(4, seed, ParejasRules(ruleset).to_dict())
         assert isinstance(p, ParejasPartido)
         play_out(p, random.Random(seed))
         runs.append(p.events)

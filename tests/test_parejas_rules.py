@@ -18,10 +18,9 @@ from typing import Any
 
 import pytest
 
-from arena import cards
+from arena import cards, games
 from arena.cards import SUITS, parse, parse_mask, points_of
 from arena.engine import IllegalMove, Partido, deal_key, deal_order
-from arena.game import new_partido
 from arena.games import names
 from arena.parejas import rules as pr
 from arena.parejas.engine import ParejasPartido, stack_hands
@@ -885,13 +884,13 @@ def test_penalties_can_decide_the_partido() -> None:
 
 
 def test_faults_before_the_deal() -> None:
-    p = new_partido(4, 3, game="tute-parejas", deal=False)
+    p = games.spec("tute-parejas").new_partido(4, 3, deal=False)
     assert p.events == [] and p.mano_number == 0 and p.to_move is None
     assert p.fault(3, "protocol", "bad hello")
     p.start()
     assert p.over and p.winners == [0, 2] and p.mano_number == 0
     assert p.ranking() == [[0, 2], [1], [3]]
-    q = new_partido(4, 3, game="tute-parejas", deal=False)
+    q = games.spec("tute-parejas").new_partido(4, 3, deal=False)
     q.fault(0, "crash", "x")
     q.fault(1, "crash", "y")
     q.start()
@@ -946,11 +945,11 @@ def test_a_card_that_is_not_held_is_not_in_hand() -> None:
 
 def test_the_game_is_registered() -> None:
     assert "tute-parejas" in names()
-    p = new_partido(4, 11, {"ruleset": "espanol"}, game="tute-parejas")
+    p = games.spec("tute-parejas").new_partido(4, 11, {"ruleset": "espanol"})
     assert isinstance(p, ParejasPartido) and p.rules == ESPANOL
     assert p.events == ParejasPartido(4, 11, ESPANOL).events
     with pytest.raises(ValueError):
-        new_partido(5, 11, game="tute-parejas")
+        games.spec("tute-parejas").new_partido(5, 11)
 
 
 # ===================================================================== worked examples

@@ -16,11 +16,11 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from arena import protocol
+from arena import games, protocol
 from arena.cli.student import check
 from arena.cli.torneo import tournament
-from arena.game import make_rules, seat_sides
 from arena.games.common import replies
+from arena.games.gamespec import seat_sides
 from arena.parejas.rules import ParejasRules
 from arena.parejas.sdk import ParejasPlayer, ParejasRequest
 from arena.protocol import ProtocolError
@@ -88,14 +88,14 @@ def test_hello_names_the_game_only_when_it_is_not_cabrero() -> None:
 
 
 def test_each_game_takes_its_own_options() -> None:
-    assert make_rules("parejas", "espanol", juegos=3) == ParejasRules("espanol", 3)
-    assert make_rules("parejas") == ParejasRules("ludoteka", 4)
+    assert games.spec("parejas").checked_rules("espanol", juegos=3) == ParejasRules("espanol", 3)
+    assert games.spec("parejas").checked_rules() == ParejasRules("ludoteka", 4)
     with pytest.raises(RulesError, match="variant"):
-        make_rules("parejas", variants=["cambio"])
+        games.spec("parejas").checked_rules(variants=["cambio"])
     with pytest.raises(RulesError, match="juegos"):
-        make_rules("cabrero", juegos=3)
+        games.spec("cabrero").checked_rules(juegos=3)
     with pytest.raises(RulesError, match="ludoteka"):
-        make_rules("cabrero", "ludoteka")
+        games.spec("cabrero").checked_rules("ludoteka")
 
 
 # ---------------------------------------------------------------- sides

@@ -13,8 +13,8 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from arena import games
 from arena.cli.torneo import tournament
-from arena.game import make_rules, new_partido
 from arena.games.cabrero.engine import Partido
 from arena.games.cabrero.playoff import PLAYOFF, PLAYOFF_GAME, playoff_seed
 from arena.games.dos.sdk import DosPlayer, DosRequest
@@ -24,11 +24,11 @@ from arena.sdk import Move
 from arena.tournament.store import Store
 
 ROOT = Path(__file__).resolve().parents[1]
-VARIANT = make_rules("cabrero", None, (PLAYOFF,))
+VARIANT = games.spec("cabrero").checked_rules(None, (PLAYOFF,))
 
 
 def _random(n: int, seed: int, rules: Any = VARIANT) -> Partido:
-    p = new_partido(n, seed, rules)
+    p = games.spec("tute-cabrero").new_partido(n, seed, rules)
     rng = random.Random(seed)
     while not p.over:
         p.play(*rng.choice(p.moves()))
@@ -62,7 +62,7 @@ def test_the_last_two_play_tute_de_a_dos_and_the_partido_has_one_winner(n: int, 
 
 
 def test_without_the_variant_two_can_still_win_together() -> None:
-    plain = make_rules("cabrero")
+    plain = games.spec("cabrero").checked_rules()
     assert any(len(_random(3, seed, plain).winners) == 2 for seed in range(40))
     kinds = {e["type"] for seed in range(10) for e in _random(3, seed, plain).events}
     assert "playoff_start" not in kinds and "playoff" not in kinds
@@ -95,7 +95,7 @@ def test_only_the_two_see_their_hands_and_an_observer_sees_neither() -> None:
 def _at_playoff(seed: int) -> Partido:
     """A three-player partido under the variant, driven to its playoff's first request."""
     for s in range(seed, seed + 100):
-        p = new_partido(3, s, VARIANT)
+        p = games.spec("tute-cabrero").new_partido(3, s, VARIANT)
         rng = random.Random(s)
         while not p.over and p.playoff is None:
             p.play(*rng.choice(p.moves()))
@@ -122,7 +122,7 @@ def test_no_accusation_in_the_playoff_and_accuse_becomes_disqualify() -> None:
     p = _at_playoff(3)
     with pytest.raises(Exception, match="tute de a dos"):
         p.play(None, None, 0)
-    accuse = make_rules("cabrero", None, (PLAYOFF,), "accuse")
+    accuse = games.spec("cabrero").checked_rules(None, (PLAYOFF,), "accuse")
     q = _random(3, 5, accuse)
     start = next((e for e in q.events if e["type"] == "playoff_start"), None)
     assert start is None or start["rules"]["renuncio"] == "disqualify"

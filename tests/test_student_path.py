@@ -337,7 +337,7 @@ def test_timeout_hints_tell_computing_from_waiting(stuck: Stuck | None, says: st
 
 @pytest.mark.parametrize(("game", "base"), [("parejas", "ParejasPlayer"), ("dos", "DosPlayer")])
 def test_new_writes_a_skeleton_of_each_game_that_plays_it(game: str, base: str, tmp_path: Path) -> None:
-    from arena.game import new_partido, spec_of
+    from arena import games
     from arena.referee.players import load_player_class
     from arena.referee.table import play_partido
 
@@ -347,7 +347,7 @@ def test_new_writes_a_skeleton_of_each_game_that_plays_it(game: str, base: str, 
     source = (tmp_path / "zorro" / "player.py").read_text(encoding="utf-8")
     assert f"class Zorro({base}):" in source and "Completá `play`" in source  # the student's language
     cls = load_player_class(tmp_path / "zorro")
-    spec = spec_of(game)
+    spec = games.spec(game)
     n = spec.table_sizes[0]
     result = play_partido([cls() for _seat in range(n)], 3, game=spec.name)
-    assert not result.faults and new_partido(n, 3, game=spec.name).n == n
+    assert not result.faults and games.spec(spec.name).new_partido(n, 3).n == n

@@ -24,15 +24,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from arena import protocol
+from arena import games, protocol
 from arena.containment import sandbox
 from arena.containment.process import LineClosed, LineTimeout, LineTooLong, PlayerProcess
 from arena.errors import ArenaError
-from arena.game import DEFAULT_GAME, new_partido, seat_sides, spec_of
+from arena.games.gamespec import Game, seat_sides
 from arena.i18n import N_, _, n_
 from arena.inert import printable
 from arena.player.runner import PRINT_NOTE
-from arena.protocol import Message
+from arena.protocol import DEFAULT_GAME, Message
 from arena.referee.connection import Limits, PlayerFault, SubprocessConnection
 from arena.referee.narrate import reason_name
 from arena.referee.players import PlayerSpec, find_player, unique_names
@@ -46,7 +46,7 @@ _HERE = Path(__file__).resolve()
 def sample_dirs(game: str = DEFAULT_GAME) -> tuple[Path, ...]:
     """Where ``game``'s sample opponents (its spec's ``samples`` folder) are looked for, in order,
     when ``--samples`` is not given."""
-    name = spec_of(game).samples
+    name = games.spec(game).samples
     return (
         _HERE.parents[2] / name,  # beside the package: a checkout, an editable install
         _HERE.parents[1] / name,  # inside the package, if shipped as package data
@@ -59,7 +59,7 @@ def _is_player(folder: Path) -> bool:
     return (folder / "player.py").is_file() or (folder / "player.toml").is_file()
 
 
-OPPONENTS = spec_of(DEFAULT_GAME).check_opponents
+OPPONENTS = games.spec(DEFAULT_GAME).check_opponents
 """The default game's check opponents, in turn (each game's spec names its own)."""
 STACK_WAIT_S = 1.0
 """How long a timed-out Python player is given to print its traceback after ``SIGINT``."""
@@ -183,7 +183,7 @@ def check_player(
     limits = limits or Limits()
     say = _shown(say)
     spec = find_player(folder)
-    game_spec = spec_of(game)
+    game_spec = games.spec(game)
     sides = game_spec.teams
     tables = game_spec.check_tables
     opponents = _opponents(samples, game_spec.check_opponents, sample_dirs(game))
@@ -498,7 +498,7 @@ def _hints(reason: str, detail: str, conn: _Watched) -> list[str]:
         ]
     if reason == "timeout":
         return timeout_hints(conn.stuck[-1] if conn.stuck else None, conn.spec.kind)
-    hint = spec_of(conn.game).fault_hints.get(reason) or HINTS.get(reason)  # the game's own obligations
+    hint = games.spec(conn.game).fault_hints.get(reason) or HINTS.get(reason)  # the game's own obligations
     return [_(hint)] if hint else []
 
 
@@ -640,8 +640,8 @@ def flush_probe(
     player's input (as at the end of a partido, when buffers are flushed on
     exit) and looks at what it then writes.
     """
-    n = spec_of(game).table_sizes[0]
-    p = new_partido(n, 1, game=game)
+    n = games.spec(game).table_sizes[0]
+    p: Game = games.spec(game).new_partido(n, 1)
     seat = p.to_move
     assert seat is not None
     start = next(e for e in p.events if e["type"] == "mano_start")
@@ -656,7 +656,7 @@ def flush_probe(
         return None
     try:
         lines = [
-            protocol.hello(1, spec.name, limits.to_dict(), game=spec_of(game).name),
+            protocol.hello(1, spec.name, limits.to_dict(), game=games.spec(game).name),
             {
                 "type": "partido_start",
                 "partido": "probe",

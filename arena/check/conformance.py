@@ -1,6 +1,6 @@
 """The conformance test of a game, as a library any game's tests call (as PettingZoo ships
 ``api_test``): random legal play through the seam only — its :class:`~arena.games.gamespec.GameSpec`
-and the :class:`arena.game.Game` protocol — as OpenSpiel's random simulation test does.
+and the :class:`arena.games.gamespec.Game` protocol — as OpenSpiel's random simulation test does.
 
 :func:`check_game` plays partidos of random legal decisions at every ruleset and table size and checks
 that every request is answerable and the partido ends; that the same seed and decisions give the same
@@ -19,8 +19,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from arena.errors import FaultError
-from arena.game import Game
-from arena.games.gamespec import GameSpec
+from arena.games.gamespec import Game, GameSpec
 from arena.referee.narrate import narrate
 from arena.referee.stats import fields, partido_stats
 

@@ -37,7 +37,6 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 
 from arena import games, i18n
-from arena.game import game_name, make_rules
 from arena.games.common.tute import RulesError
 from arena.games.gamespec import choices
 from arena.i18n import N_
@@ -82,8 +81,8 @@ def game_rules(
 ) -> tuple[str, Any]:
     """The game's full name and its rule set from ``rules_options``' values; UsageError when wrong."""
     try:
-        full = game_name(game)
-        return full, make_rules(full, ruleset, variants, renuncio, juegos)
+        full = games.spec(game).name
+        return full, games.spec(full).checked_rules(ruleset, variants, renuncio, juegos)
     except (RulesError, ValueError) as exc:
         raise click.UsageError(str(exc)) from None
 

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import click
 
+from arena import games
 from arena.cli.options import (
     DEFAULT_SAMPLES,
     ContainmentChoice,
@@ -22,7 +23,7 @@ from arena.cli.options import (
     rules_options,
     seed_option,
 )
-from arena.game import seat_sides, spec_of
+from arena.games.gamespec import seat_sides
 from arena.i18n import N_, _
 
 
@@ -66,7 +67,7 @@ def play(
     from arena.seeds import short
 
     game, rules = rules_choice.resolve()
-    spec = spec_of(game)
+    spec = games.spec(game)
     sides = spec.teams
     if sides is not None and len(players) == len(sides):
         players = tuple(players[side] for side in seat_sides(sides))

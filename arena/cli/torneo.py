@@ -151,7 +151,7 @@ def tournament(
     containment_choice: ContainmentChoice,
 ) -> None:
     """``arena tournament`` (its help: the command's ``help``)."""
-    from arena.game import spec_of
+    from arena import games
     from arena.inert import printable
     from arena.referee.players import PlayerLoadError
     from arena.seeds import new_key, predictable_warning
@@ -189,7 +189,7 @@ def tournament(
             )
         else:
             game, rules = rules_choice.resolve()
-            spec = spec_of(game)
+            spec = games.spec(game)
             sides = spec.teams
             table_size = _table_size(spec, table_size)
             if budget is not None and not until_separated:

@@ -92,3 +92,11 @@ def hint_for(name: str) -> str:
         return spec(name).player_hint
     except ValueError:
         return ""
+
+
+def fault_reasons() -> tuple[str, ...]:
+    """Every fault any game records, each once: the games' rule faults, then a program's."""
+    from arena.games.gamespec import choices
+    from arena.protocol import PROCESS_FAULTS
+
+    return tuple(choices([*(s.rule_faults for s in specs()), PROCESS_FAULTS]))

@@ -5,14 +5,84 @@ names a game.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     from arena.seeds import Seed
 
 Event = dict[str, Any]
+
+
+class Rules(Protocol):
+    """A game's rule set, as the referee records it."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """The rules as plain values, for ``hello``, ``partido_start`` and the store."""
+        ...
+
+
+class Game(Protocol):
+    """A partido in progress, as the referee drives it.
+
+    Seats are ``0..n-1``. ``events`` is the omniscient record (the replay's lines
+    after ``partido_start``), appended to as the partido goes.
+    """
+
+    n: int
+    events: list[Event]
+    porotos: list[int]
+    winners: list[int]
+    disqualified: list[int]
+    mano_number: int
+    over: bool
+
+    @property
+    def rules(self) -> Rules:
+        """The partido's rule set."""
+        ...
+
+    @property
+    def seed(self) -> Seed:
+        """What the deals come from (shown in the replay once the torneo is over)."""
+        ...
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat to reply next, or None when the partido is over."""
+        ...
+
+    def start(self) -> None:
+        """Deal the first mano (a partido is created undealt, so hello faults come first)."""
+
+    def request(self) -> Mapping[str, Any]:
+        """What the seat to move may see: the protocol's play request (the game's ``wire`` types)."""
+        ...
+
+    def legal_actions(self) -> list[Any]:
+        """Every decision the seat to move may take now (the game's own values, as its
+        :attr:`~arena.games.gamespec.GameSpec.read_reply` reads them): what a random legal player
+        picks from, and what the conformance library (:mod:`arena.games.conformance`) plays."""
+        ...
+
+    def view(self, event: Event, seat: int) -> Event:
+        """``event`` (one of :attr:`events`) as the player at ``seat`` may see it."""
+        ...
+
+    def act(self, decision: Any) -> None:
+        """The seat to move takes ``decision`` (read from its reply by the game's ``read_reply``); a
+        :class:`arena.errors.FaultError` (the game's rule fault) if the rules forbid it."""
+
+    def fault(self, seat: int, reason: str, detail: str, **evidence: Any) -> bool:
+        """Record ``seat``'s fault (disqualify or penalize); False when it no longer plays."""
+        ...
+
+    def ranking(self) -> list[list[int]]:
+        """Seats in groups, best first; a group is a tie."""
+        ...
+
+
 Line = Callable[[int], str]
 """Names a seat in a narration line (``who(2)`` -> ``"ana (2)"``)."""
 
@@ -86,7 +156,7 @@ class GameSpec:
     rulesets: tuple[str, ...]
     """Its rulesets, the default first."""
     new_partido: Callable[..., Any]
-    """``new_partido(n, seed, rules, deal=True)``: a :class:`arena.game.Game`."""
+    """``new_partido(n, seed, rules, deal=True)``: a :class:`Game`."""
     rules_of: Callable[[Any], Any]
     """A rule set, its dict or None (the default) as the game's rule-set object, checked."""
     make_rules: Callable[[str | None, Sequence[str], str, int | None], Any]
@@ -155,10 +225,58 @@ class GameSpec:
     for the catalog): the game's own obligations, not another game's (the checker's plain hint where
     a game names none)."""
 
+    def checked_rules(
+        self,
+        ruleset: str | None = None,
+        variants: Iterable[str] = (),
+        renuncio: str = "disqualify",
+        juegos: int | None = None,
+    ) -> Any:
+        """The game's rule set from the command line's values; RulesError (one line) for a wrong one.
+
+        ``ruleset`` None is the game's default; ``variants``, ``renuncio`` and ``juegos`` must be
+        ones the game has.
+        """
+        from arena.errors import RulesError
+        from arena.i18n import _
+
+        chosen = tuple(variants)
+        if ruleset is not None and ruleset not in self.rulesets:
+            raise RulesError(
+                _("{game} has no ruleset {name}; its rulesets: {known}").format(
+                    game=self.name, name=repr(ruleset), known=", ".join(self.rulesets)
+                )
+            )
+        for variant in chosen:
+            if variant not in self.variants:
+                raise RulesError(
+                    _("{game} has no variant {name}; its variants: {known}").format(
+                        game=self.name, name=repr(variant), known=", ".join(self.variants) or _("none")
+                    )
+                )
+        if renuncio not in self.renuncio_policies:
+            raise RulesError(
+                _("{game} has no renuncio policy {name}; its policies: {known}").format(
+                    game=self.name, name=repr(renuncio), known=", ".join(self.renuncio_policies)
+                )
+            )
+        if juegos is not None and "juegos" not in self.options:
+            raise RulesError(_("{game} is not played to juegos: drop --juegos").format(game=self.name))
+        return self.make_rules(ruleset, chosen, renuncio, juegos)
+
     @property
     def entrants_per_partido(self) -> tuple[int, ...]:
         """How many entrants a partido seats: a side each in a game of teams, else a seat each."""
         return (len(self.teams),) if self.teams else self.table_sizes
+
+
+def seat_sides(sides: tuple[tuple[int, ...], ...]) -> list[int]:
+    """The team of each seat, in seat order (``((0, 2), (1, 3))`` -> ``[0, 1, 0, 1]``)."""
+    out = [0] * sum(len(t) for t in sides)
+    for index, seats in enumerate(sides):
+        for seat in seats:
+            out[seat] = index
+    return out
 
 
 def choices(values: Iterable[Iterable[str]]) -> list[str]:

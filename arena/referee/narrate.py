@@ -9,10 +9,10 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from arena import games
-from arena.game import DEFAULT_GAME, spec_of
 from arena.games.gamespec import GameSpec, Narrator
 from arena.i18n import N_, _, n_
 from arena.inert import printable
+from arena.protocol import DEFAULT_GAME
 
 Message = dict[str, Any]
 
@@ -64,7 +64,7 @@ def _narrate(events: Sequence[Message], hands: bool, only_mano: int | None) -> I
         return names[seat] if seat < len(names) else str(seat)
 
     say = Narrator(who, seats, pair, by_seat, name)
-    game: GameSpec = spec_of(DEFAULT_GAME)
+    game: GameSpec = games.spec(DEFAULT_GAME)
     hosted: list[Message] = []  # a playoff's events [25.3], told as a partido of its own game
 
     for e in events:
@@ -87,7 +87,7 @@ def _narrate(events: Sequence[Message], hands: bool, only_mano: int | None) -> I
             ]
             yield ""
             yield _("{players} are left: they play {game} to one winner (rule 25.3)").format(
-                players=seats(e["seats"]), game=_(spec_of(e["game"]).title)
+                players=seats(e["seats"]), game=_(games.spec(e["game"]).title)
             )
             continue
         if kind == "partido_start":
@@ -97,7 +97,7 @@ def _narrate(events: Sequence[Message], hands: bool, only_mano: int | None) -> I
                 else list(e.get("players", []))
             )
             teams = [list(t) for t in e.get("teams", [])]
-            game = spec_of(e.get("game", DEFAULT_GAME))
+            game = games.spec(e.get("game", DEFAULT_GAME))
             yield from game.narrate_start(e, say)
             continue
         if kind == "mano_start":

@@ -9,9 +9,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from arena.game import DEFAULT_GAME, spec_of
+from arena import games
 from arena.games.gamespec import GameSpec, Tally
 from arena.i18n import _
+from arena.protocol import DEFAULT_GAME
 
 Event = dict[str, Any]
 
@@ -50,7 +51,7 @@ def partido_stats(events: Sequence[Event]) -> list[dict[str, Any]]:
         raise ValueError(_("the partido has no partido_end: it was cut short and does not count"))
     start = events[0]
     n = len(start["players"])
-    game = spec_of(start.get("game", DEFAULT_GAME))
+    game = games.spec(start.get("game", DEFAULT_GAME))
     teams = [list(t) for t in start.get("teams", [])]
     out: list[dict[str, Any]] = [
         {

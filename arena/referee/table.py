@@ -18,11 +18,11 @@ from typing import TYPE_CHECKING, Any
 from arena import games, protocol
 from arena.containment import sandbox
 from arena.errors import FaultError
-from arena.game import DEFAULT_GAME, Game, new_partido, teams
 from arena.games.common.player import BasePlayer as Player
+from arena.games.gamespec import Game
 from arena.i18n import _
 from arena.inert import EXCERPT, printable
-from arena.protocol import Message, ProtocolError
+from arena.protocol import DEFAULT_GAME, Message, ProtocolError
 from arena.referee.connection import Connection, InProcessConnection, Limits, PlayerFault
 from arena.referee.narrate import reason_name
 from arena.referee.players import PlayerSpec, unique_names
@@ -99,7 +99,7 @@ class Referee:
         self.limits = limits or Limits()
         self.game = game
         self.spec = games.spec(game)
-        self.partido: Game = new_partido(len(self.connections), seed, ruleset, game=game, deal=False)
+        self.partido: Game = self.spec.new_partido(len(self.connections), seed, ruleset, deal=False)
         # (dealt in run())
         self.partido_id = partido_id
         self.sources = list(sources or names)
@@ -133,7 +133,7 @@ class Referee:
         """``game`` and ``teams`` of ``partido_start``: named for a game other than Tute Cabrero only."""
         if self.game == DEFAULT_GAME:
             return {}
-        sides = teams(self.game)
+        sides = games.spec(self.game).teams
         return {"game": self.game, **({"teams": [list(t) for t in sides]} if sides else {})}
 
     def run(self, close: bool = True) -> PartidoResult:

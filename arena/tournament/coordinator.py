@@ -23,9 +23,10 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from arena import games
 from arena.errors import ArenaError
-from arena.game import DEFAULT_GAME, rules_of, spec_of
 from arena.i18n import N_, _, n_
+from arena.protocol import DEFAULT_GAME
 from arena.referee.connection import IDLE_MS, INIT_IDLE_MS, Limits
 from arena.referee.players import PlayerLoadError, PlayerSpec, find_player
 from arena.seeds import Seed
@@ -78,7 +79,7 @@ class Config:
     """An explicit seed (``--seed N``: predictable deals, for reproduction); None: deals from ``key``."""
     duplicate: bool = False
     partidos: int | None = None
-    rules: dict[str, Any] = field(default_factory=lambda: rules_of(DEFAULT_GAME, None).to_dict())
+    rules: dict[str, Any] = field(default_factory=lambda: games.spec(DEFAULT_GAME).rules_of(None).to_dict())
     init_ms: int = 10_000
     move_ms: int = 1_000
     init_wall_ms: int | None = None
@@ -166,7 +167,7 @@ def plan(config: Config, entrants: int) -> list[ScheduledPartido]:
             seed,
             config.duplicate,
             config.partidos,
-            sizes=spec_of(config.game).entrants_per_partido,
+            sizes=games.spec(config.game).entrants_per_partido,
         )
     except ValueError as exc:
         raise TournamentError(str(exc)) from None

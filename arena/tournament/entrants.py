@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from arena.game import spec_of
+from arena import games
 from arena.i18n import _
 from arena.referee.players import PlayerLoadError, PlayerSpec, find_player, is_player_folder, unique_names
 
@@ -18,7 +18,7 @@ SAMPLE_PLAYERS = Path("sample_players")
 def default_folders(game: str) -> tuple[Path, Path]:
     """Where a torneo of ``game`` looks for entrants when no path is given: the instructor's, then the
     samples' (the game's spec names both)."""
-    spec = spec_of(game)
+    spec = games.spec(game)
     return Path(spec.default_folders[0]), Path(spec.samples)
 
 

@@ -1,6 +1,6 @@
 """Entrants that play as teams (Tute por parejas): from a torneo's sides to a table's seats and back.
 
-In a game of teams (:func:`arena.game.teams`) each entrant of a scheduled partido
+In a game of teams (the spec's ``teams``) each entrant of a scheduled partido
 is a *side*: it plays in every seat of its team, each seat its own process of the
 entrant's folder (no shared memory, no channel but the play). The referee judges
 seats; the torneo counts sides. :func:`seat_specs` seats the sides' players, and
@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
-from arena.game import seat_sides
+from arena.games.gamespec import seat_sides
 from arena.referee.stats import FIELDS, finishing_places
 
 T = TypeVar("T")

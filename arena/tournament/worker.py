@@ -23,11 +23,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from arena import i18n
+from arena import games, i18n
 from arena.containment.cgroups import pid_alive
 from arena.containment.sandbox import SandboxFailure
-from arena.game import DEFAULT_GAME, rules_of, teams
 from arena.i18n import _, n_, stored
+from arena.protocol import DEFAULT_GAME
 from arena.referee.connection import Limits
 from arena.referee.players import PlayerSpec
 from arena.seeds import Seed
@@ -179,7 +179,7 @@ def play(task: PartidoTask) -> dict[str, Any]:
     from arena.tournament.store import now
 
     replay = temp_replay(task.replays, task.id)
-    sides = teams(task.game)
+    sides = games.spec(task.game).teams
     specs = tuple(seat_specs(task.specs, sides)) if sides else task.specs
     names = [s.name for s in unique_names(specs)]
     out: dict[str, Any] = {
@@ -206,7 +206,7 @@ def play(task: PartidoTask) -> dict[str, Any]:
                 result, incidents = play_folders(
                     specs,
                     task.seed,
-                    ruleset=rules_of(task.game, task.rules),
+                    ruleset=games.spec(task.game).rules_of(task.rules),
                     limits=task.limits,
                     replay=replay,
                     sinks=[events.append],

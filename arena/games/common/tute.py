@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import ClassVar, TypeVar
 
-from arena.errors import ArenaError, FaultError
+from arena.errors import FaultError, RulesError
 from arena.games.common.cards import SUITS, card
 from arena.i18n import _
 
@@ -21,10 +21,6 @@ CUARENTA_POINTS, VEINTE_POINTS = 40, 20
 
 TUTE = "tute"
 CUARENTA = "cuarenta"
-
-
-class RulesError(ArenaError, ValueError):
-    """A ruleset, variant, policy or table size that does not exist."""
 
 
 class IllegalMove(FaultError, ValueError):
@@ -182,7 +178,7 @@ Decision = tuple[str | int | None, str | None, int | None]
 
 
 class TuteActions:
-    """The seam's two moves (:class:`arena.game.Game`) for a Tute engine that has ``moves`` and ``play``."""
+    """The seam's two moves (:class:`arena.games.gamespec.Game`) for a Tute engine with ``moves``, ``play``."""
 
     def moves(self) -> list[tuple[str | None, str | None]]:
         raise NotImplementedError

@@ -1,6 +1,6 @@
 """The partido of Tute de a dos as a deterministic state machine over :mod:`arena.games.dos.rules`.
 
-:class:`DosPartido` is what the referee drives through :class:`arena.game.Game`: it deals
+:class:`DosPartido` is what the referee drives through :class:`arena.games.gamespec.Game`: it deals
 every mano from the seed (:func:`arena.games.common.deal.deal_key` and
 :func:`~arena.games.common.deal.deal_order`; the first mano's mano is the seat that
 draw names, D6, B3), asks one seat at a time for a decision, checks every card, cambio

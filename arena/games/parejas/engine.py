@@ -1,6 +1,6 @@
 """The partido of Tute por parejas as a deterministic state machine over :mod:`arena.games.parejas.rules`.
 
-:class:`ParejasPartido` is what the referee drives through :class:`arena.game.Game`:
+:class:`ParejasPartido` is what the referee drives through :class:`arena.games.gamespec.Game`:
 it deals every mano from the seed (with the shared machinery,
 :func:`arena.games.common.deal.deal_key` and :func:`~arena.games.common.deal.deal_order`,
 so a seed deals mano 1 as a four-player Cabrero partido does), asks one seat at a time for a

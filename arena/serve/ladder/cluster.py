@@ -34,13 +34,12 @@ def play(
     """Play one ladder partido on the cluster into ``replay`` (``specs``: by seat, or the sides of a
     game of teams); the fields of its result: ``winners``, ``ranking`` (by side in a game of teams)
     and ``error`` (a version that could not start)."""
-    from arena.game import make_rules
+    from arena import games
     from arena.referee.connection import Limits
     from arena.tournament.worker import PartidoTask, play_task
 
-    task = PartidoTask(
-        partido_id, seed, tuple(specs), make_rules(game).to_dict(), Limits(), str(replay.parent), game=game
-    )
+    rules = games.spec(game).checked_rules().to_dict()
+    task = PartidoTask(partido_id, seed, tuple(specs), rules, Limits(), str(replay.parent), game=game)
     replay.parent.mkdir(parents=True, exist_ok=True)
     out = backend.submit(play_task, task).result()
     if out.get("failed"):  # the referee's own fault on that worker: the partido is played again later

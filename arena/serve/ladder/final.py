@@ -174,11 +174,11 @@ def site_zip(final: FinalTorneo) -> Path:
 def freeze(ladder: Ladder, options: Mapping[str, Any]) -> FinalTorneo:
     """A new *queued* final of ``ladder`` with its active versions now, one folder name each;
     FinalError when there are too few for a table or one is playing already."""
-    from arena.game import spec_of
+    from arena import games
     from arena.serve.ladder import matchmaking
     from arena.serve.ladder.worker import active_ids
 
-    spec = spec_of(ladder.game)
+    spec = games.spec(ladder.game)
     with transaction.atomic():
         Ladder.objects.select_for_update().filter(pk=ladder.pk).first()  # one start at a time
         if ladder.finals.filter(status__in=(FinalTorneo.QUEUED, FinalTorneo.RUNNING)).exists():

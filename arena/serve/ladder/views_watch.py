@@ -114,9 +114,10 @@ def cached_standings(ladder: Ladder) -> list[dict[str, Any]]:
 def seat_versions(partido: LadderPartido, game: str) -> list[int]:
     """The version in each seat of ``partido``: its ``versions`` are its seats, or in a game of
     teams its sides (each side's version plays every seat of its team)."""
-    from arena.game import seat_sides, teams
+    from arena import games
+    from arena.games.gamespec import seat_sides
 
-    sides = teams(game)
+    sides = games.spec(game).teams
     if not sides:
         return list(partido.versions)
     return [partido.versions[side] for side in seat_sides(sides) if side < len(partido.versions)]

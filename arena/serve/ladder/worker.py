@@ -87,9 +87,9 @@ def _claim(ladder: Ladder) -> LadderPartido | None:
             )
             if taken:
                 return LadderPartido.objects.get(pk=queued.pk)
-    from arena.game import spec_of
+    from arena import games
 
-    spec = spec_of(ladder.game)
+    spec = games.spec(ladder.game)
     with _choosing, transaction.atomic():
         seats, outcomes = played(ladder)
         table = matchmaking.next_table(active_ids(ladder), seats, spec.entrants_per_partido, outcomes)
@@ -123,7 +123,8 @@ def _play(partido: LadderPartido) -> dict[str, object]:
     (:func:`arena.tournament.sides.seat_specs`); the winners and the ranking are then by side
     (:func:`arena.tournament.sides.end_by_side`), indexes into ``partido.versions`` as for a game
     of seats. The replay keeps the seats."""
-    from arena.game import make_rules, seat_sides, teams
+    from arena import games
+    from arena.games.gamespec import seat_sides
     from arena.referee.players import PlayerLoadError, find_player
     from arena.referee.table import play_folders
     from arena.tournament.sides import end_by_side, seat_specs
@@ -133,7 +134,7 @@ def _play(partido: LadderPartido) -> dict[str, object]:
     shutil.rmtree(f"{replay}.logs", ignore_errors=True)
     folders = dict(Version.objects.filter(pk__in=partido.versions).values_list("id", "folder"))
     game = partido.ladder.game
-    sides = teams(game)
+    sides = games.spec(game).teams
     try:
         specs = [find_player(folders[v]) for v in partido.versions]
         if _cluster is not None:
@@ -146,7 +147,7 @@ def _play(partido: LadderPartido) -> dict[str, object]:
         result, _incidents = play_folders(
             specs,
             partido.seed,
-            ruleset=make_rules(game),
+            ruleset=games.spec(game).checked_rules(),
             replay=replay,
             partido_id=f"ladder-{partido.ladder_id}-{partido.pk}",
             game=game,

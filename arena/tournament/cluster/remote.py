@@ -25,9 +25,9 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from arena import i18n
-from arena.game import DEFAULT_GAME, teams
+from arena import games, i18n
 from arena.i18n import _
+from arena.protocol import DEFAULT_GAME
 from arena.referee.connection import Limits
 from arena.referee.players import PlayerSpec, unique_names
 from arena.tournament.backend import BackendError
@@ -160,7 +160,7 @@ def play_remote(
         files: dict[str, Any] | None = None
         if not out["error"]:
             replay, logs = Path(out["replay"]), Path(out["logs"])
-            sides = teams(task.game)  # a game of teams: a side plays as ana and ana#2 (unique_names)
+            sides = games.spec(task.game).teams  # a game of teams: a side plays as ana and ana#2
             seat_paths = seat_specs(paths, sides) if sides else paths
             named = unique_names(seat_specs(specs, sides)) if sides else specs
             by_log = {f"{s.name}.stderr.log": p for s, p in zip(named, seat_paths, strict=True)}  # not shown

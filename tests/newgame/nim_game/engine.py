@@ -1,4 +1,4 @@
-"""A partido of Nim de montones, behind the house's :class:`arena.game.Game` protocol.
+"""A partido of Nim de montones, behind the house's :class:`arena.games.gamespec.Game` protocol.
 
 Each mano deals heaps of counters (their sizes drawn from the partido's seed); the seats take turns,
 each taking one or more counters from one heap (``"h:k"``); whoever takes the last counter wins the
