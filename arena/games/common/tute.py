@@ -178,7 +178,7 @@ Decision = tuple[str | int | None, str | None, int | None]
 
 
 class TuteActions:
-    """The seam's two moves (:class:`arena.games.gamespec.Game`) for a Tute engine with ``moves``, ``play``."""
+    """The seam's two moves (:class:`arena.games.gamespec.Game`) for an engine with ``moves``, ``play``."""
 
     def moves(self) -> list[tuple[str | None, str | None]]:
         raise NotImplementedError
