@@ -482,9 +482,6 @@ def _indent(text: str) -> str:
 
 HINTS = {
     "crash": N_("the process ended: read the end of its standard error in the incident, below"),
-    "renuncio": N_("play only a card the game's rules allow at that moment (its rules page says which)"),
-    "false_canto": N_("sing only a canto the game's rules allow at that moment"),
-    "not_in_hand": N_('play a card from the request\'s `hand`, written like "12-basto"'),
 }
 
 
@@ -493,12 +490,13 @@ def _hints(reason: str, detail: str, conn: _Watched) -> list[str]:
     if reason == "protocol":
         if "no request was waiting" in detail or "not valid" in detail:  # not shown
             return [_("something that is not a reply reached stdout: write your debugging output to stderr")]
-        return [
-            _('the reply must be exactly {{"type":"play","id":<the request\'s id>,"card":"..."}}').format()
-        ]
+        example = _(games.spec(conn.game).reply_example)
+        return [_("the reply must be exactly {example}").format(example=example)]
     if reason == "timeout":
         return timeout_hints(conn.stuck[-1] if conn.stuck else None, conn.spec.kind)
     hint = games.spec(conn.game).fault_hints.get(reason) or HINTS.get(reason)  # the game's own obligations
+    if hint is None and reason in games.spec(conn.game).rule_faults:
+        hint = N_("play only what the game's rules allow at that moment (its rules page says which)")
     return [_(hint)] if hint else []
 
 

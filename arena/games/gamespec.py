@@ -216,6 +216,15 @@ class GameSpec:
     default_player: str = ""
     """A plain player of the game (``module.Class``), for a playoff in another game whose player brings
     none of its own (Tute Cabrero's ``hasta-un-ganador`` and tute de a dos)."""
+    reply_example: str = '{"type":"play","id":<id>,...}'
+    """A reply to ``play`` as ``arena check`` shows it to a player whose reply broke the protocol
+    (translated where shown, when the catalog has it)."""
+    titles: dict[str, str] = field(default_factory=dict)
+    """Titles of the game's other columns of the standings (key -> title, marked for the catalog): those
+    a policy adds, as Tute's ``accuse`` adds its renuncios and accusations."""
+    viewer_words: dict[str, str] = field(default_factory=dict)
+    """The words the viewer's renderer writes (key -> text, marked for the catalog), given to it
+    translated as ``ctx.words`` beside the house's (``step``, ``start``, ``play``, ``pause``, ``out``)."""
     penalizable: tuple[str, ...] = ()
     """The rule faults that ``--renuncio penalize`` turns into penalties (a column each in the standings)."""
     fault_names: dict[str, str] = field(default_factory=dict)

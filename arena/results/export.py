@@ -57,22 +57,13 @@ HEADERS: dict[str, str] = {
     "lugar_medio": N_("Average place"),
     "manos": N_("Manos played"),
     "manos_perdidas": N_("Manos lost"),
-    "renuncios": N_("Renuncios made"),
-    "renuncios_cazados": N_("Renuncios caught"),
-    "acusaciones_bien": N_("Accusations proven"),
-    "acusaciones_mal": N_("Accusations wrong"),
-    "dq_renuncio": N_("DQ renuncio"),
-    "dq_false_canto": N_("DQ false canto"),
     "dq_timeout": N_("DQ timeout"),
     "dq_crash": N_("DQ crash"),
     "dq_protocol": N_("DQ protocol"),
-    "dq_not_in_hand": N_("DQ not in hand"),
     "ms_mediana": N_("ms per move (median)"),
     "ms_p95": N_("ms per move (p95)"),
     "cpu_ms_mediana": N_("CPU ms per move (median)"),
     "cpu_ms_p95": N_("CPU ms per move (p95)"),
-    "pen_renuncio": N_("Penalty renuncio"),
-    "pen_false_canto": N_("Penalty false canto"),
     "grupo": N_("Letters (95%)"),
     "puestos_95": N_("Rank 95%"),
     "retiradas": N_("Forfeited (withdrawn)"),
@@ -151,6 +142,8 @@ def headers() -> dict[str, str]:
     for spec in games.specs():
         for figure in spec.figures:
             out.setdefault(figure.key, _(figure.title))
+        for key, title in spec.titles.items():
+            out.setdefault(key, _(title))
         for reason in spec.rule_faults:
             out.setdefault(f"dq_{reason}", _("DQ {reason}").format(reason=reason_name(reason)))
         for reason in spec.penalizable:

@@ -744,22 +744,17 @@ def event_texts(events: Sequence[dict[str, Any]]) -> list[list[str]]:
     return out
 
 
-def viewer_strings() -> dict[str, str]:
-    """What the viewer's script writes, in the language in use."""
+def viewer_strings(game: str | None = None) -> dict[str, str]:
+    """What the viewer's script writes, in the language in use: the house's words, then the words of
+    ``game``'s renderer (its spec's ``viewer_words``)."""
+    spec = games.spec(game) if game in games.names() else games.default()
     return {
         "step": _("Step {k} of {n}"),
         "start": _("Before the first line of the replay."),
         "play": _("Play"),
         "pause": _("Pause"),
-        "porotos": _("porotos"),
-        "juegos": _("juegos"),
-        "hidden": _("hidden card"),
-        "trump": _("Trump: {suit}"),
-        "renuncio": _("renuncio"),
         "out": _("out of the partido"),
-        "shown": _("Turned up:"),
-        "outOfPlay": _("Out of play:"),
-        "trick": _("Cards on the table"),
+        **{key: _(text) for key, text in spec.viewer_words.items()},
     }
 
 
@@ -879,7 +874,7 @@ def replay_page(
     data = (
         json_block("replay-data", events)
         + json_block("replay-text", event_texts(events))
-        + json_block("viewer-strings", viewer_strings())
+        + json_block("viewer-strings", viewer_strings(start.get("game") or games.default().name))
     )
     game = start.get("game") or games.default().name
     scripts = (renderer_name(game), "viewer.js") if game in games.names() else ("viewer.js",)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from arena.games.cabrero import account, rules
-from arena.games.common.account import tute_seam
+from arena.games.common.account import FAULT_HINTS, tute_seam
 from arena.games.gamespec import GameSpec, lazy_engine, rules_reader
 from arena.i18n import N_
 
@@ -68,6 +68,7 @@ SPEC = GameSpec(
     guide="docs/student-guide.md",
     template=TEMPLATE,
     fault_hints={
+        **FAULT_HINTS,
         "renuncio": N_(
             "follow suit (play the suit led) and beat the winning card if you can; if not, follow suit; "
             "without the suit, play a triunfo and beat if you can; if not, any card"

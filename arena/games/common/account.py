@@ -28,6 +28,14 @@ ACCUSE_FIELDS = ("renuncios", "renuncios_cazados", "acusaciones_bien", "acusacio
 """Counted per seat under the ``accuse`` policy (only there): renuncios played, renuncios caught
 (proven accusations against it), and its own accusations, proven and not proven."""
 
+ACCUSE_TITLES = {
+    "renuncios": N_("Renuncios made"),
+    "renuncios_cazados": N_("Renuncios caught"),
+    "acusaciones_bien": N_("Accusations proven"),
+    "acusaciones_mal": N_("Accusations wrong"),
+}
+"""The standings' columns of the ``accuse`` policy."""
+
 FIGURES = (
     Figure("porotos_100", N_("Porotos lost per 100 manos"), "porotos_perdidos", "manos", "0.0"),
     Figure("capotes", N_("Capotes"), "capotes"),
@@ -44,6 +52,26 @@ PENALIZABLE = ("renuncio", "false_canto")
 
 VIEWER = str(Path(__file__).with_name("viewer_tute.js"))
 """The replay viewer's renderer of the Tute games: hands, the baza on the table, triunfo, porotos."""
+
+
+FAULT_HINTS = {
+    "renuncio": N_("play only a card the game's rules allow at that moment (its rules page says which)"),
+    "false_canto": N_("sing only a canto the game's rules allow at that moment"),
+    "not_in_hand": N_('play a card from the request\'s `hand`, written like "12-basto"'),
+}
+"""What ``arena check`` tells a player of a Tute game about a rule fault its game names no hint for."""
+
+VIEWER_WORDS = {
+    "porotos": N_("porotos"),
+    "juegos": N_("juegos"),
+    "hidden": N_("hidden card"),
+    "trump": N_("Trump: {suit}"),
+    "renuncio": N_("renuncio"),
+    "shown": N_("Turned up:"),
+    "outOfPlay": N_("Out of play:"),
+    "trick": N_("Cards on the table"),
+}
+"""The words of the Tute renderer (:data:`VIEWER`), marked for the catalog."""
 
 
 @dataclass(frozen=True)
@@ -77,6 +105,9 @@ def tute_seam(
         "figures": FIGURES,
         "narrate_event": _narration(narrate_mano_end, narrate_other),
         "viewer": VIEWER,
+        "viewer_words": VIEWER_WORDS,
+        "titles": ACCUSE_TITLES,
+        "reply_example": N_('{"type":"play","id":<the request\'s id>,"card":"..."}'),
         "penalizable": PENALIZABLE,
         "fault_names": {k: v for k, v in REASONS.items() if k not in ("timeout", "crash", "protocol")},
     }

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from arena.games.common.account import tute_seam
+from arena.games.common.account import FAULT_HINTS, tute_seam
 from arena.games.dos import account, rules
 from arena.games.gamespec import GameSpec, lazy_engine, rules_reader
 from arena.i18n import N_
@@ -63,6 +63,7 @@ SPEC = GameSpec(
     guide="docs/rules-dos.md",
     options=("juegos",),
     fault_hints={
+        **FAULT_HINTS,
         "renuncio": N_(
             "while the monte has cards, any card; once it is empty, follow suit and beat the winning "
             "card if you can; without the suit, a triunfo; if you have none, any card"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from arena.games.common.account import tute_seam
+from arena.games.common.account import FAULT_HINTS, tute_seam
 from arena.games.gamespec import GameSpec, lazy_engine, rules_reader
 from arena.games.parejas import account, rules
 from arena.i18n import N_
@@ -65,6 +65,7 @@ SPEC = GameSpec(
     guide="docs/student-guide.md#tute-por-parejas",
     options=("juegos",),
     fault_hints={
+        **FAULT_HINTS,
         "renuncio": N_(
             "follow suit and beat the winning card if you can, even your partner's; without the suit, "
             "a triunfo that beats it; if none beats it, any card (espanol: any triunfo you hold)"
