@@ -131,13 +131,16 @@ def test_a_result_by_seat_becomes_one_by_side(tmp_path: Path) -> None:
         "reply_ms": [[1.0], [2.0], [3.0], [4.0]],
         "stats": stats,
     }
-    out, files = by_side(result, {1: first, 3: second}, ["ana", "bea"], teams)
+    once = games.spec("parejas").team_counts
+    out, files = by_side(result, {1: first, 3: second}, ["ana", "bea"], teams, once)
     assert out["players"] == ["ana", "bea"]
     assert out["winners"] == [0] and out["ranking"] == [[0], [1]]
     assert out["porotos"] == [4, 2]
     assert out["faults"][0]["seat"] == 1
     assert out["reply_ms"] == [[1.0, 3.0], [2.0, 4.0]]
     assert out["stats"][0]["cantos"] == 3 and out["stats"][0]["manos"] == 3  # cantos add up, manos do not
+    assert out["stats"][0]["porotos_perdidos"] == 2  # the pair's porotos, once (the game's team count)
+    assert out["stats"][1]["capotes"] == 0 and set(out["stats"][1]) >= set(stats[0]) - {"reply_ms"}
     assert out["stats"][1]["faults"] == ["renuncio", "renuncio"] and out["stats"][1]["place"] == 2.0
     assert out["stats"][0]["won"] and not out["stats"][1]["won"]
     assert files == {1: first} and first.read_text() == "one\ntwo\n" and not second.exists()

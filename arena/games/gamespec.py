@@ -219,6 +219,8 @@ class GameSpec:
     reply_example: str = '{"type":"play","id":<id>,...}'
     """A reply to ``play`` as ``arena check`` shows it to a player whose reply broke the protocol
     (translated where shown, when the catalog has it)."""
+    team_counts: tuple[str, ...] = ()
+    """In a game of teams, the counts a side has once (both partners lost the same porotos), not summed."""
     titles: dict[str, str] = field(default_factory=dict)
     """Titles of the game's other columns of the standings (key -> title, marked for the catalog): those
     a policy adds, as Tute's ``accuse`` adds its renuncios and accusations."""

@@ -24,9 +24,8 @@ from arena.referee.stats import FIELDS, finishing_places
 
 T = TypeVar("T")
 
-PER_TEAM = ("manos", "manos_perdidas", "porotos_perdidos")
-"""Figures counted once per team (both partners were dealt the mano, both lost it); the others
-(cantos, tutes, capotes) are each partner's, and a side's are their sum."""
+NOT_COUNTS = frozenset({"won", "place", "faults", "reply_ms", "reply_cpu_ms"})
+"""The keys of a seat's figures that are not counts."""
 
 
 def seat_specs(sides: Sequence[T], teams: Sequence[Sequence[int]]) -> list[T]:
@@ -60,14 +59,19 @@ def end_by_side(end: dict[str, Any], side_of: Sequence[int]) -> dict[str, Any]:
 
 
 def by_side(
-    result: dict[str, Any], incidents: dict[int, Path], names: Sequence[str], teams: Sequence[Sequence[int]]
+    result: dict[str, Any],
+    incidents: dict[int, Path],
+    names: Sequence[str],
+    teams: Sequence[Sequence[int]],
+    per_team: Sequence[str] = (),
 ) -> tuple[dict[str, Any], dict[int, Path]]:
     """A worker's ``result`` (by seat) and incident files, by side.
 
     ``names``: the sides' entrant names. A side's reply times are its seats' in seat
     order; a fault keeps its detail (which names the seat) under the side's index;
     the incident files of two partners become one (the second appended to the first).
-    ``sides`` (the side of each seat) is added: :func:`end_by_side` needs it.
+    ``sides`` (the side of each seat) is added: :func:`end_by_side` needs it. ``per_team``: the game's
+    counts a team has once (its spec's ``team_counts``), besides the house's manos and manos lost.
     """
     side_of = seat_sides(tuple(tuple(t) for t in teams))
     ranking = _groups(result["ranking"], side_of)
@@ -83,7 +87,8 @@ def by_side(
         "sides": side_of,
     }
     if "stats" in result:
-        out["stats"] = [_side_stats([result["stats"][s] for s in team]) for team in teams]
+        once = {*FIELDS, *per_team}
+        out["stats"] = [_side_stats([result["stats"][s] for s in team], once) for team in teams]
         for side, stats in enumerate(out["stats"]):
             stats["won"] = side in out["winners"]
             stats["place"] = places.get(side, float(len(teams)))
@@ -99,11 +104,11 @@ def by_side(
     return out, files
 
 
-def _side_stats(seats: Sequence[dict[str, Any]]) -> dict[str, Any]:
-    """One side's figures from its seats' (see :data:`PER_TEAM`)."""
-    out: dict[str, Any] = {
-        f: max(s[f] for s in seats) if f in PER_TEAM else sum(s[f] for s in seats) for f in FIELDS
-    }
+def _side_stats(seats: Sequence[dict[str, Any]], once: set[str]) -> dict[str, Any]:
+    """One side's figures from its seats': a count in ``once`` counted once per team (both partners
+    were dealt the mano, both lost it), the others each partner's, summed."""
+    counts = [f for f in seats[0] if f not in NOT_COUNTS]
+    out: dict[str, Any] = {f: (max if f in once else sum)(s[f] for s in seats) for f in counts}
     out["faults"] = [reason for s in seats for reason in s.get("faults", [])]
     out["reply_cpu_ms"] = [ms for s in seats for ms in s.get("reply_cpu_ms", [])]
     return out

@@ -264,7 +264,9 @@ def play(task: PartidoTask) -> dict[str, Any]:
         "stats": stats,
     }
     if sides:
-        out["result"], incidents = by_side(out["result"], incidents, [s.name for s in task.specs], sides)
+        names_ = [s.name for s in task.specs]
+        once = games.spec(task.game).team_counts
+        out["result"], incidents = by_side(out["result"], incidents, names_, sides, once)
     out["incidents"] = {seat: str(path) for seat, path in incidents.items()}
     faults = "; ".join(f"{names[f.seat]} {f.reason}" for f in result.faults) or _("no faults")
     log.info(

@@ -64,6 +64,7 @@ SPEC = GameSpec(
     default_folders=("pairs",),
     guide="docs/student-guide.md#tute-por-parejas",
     options=("juegos",),
+    team_counts=("porotos_perdidos",),
     fault_hints={
         **FAULT_HINTS,
         "renuncio": N_(
