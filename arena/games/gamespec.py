@@ -63,7 +63,7 @@ class Game(Protocol):
     def legal_actions(self) -> list[Any]:
         """Every decision the seat to move may take now (the game's own values, as its
         :attr:`~arena.games.gamespec.GameSpec.read_reply` reads them): what a random legal player
-        picks from, and what the conformance library (:mod:`arena.games.conformance`) plays."""
+        picks from, and what the conformance library (:mod:`arena.check.conformance`) plays."""
         ...
 
     def view(self, event: Event, seat: int) -> Event:

@@ -100,7 +100,7 @@ window.arenaRenderer = function (ctx) {
   }
 
 
-  return function draw(step, who) {
+  function draw(step, who) {
     var s = stateAt(step);
     seats.forEach(function (section, seat) {
       var hand = s.hands[seat] || [];
@@ -138,5 +138,7 @@ window.arenaRenderer = function (ctx) {
     trump.className = s.trump ? "suit-" + s.trump : "";
     setCard(document.getElementById("shown"), s.shown, words.shown);
     setCard(document.getElementById("out-of-play"), s.outOfPlay, words.outOfPlay);
-  };
+  }
+  draw.faultEvents = ["accused"];  // an accusation is a fault's line in the log
+  return draw;
 };

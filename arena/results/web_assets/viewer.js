@@ -40,6 +40,9 @@
       centre: document.getElementById("centre")
     }) : null;
 
+    // The log marks the house's faults, and the events the renderer names as faults of its game.
+    var faultEvents = ["disqualified", "penalized"].concat((draw && draw.faultEvents) || []);
+
     function render() {
       var who = viewAs ? viewAs.value : "all";
       viewer.setAttribute("data-step", String(step));
@@ -57,8 +60,7 @@
         (texts[i] || []).forEach(function (line) {
           var li = document.createElement("li");
           li.textContent = line;
-          var kind = type === "mano_start" ? "mano" :
-            (type === "disqualified" || type === "penalized" || type === "accused") ? "fault" : "";
+          var kind = type === "mano_start" ? "mano" : faultEvents.indexOf(type) >= 0 ? "fault" : "";
           li.className = kind + (i === step - 1 ? " current" : "");
           items.push(li);
         });
