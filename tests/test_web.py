@@ -238,3 +238,29 @@ def test_an_incomplete_keyed_torneo_publishes_no_replay(tmp_path: Path) -> None:
     assert not list((out / "web" / "partidos").glob("*.html"))
     index = (out / "web" / "index.html").read_text(encoding="utf-8")
     assert "partidos/p0001.html" not in index and "p0001" in index
+
+
+@pytest.mark.parametrize("game", ["cabrero", "parejas"])
+def test_the_suspicions_read_what_each_seat_lost_with_or_without_the_stats(
+    game: str, request: pytest.FixtureRequest
+) -> None:
+    """A big torneo's Sospechas read each seat's loss (the game's ``loss_count``) from the store's
+    rows, a small one from the stats: the same figures (not the porotos left, nor the juegos won)."""
+    folder: Path = request.getfixturevalue(game)
+    import pandas as pd
+
+    from arena import games
+    from arena.results import collusion
+
+    loss = games.spec(game).loss_count
+    with Store.open(folder, readonly=True) as store:
+        lean, full = report.records(store, figures=False), report.records(store, figures=True)
+    assert loss and all("losses" in r and "stats" not in r for r in lean)
+    for a, b in zip(lean, full, strict=True):
+        assert a["losses"] == [(st[loss], st["manos"]) for st in b["stats"]], a["partido"]
+    if game == "parejas":  # (in the Cabrero torneo the renuncio bot ends every partido in its first mano)
+        assert any(x for r in lean for x, _m in r["losses"])  # somebody lost something
+    names = sorted({p for r in full for p in r["players"]})
+    theta = [0.0] * len(names)
+    same = collusion.suspicions(lean, names, theta, loss=loss)
+    pd.testing.assert_frame_equal(same, collusion.suspicions(full, names, theta, loss=loss))

@@ -219,6 +219,9 @@ class GameSpec:
     reply_example: str = '{"type":"play","id":<id>,...}'
     """A reply to ``play`` as ``arena check`` shows it to a player whose reply broke the protocol
     (translated where shown, when the catalog has it)."""
+    loss_count: str = ""
+    """The count of what a seat gives up (Tute: ``porotos_perdidos``): the Sospechas sheet's second
+    measure, a seat's loss per 100 manos with a partner minus without ("": the game counts none)."""
     team_counts: tuple[str, ...] = ()
     """In a game of teams, the counts a side has once (both partners lost the same porotos), not summed."""
     titles: dict[str, str] = field(default_factory=dict)

@@ -61,6 +61,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats as sps
 
+from arena import games
 from arena.referee.stats import finishing_places
 from arena.results.ranking import Outcome, fit
 
@@ -179,6 +180,19 @@ class _Block:
     manos: np.ndarray
 
 
+def _lost(rec: dict[str, Any], loss: str) -> list[tuple[float, float]]:
+    """What each seat gave up (the game's count ``loss``, its spec's ``loss_count``) and its manos:
+    from ``losses`` (the store's, for a big torneo) or the seats' ``stats``. Without either, or for a
+    game that counts no loss, 0 manos: the loss figures are then NaN."""
+    k = len(rec["players"])
+    if "losses" in rec:
+        return [(float(x), float(m)) for x, m in rec["losses"]]
+    stats = rec.get("stats") or [{}] * k
+    if not loss:
+        return [(0.0, 0.0)] * k
+    return [(float(st.get(loss, 0)), float(st.get("manos", 0))) for st in stats]
+
+
 def _blocks(records: Sequence[dict[str, Any]], entrants: Sequence[str], theta: np.ndarray) -> list[_Block]:
     """The records' residuals, by table size (tables of fewer than three have no third party)."""
     index = {name: i for i, name in enumerate(entrants)}
@@ -199,10 +213,7 @@ def _blocks(records: Sequence[dict[str, Any]], entrants: Sequence[str], theta: n
         third = (total[:, None] - e) / (k - 2)
         np.fill_diagonal(third, 0.0)
         places = finishing_places(rec["ranking"])
-        if "porotos" in rec:  # the store's porotos and the partido's manos: the same with or without stats
-            stats = [{"porotos_perdidos": p, "manos": rec["manos"]} for p in rec["porotos"]]
-        else:
-            stats = rec.get("stats") or [{}] * k
+        lost = rec["_lost"]
         rows.setdefault(k, []).append(
             (
                 seated,
@@ -210,8 +221,8 @@ def _blocks(records: Sequence[dict[str, Any]], entrants: Sequence[str], theta: n
                 third,
                 0.5 + (1 - pi).sum(axis=1),  # 1 + Σ_{j≠i} π_ji: the diagonal's 1 − π_ii is ½
                 [places.get(s, float(k)) for s in range(k)],
-                [st.get("porotos_perdidos", 0) for st in stats],
-                [st.get("manos", 0) for st in stats],
+                [x for x, _m in lost],
+                [m for _x, m in lost],
             )
         )
     out = []
@@ -340,6 +351,7 @@ def suspicions(
     theta: Sequence[float],
     alpha: float = FAMILY_ALPHA,
     min_edge: float = MIN_EDGE,
+    loss: str | None = None,
 ) -> pd.DataFrame:
     """One row per ordered pair (A, B) of entrants that shared a partido, most suspicious first
     (by corrected p-value, then p-value, then A's gain). See the module's docstring.
@@ -367,6 +379,8 @@ def suspicions(
     * ``sospecha``: flagged: ``p_corregida`` below ``alpha`` and ``ventaja_a > ventaja_b``.
     """
     n = len(entrants)
+    loss = games.default().loss_count if loss is None else loss
+    records = [{**rec, "_lost": _lost(rec, loss)} for rec in records]
     judge = _Judge(records, entrants, np.asarray(theta, dtype=float), min_edge)
     shared, rows = judge(frozenset())
     m = max(1, int(np.count_nonzero(~np.isnan(rows["p"]))))

@@ -76,9 +76,11 @@ def records(store: Store, figures: bool = True) -> list[dict[str, Any]]:
     """
     scheduled, committed, withdrawn = store.counts()
     secret = _(KEY_SECRET) if store.deal_key() is not None and committed + withdrawn < scheduled else None
+    game = games.spec(store.config().get("game") or games.default().name)
+    losses = None if figures or not game.loss_count else store.seat_losses(game.loss_count)
     out = []
     for rec in store.results(figures):
-        record = {
+        record: dict[str, Any] = {
             "partido": rec.id,
             "seed": secret or rec.seed,
             "players": rec.players,
@@ -97,8 +99,9 @@ def records(store: Store, figures: bool = True) -> list[dict[str, Any]]:
                 for f in rec.faults
             ],
             "replay": rec.replay,
-            "porotos": rec.porotos,
         }
+        if losses is not None and rec.id in losses:  # what each seat gave up, without the stats
+            record["losses"] = losses[rec.id]
         if figures:
             record["stats"] = _stats(store, rec)
         out.append(record)
@@ -283,7 +286,7 @@ def _build(store: Store, resamples: int) -> Report:
         after = game.figures[-1].key if game.figures else "manos_perdidas"
         pos = standings.with_accusations(pos, {entrants[e]: t for e, t in accused.items()}, after)
     theta = pos.set_index("entrant")["fuerza"].reindex(entrants).to_numpy(dtype=float)
-    sospechas = collusion.suspicions(recs, entrants, theta)
+    sospechas = collusion.suspicions(recs, entrants, theta, loss=game.loss_count)
     frames = export.sheet_frames(
         pos,
         standings.partidos_table(recs),

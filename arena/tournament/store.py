@@ -751,6 +751,25 @@ class Store:
                 out[entrant][key] = total
         return out
 
+    def seat_losses(self, count: str) -> dict[str, list[tuple[int, int]]] | None:
+        """By partido, each seat's game count ``count`` (what it gave up) and its manos, by seat
+        (schema 3 and later; 0 where the count is not kept); None for an older store."""
+        if self.version < 3:
+            return None
+        if self.version >= 4:
+            column = "COALESCE(json_extract(counts, ?), 0)"
+            args: tuple[str, ...] = (f"$.{count}",)
+        elif count in TUTE_COUNTS_V3:
+            column, args = count, ()  # a column of schema 3, one of the four names above
+        else:
+            column, args = "0", ()
+        out: dict[str, list[tuple[int, int]]] = {}
+        query = f"SELECT partido, seat, {column}, manos FROM seats ORDER BY partido, seat"  # not shown: SQL
+        cur = self.db.execute(query, args)
+        for pid, _seat, lost, manos in cur:
+            out.setdefault(pid, []).append((int(lost), int(manos)))
+        return out
+
     def reply_times(self) -> dict[int, tuple[list[bytes], list[bytes]]] | None:
         """Each entrant's reply times (schema 3), one packed blob (:func:`pack_times`) per seat it
         played: (wall clock, its own CPU time); None for an older store."""

@@ -107,6 +107,7 @@ def tute_seam(
         "viewer": VIEWER,
         "viewer_words": VIEWER_WORDS,
         "titles": ACCUSE_TITLES,
+        "loss_count": "porotos_perdidos",
         "reply_example": N_('{"type":"play","id":<the request\'s id>,"card":"..."}'),
         "penalizable": PENALIZABLE,
         "fault_names": {k: v for k, v in REASONS.items() if k not in ("timeout", "crash", "protocol")},
