@@ -75,7 +75,7 @@ def test_the_samples_play_a_partido_through_the_referee(tmp_path: Path) -> None:
     assert not result.faults and len(result.winners) == 1
     events = lines_of(replay)
     shadow = recheck(events)
-    assert max(shadow.juegos) == 3 and result.porotos == shadow.juegos
+    assert max(shadow.juegos) == 3 and result.scores == shadow.juegos
     assert result.ranking == [result.winners, [1 - result.winners[0]]]
     assert {e["type"] for e in events} >= {"mano_start", "played", "trick_end", "drew", "mano_end"}
     stats = partido_stats(events)

@@ -121,7 +121,7 @@ def test_the_view_agrees_with_every_request(seed: int, juegos: int) -> None:
     assert not result.faults, result.faults  # an assertion failing in play() would be a crash fault
     assert sum(p.checked["card"] for p in players) > 0
     for p in players:
-        assert p.view.juegos == tuple(result.porotos)
+        assert p.view.juegos == tuple(result.scores)
         assert p.view.rules == rules
         assert len(p.view.results) == result.manos
 

@@ -100,7 +100,7 @@ def test_the_view_agrees_with_every_request(seed: int, ruleset: str) -> None:
     # cartas": seed 1504 under espanol, found by hypothesis).
     assert sum(p.checked["card"] for p in players) > 0 or table.conceded == result.manos
     for p in players:
-        assert p.view.juegos == tuple(result.porotos[s] for s in (0, 1))
+        assert p.view.juegos == tuple(result.scores[s] for s in (0, 1))
         assert p.view.rules == rules
         assert len(p.view.results) == result.manos
 

@@ -126,7 +126,7 @@ def test_a_result_by_seat_becomes_one_by_side(tmp_path: Path) -> None:
         "winners": [0, 2],
         "ranking": [[0, 2], [3], [1]],  # seat 1 disqualified last, its partner above it
         "manos": 3,
-        "porotos": [4, 2, 4, 2],
+        "scores": [4, 2, 4, 2],
         "faults": [{"mano": 3, "seat": 1, "reason": "renuncio", "detail": "x", "penalized": False}],
         "reply_ms": [[1.0], [2.0], [3.0], [4.0]],
         "stats": stats,
@@ -135,7 +135,7 @@ def test_a_result_by_seat_becomes_one_by_side(tmp_path: Path) -> None:
     out, files = by_side(result, {1: first, 3: second}, ["ana", "bea"], teams, once)
     assert out["players"] == ["ana", "bea"]
     assert out["winners"] == [0] and out["ranking"] == [[0], [1]]
-    assert out["porotos"] == [4, 2]
+    assert out["scores"] == [4, 2]
     assert out["faults"][0]["seat"] == 1
     assert out["reply_ms"] == [[1.0, 3.0], [2.0, 4.0]]
     assert out["stats"][0]["cantos"] == 3 and out["stats"][0]["manos"] == 3  # cantos add up, manos do not

@@ -74,7 +74,7 @@ def outcome(store: Store, p: ScheduledPartido, rng: random.Random) -> dict[str, 
         "winners": ranking[0],
         "ranking": ranking,
         "manos": 7,
-        "porotos": [rng.randint(0, 5) for _s in range(4)],
+        "scores": [rng.randint(0, 5) for _s in range(4)],
         "faults": faults,
         "reply_ms": [
             [round(rng.lognormvariate(0, 1), 3) for _i in range(rng.randint(0, 6))] for _s in range(4)

@@ -69,7 +69,7 @@ def outcome(folder: Path) -> list[tuple[Any, ...]]:
                 r.winners,
                 r.ranking,
                 r.manos,
-                r.porotos,
+                r.scores,
                 [(f.mano, f.seat, f.entrant, f.reason, f.penalized) for f in r.faults],
             )
             for r in store.results()

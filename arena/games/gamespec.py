@@ -32,7 +32,6 @@ class Game(Protocol):
 
     n: int
     events: list[Event]
-    porotos: list[int]
     winners: list[int]
     disqualified: list[int]
     mano_number: int
@@ -46,6 +45,12 @@ class Game(Protocol):
     @property
     def seed(self) -> Seed:
         """What the deals come from (shown in the replay once the torneo is over)."""
+        ...
+
+    @property
+    def scores(self) -> list[int]:
+        """The game's score of each seat so far, as the store keeps it (Tute Cabrero: porotos left;
+        the games of juegos: juegos won; its meaning is the game's)."""
         ...
 
     @property

@@ -63,7 +63,9 @@ class PartidoResult:
     winners: list[int]
     ranking: list[list[int]]
     manos: int
-    porotos: list[int]
+    scores: list[int]
+    """The game's score of each seat at the end (:attr:`Game.scores`; the store's
+    ``partidos.porotos``)."""
     faults: list[Fault] = field(default_factory=list)
     reply_ms: list[list[float]] = field(default_factory=list)
     """Measured reply times by seat, in milliseconds (wall clock); the CPU budget per move is
@@ -182,7 +184,7 @@ class Referee:
             winners=p.winners,
             ranking=p.ranking(),
             manos=p.mano_number,
-            porotos=p.porotos[:],
+            scores=list(p.scores),
             faults=self.faults,
             reply_ms=self.reply_ms,
             reply_cpu_ms=self.reply_cpu_ms,

@@ -81,7 +81,7 @@ def by_side(
         "players": list(names),
         "winners": _winners(result["winners"], side_of),
         "ranking": ranking,
-        "porotos": [result["porotos"][team[0]] for team in teams],
+        "scores": [result["scores"][team[0]] for team in teams],
         "faults": [{**f, "seat": side_of[f["seat"]]} for f in result["faults"]],
         "reply_ms": [[ms for s in team for ms in result["reply_ms"][s]] for team in teams],
         "sides": side_of,

@@ -242,7 +242,7 @@ def partido_rows(
         _j(result["winners"]),
         _j(result["ranking"]),
         result["manos"],
-        _j(result["porotos"]),
+        _j(result["scores"]),
         replay,
         logs,
         worker,
@@ -343,7 +343,9 @@ class PartidoRecord:
     winners: tuple[int, ...]
     ranking: tuple[tuple[int, ...], ...]
     manos: int
-    porotos: tuple[int, ...]
+    scores: tuple[int, ...]
+    """The game's score of each seat at the end (the column ``partidos.porotos``, named before
+    other games)."""
     faults: tuple[FaultRecord, ...]
     reply_ms: tuple[tuple[float, ...], ...]
     """Reply times by seat, in milliseconds."""

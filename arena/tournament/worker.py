@@ -148,7 +148,7 @@ def play_task(task: PartidoTask) -> dict[str, Any]:
 
     Keys: ``id``, ``replay`` (the temporary replay), ``incidents`` (seat -> file),
     ``logs`` (stderr logs folder), ``result`` (players, winners, ranking, manos,
-    porotos, faults, reply_ms), ``started``, ``finished``, ``worker``, ``error``;
+    scores, faults, reply_ms), ``started``, ``finished``, ``worker``, ``error``;
     ``failed`` is true when the error is the referee's own (an unexpected exception):
     the partido is then retried by ``--resume`` while the torneo goes on.
     """
@@ -249,7 +249,7 @@ def play(task: PartidoTask) -> dict[str, Any]:
         "winners": result.winners,
         "ranking": result.ranking,
         "manos": result.manos,
-        "porotos": result.porotos,
+        "scores": result.scores,
         "faults": [
             {
                 "mano": f.mano,

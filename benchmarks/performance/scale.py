@@ -86,7 +86,7 @@ def _result(players: list[str], rng: random.Random) -> dict:
         "winners": [0, 1],
         "ranking": [[0, 1], [2], [3]],
         "manos": 9,
-        "porotos": [1, 2, 5, 5],
+        "scores": [1, 2, 5, 5],
         "faults": [],
         "reply_ms": [s.pop("reply_ms") for s in stats],
         "stats": stats,
@@ -185,7 +185,7 @@ def _rows(
         "winners": ranking[0],
         "ranking": ranking,
         "manos": 9,
-        "porotos": [s["porotos_perdidos"] for s in stats],
+        "scores": [s["porotos_perdidos"] for s in stats],
         "reply_ms": [s.pop("reply_ms") for s in stats],
         "stats": stats,
     }

@@ -190,6 +190,11 @@ class TuteActions:
         """Every decision the seat to move may take now (accusations aside)."""
         return [(card, sing, None) for card, sing in self.moves()]
 
+    @property
+    def scores(self) -> list[int]:
+        """The score by seat: Tute Cabrero's porotos left, the juegos won in the games of juegos."""
+        return list(self.porotos)  # type: ignore[attr-defined]
+
     def act(self, decision: Decision) -> None:
         """Apply a decision read from the reply: sing and play, or accuse; IllegalMove if forbidden."""
         self.play(*decision)

@@ -34,7 +34,7 @@ class NimPartido:
         self._rules = rules or NimRules()
         self._rng = random.Random(f"nim/{seed}")
         self.events: list[Event] = []
-        self.porotos = [0] * n  # the points (manos won): the house's name for the score by seat
+        self.points = [0] * n  # manos won: the score by seat
         self.winners: list[int] = []
         self.disqualified: list[int] = []
         self.mano_number = 0
@@ -53,6 +53,10 @@ class NimPartido:
         return self._seed
 
     @property
+    def scores(self) -> list[int]:
+        return self.points[:]
+
+    @property
     def to_move(self) -> int | None:
         return None if self.over else self.turn
 
@@ -66,7 +70,7 @@ class NimPartido:
 
     def _next_mano(self) -> None:
         active = self._active()
-        if len(active) < 2 or self.mano_number >= MAX_MANOS or max(self.porotos) >= self._rules.to_win:
+        if len(active) < 2 or self.mano_number >= MAX_MANOS or max(self.points) >= self._rules.to_win:
             self._end()
             return
         self.mano_number += 1
@@ -79,7 +83,7 @@ class NimPartido:
                 "mano": self.mano_number,
                 "heaps": self.heaps[:],
                 "first": first,
-                "points": self.porotos[:],
+                "points": self.points[:],
             }
         )
 
@@ -97,7 +101,7 @@ class NimPartido:
         return {
             "type": "play",
             "heaps": self.heaps[:],
-            "points": self.porotos[:],
+            "points": self.points[:],
             "legal": self.legal_actions(),
         }
 
@@ -124,9 +128,9 @@ class NimPartido:
             {"type": "took", "seat": seat, "heap": heap, "count": count, "heaps": self.heaps[:]}
         )
         if not any(self.heaps):
-            self.porotos[seat] += 1
+            self.points[seat] += 1
             self.events.append(
-                {"type": "mano_end", "mano": self.mano_number, "winner": seat, "points": self.porotos[:]}
+                {"type": "mano_end", "mano": self.mano_number, "winner": seat, "points": self.points[:]}
             )
             self._next_mano()
         else:
@@ -160,6 +164,6 @@ class NimPartido:
         """By points, most first (ties share a group); the disqualified last, the latest first."""
         groups: dict[int, list[int]] = {}
         for s in self._active():
-            groups.setdefault(self.porotos[s], []).append(s)
+            groups.setdefault(self.points[s], []).append(s)
         out = [groups[p] for p in sorted(groups, reverse=True)]
         return out + [[s] for s in reversed(self.disqualified)]
