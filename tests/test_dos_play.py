@@ -306,7 +306,8 @@ def test_a_tiny_torneo_plays_both_seatings_and_writes_the_workbook(torneo: Path)
         assert events[0]["rules"] == {"ruleset": "habanero", "juegos": 3, "renuncio": "disqualify"}
         recheck(events)
     db = sqlite3.connect(torneo / "torneo.sqlite")
-    rows = db.execute("SELECT partido, seat, porotos_perdidos FROM seats").fetchall()
+    lost = "json_extract(counts, '$.porotos_perdidos')"  # schema 4: the game's counts
+    rows = db.execute(f"SELECT partido, seat, {lost} FROM seats").fetchall()
     porotos = dict(db.execute("SELECT id, porotos FROM partidos").fetchall())
     db.close()
     assert len(rows) == 4

@@ -140,6 +140,8 @@ class Narrator:
     by_seat: Callable[[Sequence[Any]], str]
     name: Callable[[int], str] = str
     """A seat's name alone (``ana``), the seat's number when it has none."""
+    moves: bool = False
+    """Whether every decision gets its line (the site's viewer), not only those a summary leaves out."""
 
 
 @dataclass(frozen=True)

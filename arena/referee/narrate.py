@@ -32,16 +32,19 @@ def reason_name(reason: str) -> str:
             return _(spec.fault_names[reason])
     return reason
 
-def narrate(events: Sequence[Message], hands: bool = False, only_mano: int | None = None) -> Iterator[str]:
-    """Lines telling the partido, in the language in use; ``hands`` adds every hand (replays only).
+def narrate(
+    events: Sequence[Message], hands: bool = False, only_mano: int | None = None, moves: bool = False
+) -> Iterator[str]:
+    """Lines telling the partido, in the language in use; ``hands`` adds every hand (replays only),
+    ``moves`` a line for every decision (the site's viewer; a Tute baza is otherwise told at its end).
 
     Names and details come from the players: every line is shown inert (:func:`arena.inert.printable`).
     """
-    for line in _narrate(events, hands, only_mano):
+    for line in _narrate(events, hands, only_mano, moves):
         yield printable(line)
 
 
-def _narrate(events: Sequence[Message], hands: bool, only_mano: int | None) -> Iterator[str]:
+def _narrate(events: Sequence[Message], hands: bool, only_mano: int | None, moves: bool) -> Iterator[str]:
     names: list[str] = []
     teams: list[list[int]] = []
     mano = 0
@@ -63,7 +66,7 @@ def _narrate(events: Sequence[Message], hands: bool, only_mano: int | None) -> I
     def name(seat: int) -> str:
         return names[seat] if seat < len(names) else str(seat)
 
-    say = Narrator(who, seats, pair, by_seat, name)
+    say = Narrator(who, seats, pair, by_seat, name, moves)
     game: GameSpec = games.spec(DEFAULT_GAME)
     hosted: list[Message] = []  # a playoff's events [25.3], told as a partido of its own game
 
@@ -73,7 +76,7 @@ def _narrate(events: Sequence[Message], hands: bool, only_mano: int | None) -> I
             hosted.append(e["event"])
             continue
         if hosted:
-            yield from _narrate(hosted, hands, None)
+            yield from _narrate(hosted, hands, None, moves)
             hosted = []
         if kind == "playoff_start":
             hosted = [
@@ -126,4 +129,4 @@ def _narrate(events: Sequence[Message], hands: bool, only_mano: int | None) -> I
         else:
             yield from game.narrate_event(e, say, hands)
     if hosted:  # a partido cut short in its playoff
-        yield from _narrate(hosted, hands, None)
+        yield from _narrate(hosted, hands, None, moves)

@@ -62,8 +62,8 @@ SEAT_PLACES = {
     6: ("b", "r", "tr", "t", "tl", "l"),
 }
 """Where each seat sits on the table seen from above (grid areas of site.css), by table size."""
-EVIDENCE = ("card", "canto", "elapsed_ms", "cpu_ms", "line", "exit")
-"""A fault line's evidence fields (docs/replay.md)."""
+NOT_EVIDENCE = frozenset({"type", "seat", "reason", "detail"})
+"""A fault line's fields that are not its evidence (any other is, whatever the game: docs/replay.md)."""
 
 _TITLE = N_("Torneo {name}")
 
@@ -721,23 +721,18 @@ def entrant_page(site: Site, entrant: Entrant) -> str:
 def event_texts(events: Sequence[dict[str, Any]]) -> list[list[str]]:
     """What each replay line says, in words (the game's terms): one list of lines per event."""
     start = events[0] if events and events[0].get("type") == "partido_start" else None
-    names = [str(p.get("name", "")) for p in start.get("players", [])] if start else []
     before = len(list(narrate([start]))) if start else 0
     out = []
     for i, e in enumerate(events):
         try:
-            lines = list(narrate([e] if i == 0 or start is None else [start, e]))
+            lines = list(narrate([e] if i == 0 or start is None else [start, e], moves=True))
         except (KeyError, TypeError, IndexError, ValueError):
             lines = []
         if i and start is not None:
             lines = lines[before:]
         lines = [x.strip() for x in lines if x.strip()]
-        seat = e.get("seat")
-        who = f"{names[seat]} ({seat})" if isinstance(seat, int) and 0 <= seat < len(names) else str(seat)
-        if e.get("type") == "played" and not lines:
-            lines = [_("{player} plays {card}").format(player=who, card=e.get("card"))]
         if e.get("type") in ("disqualified", "penalized"):
-            evidence = ", ".join(f"{k} {e[k]}" for k in EVIDENCE if k in e)
+            evidence = ", ".join(f"{k} {e[k]}" for k in e if k not in NOT_EVIDENCE)
             if evidence:
                 lines.append(printable(_("Evidence: {evidence}").format(evidence=evidence)))
         out.append(lines)

@@ -759,7 +759,7 @@ class Store:
         if self.version < 3:
             return None
         if self.version >= 4:
-            column = "COALESCE(json_extract(counts, ?), 0)"
+            column = "COALESCE(json_extract(counts, ?), 0)"  # not shown: SQL
             args: tuple[str, ...] = (f"$.{count}",)
         elif count in TUTE_COUNTS_V3:
             column, args = count, ()  # a column of schema 3, one of the four names above

@@ -154,6 +154,8 @@ def _narration(mano_end: ManoEnd, other: ManoEnd | None) -> Callable[[Event, Nar
             yield "  " + _("{player} plays {card}: a renuncio (accepted under the accuse policy)").format(
                 player=say.who(e["seat"]), card=e["card"]
             )
+        elif kind == "played" and say.moves:
+            yield "  " + _("{player} plays {card}").format(player=say.who(e["seat"]), card=e["card"])
         elif kind == "accused":
             verdict = _("proven: a renuncio") if e["proven"] else _("not proven")
             yield "  " + _("{by} accuses {player} of a renuncio — {verdict}").format(
