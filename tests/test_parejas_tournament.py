@@ -291,9 +291,8 @@ def test_the_store_counts_sides_and_the_replays_keep_seats(torneo: Path) -> None
             else:
                 assert not r.faults
     db = sqlite3.connect(torneo / "torneo.sqlite")
-    rows = db.execute(
-        "SELECT partido, seat, entrant, porotos_perdidos FROM seats ORDER BY partido, seat"
-    ).fetchall()
+    lost = "json_extract(counts, '$.porotos_perdidos')"  # schema 4: the game's counts
+    rows = db.execute(f"SELECT partido, seat, entrant, {lost} FROM seats ORDER BY partido, seat").fetchall()
     porotos = dict(db.execute("SELECT id, porotos FROM partidos").fetchall())
     db.close()
     assert len(rows) == 12  # two sides a partido
