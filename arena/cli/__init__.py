@@ -13,7 +13,7 @@ from typing import Any
 import click
 
 from arena import __version__, i18n
-from arena.cli import machine, partido, report, serve, student, submissions, torneo
+from arena.cli import audit, machine, partido, report, serve, student, submissions, torneo
 from arena.cli.options import lang_option, translate
 from arena.errors import ArenaError
 from arena.i18n import N_
@@ -68,6 +68,7 @@ for command in (
     machine.doctor,
     torneo.tournament,
     torneo.standings_cmd,
+    audit.audit,
     report.report_cmd,
     serve.serve_cmd,
 ):

@@ -226,6 +226,11 @@ class GameSpec:
     reply_example: str = '{"type":"play","id":<id>,...}'
     """A reply to ``play`` as ``arena check`` shows it to a player whose reply broke the protocol
     (translated where shown, when the catalog has it)."""
+    audit: Callable[[Sequence[Event], int, int], Iterator[tuple[int, float]]] | None = None
+    """The game's peek test (``arena audit``): ``audit(events, draws, every)`` yields, for the audited
+    decisions of a partido's replay, the seat and its *excess* — how much better the decision was on
+    the true deal than on the deals the seat could be facing (0 in expectation for a player that sees
+    only what it may). None: the game has none yet."""
     loss_count: str = ""
     """The count of what a seat gives up (Tute: ``porotos_perdidos``): the Sospechas sheet's second
     measure, a seat's loss per 100 manos with a partner minus without ("": the game counts none)."""

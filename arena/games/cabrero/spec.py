@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from typing import Any
 
 from arena.games.cabrero import account, rules
 from arena.games.common.account import FAULT_HINTS, tute_seam
 from arena.games.gamespec import GameSpec, lazy_engine, rules_reader
 from arena.i18n import N_
+
+
+def _audit(events: Sequence[dict[str, Any]], draws: int, every: int) -> Iterator[tuple[int, float]]:
+    from arena.games.cabrero.audit import decisions  # the engine, only when auditing
+
+    return ((d.seat, d.excess) for d in decisions(events, draws, every))
 
 
 def _make_rules(
@@ -59,6 +66,7 @@ SPEC = GameSpec(
     make_rules=_make_rules,
     narrate_start=account.narrate_start,
     **tute_seam(account.tally_mano, account.narrate_mano_end),
+    audit=_audit,
     player_hint="arena.sdk.Player",
     sdk_modules=("arena.sdk", "arena.games.cabrero.sdk"),
     samples="sample_players",

@@ -1,0 +1,162 @@
+"""The peek test of Tute Cabrero: for each decision of a partido, how much better the card chosen was
+*given the true deal* than *given what the player could see* (``arena audit``, ``docs/audit.md``).
+
+For a decision with a real choice (two legal cards or more) the card's *advantage* is its value minus
+the mean value of the legal cards, the value being the mano played out from there by a fixed simple
+policy for every seat (the mover keeps the mano: 1, plus a little for its points). The excess is
+
+    advantage on the true deal − mean advantage over deals drawn from what the player could see
+
+(``inference.infer``: its hand, the cards played, the voids and limits its opponents' plays prove,
+the cantos, the card turned up; ``inference.sample_hands``). A player whose choice depends only on
+what it may see has an expected excess of 0 whatever its strength or luck: the true deal is one
+draw of the deals it could be facing. A player that sees hidden cards, by any channel, chooses what
+works on the true deal: its excess is positive. The value needs not be good play, only the same for
+the truth and the draws; a better one gives the test more power. The draws are not the exact
+posterior (they ignore what an opponent's style says of its hand), which is why the house's test
+also asks for a minimum excess (:mod:`arena.results.peek`).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from arena.games.cabrero import engine, rules, sdk
+from arena.games.cabrero.inference import infer, sample_hands
+from arena.games.common.cards import POINTS, cards_of, names_of, parse
+
+Event = dict[str, Any]
+
+DRAWS = 12
+"""Deals drawn from what the player could see, per decision (the default of ``arena audit --draws``)."""
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One audited decision: the seat, the mano, how many legal cards, and the excess."""
+
+    seat: int
+    mano: int
+    legal: int
+    excess: float
+
+
+class _Viewer(sdk.Player):
+    """What a seat's SDK player would know (its :class:`~arena.games.cabrero.sdk.TableView`); never plays."""
+
+    def play(self, request: sdk.PlayRequest) -> sdk.Move:  # pragma: no cover - never asked
+        raise AssertionError("the audit's viewer is never asked to play")  # not shown: a bug
+
+
+def _value(m: engine.Mano, card: int, ruleset: rules.RuleSet) -> float:
+    """The mover's outcome after playing ``card`` and every seat then playing the simple policy."""
+    m = m.clone()
+    mover = m.turn
+    m.play(card)
+    while not m.over:
+        legal = m.legal()
+        if m.lead < 0:  # lead the strongest card
+            c = legal.bit_length() - 1
+        else:
+            winning, trump = m.winning, m.trump
+            best = -1
+            for x in cards_of(legal):
+                suit, wsuit = x // 10, winning // 10
+                if (suit == wsuit and x > winning) or (suit == trump and wsuit != trump):
+                    best = x  # the cheapest winning card: cards_of goes up
+                    break
+            if best < 0:  # cannot win: the card worth least
+                best = min(cards_of(legal), key=lambda x: (POINTS[x], x))
+            c = best
+        m.play(c)
+    score = m.scores()[mover] or 0
+    return (0.0 if mover in m.losers(ruleset) else 1.0) + score / 1000
+
+
+def _advantages(m: engine.Mano, legal: Sequence[int], ruleset: rules.RuleSet) -> list[float]:
+    values = [_value(m, c, ruleset) for c in legal]
+    mean = sum(values) / len(values)
+    return [v - mean for v in values]
+
+
+def excess(
+    m: engine.Mano, view: sdk.TableView, hand: Sequence[str], chosen: int, ruleset: rules.RuleSet,
+    draws: int, rng: random.Random,
+) -> tuple[int, float] | None:
+    """The excess of playing ``chosen`` at mano ``m`` (the true state), seen as ``view`` with ``hand``;
+    None without a real choice. Returns (number of legal cards, excess)."""
+    legal = cards_of(m.legal())
+    if len(legal) < 2 or chosen not in legal:
+        return None
+    i = legal.index(chosen)
+    true = _advantages(m, legal, ruleset)[i]
+    know = infer(view, hand)
+    drawn = 0.0
+    for _d in range(draws):
+        drawn += _advantages(m.with_hands(sample_hands(rng, know)), legal, ruleset)[i]
+    return len(legal), true - drawn / draws
+
+
+def decisions(
+    events: Sequence[Event], draws: int = DRAWS, every: int = 1, seed: int = 0
+) -> Iterator[Decision]:
+    """The audited decisions of one Tute Cabrero partido (its replay's lines), in play order.
+
+    ``every``: audit one decision in ``every`` (a sample, chosen by position, to bound the cost).
+    Partidos under the ``accuse`` policy or with a playoff are not audited (nothing is yielded):
+    their decisions are not only cards.
+    """
+    start = events[0]
+    rules_ = start.get("rules", {})
+    if rules_.get("renuncio") == "accuse" or any(e.get("type") == "playoff_start" for e in events):
+        return
+    ruleset = rules.RuleSet.from_dict(rules_)
+    n = len(start["players"])
+    p = engine.Partido(n, start["seed"], ruleset, deal=False)
+    viewers = [_Viewer() for _s in range(n)]
+    names = [str(player.get("name", s)) for s, player in enumerate(start["players"])]
+    for s, viewer in enumerate(viewers):  # what the referee tells each seat before the deal
+        viewer.handle_hello({"type": "hello", "id": 0, "protocol": 1, "name": names[s], "limits": {}})
+        told = {"partido": start.get("partido", ""), "seat": s, "players": names, "rules": ruleset.to_dict()}
+        viewer.handle_event({"type": "partido_start", **told})
+    rng = random.Random(f"audit/{start.get('partido', '')}/{seed}")
+    seen = 0
+    faults = {e["seat"]: e for e in events if e.get("type") in ("disqualified", "penalized")}
+    if faults:
+        return  # a partido with a fault changes turns the replay alone tells: left out (v1)
+    p.start()
+    seen = _feed(p, viewers, seen)
+    count = 0
+    pending: str | None = None
+    for e in events[1:]:
+        kind = e["type"]
+        if kind == "sang":
+            if e["canto"] == "tute":
+                p.play(None, "tute")
+                seen = _feed(p, viewers, seen)
+            else:
+                pending = e["canto"]
+        elif kind == "played":
+            seat = e["seat"]
+            assert p.mano is not None and p.to_move == seat, "the replay and the engine differ"  # not shown: a bug
+            card = parse(e["card"])
+            if count % every == 0:
+                hand = names_of(p.mano.hands[seat])
+                found = excess(p.mano, viewers[seat].view, hand, card, ruleset, draws, rng)
+                if found is not None:
+                    yield Decision(seat, p.mano_number, found[0], found[1])
+            count += 1
+            p.play(card, pending)
+            pending = None
+            seen = _feed(p, viewers, seen)
+
+
+def _feed(p: engine.Partido, viewers: Sequence[_Viewer], seen: int) -> int:
+    """Give every seat's viewer the new events as that seat sees them."""
+    for event in p.events[seen:]:
+        for s, viewer in enumerate(viewers):
+            viewer.handle_event(p.view(event, s))
+    return len(p.events)

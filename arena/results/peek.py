@@ -1,0 +1,175 @@
+"""The peek audit of a torneo (``arena audit DIR``): does any entrant choose as if it saw hidden cards?
+
+Each committed partido's replay goes through its game's peek test (:attr:`GameSpec.audit`), which
+gives every audited decision an *excess*: how much better it was on the true deal than on the deals
+its player could be facing. A player that sees only what it may has an expected excess of 0, whatever
+its strength or luck; one that reads hidden cards, through any channel (a kernel counter, its reply
+times, a partner process), has a positive one. Per entrant, the mean excess per decision is tested
+against 0 with the partido as the unit (a partido's decisions share a deal: a cluster-robust standard
+error), one-sided; Holm's correction over the entrants keeps the chance of any false flag in an
+honest field at most :data:`ALPHA`. An entrant is flagged when its corrected p-value is below
+:data:`ALPHA` *and* its mean excess is at least :data:`MIN_EXCESS` (the game's draws of the hidden
+cards are not its players' exact beliefs: a small bias is not a peek).
+
+Each partido's decisions are kept in ``DIR/audit/<partido>.json`` as they are found: the audit runs
+in parallel and, interrupted, goes on where it stopped.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from arena import games
+from arena.referee.replay import read_replay
+from arena.results.collusion import holm
+
+AUDIT_DIR = "audit"
+ALPHA = 0.01
+"""The chance of any false flag in an honest field (family-wise, over the entrants)."""
+MIN_EXCESS = 0.03
+"""The smallest mean excess per decision that is flagged (the draws' bias for honest players is
+below it: measured by ``benchmarks/audits/peek.py``)."""
+MIN_PARTIDOS = 5
+"""Fewer partidos than this: no verdict for the entrant (too few to estimate the spread)."""
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """One entrant's peek figures."""
+
+    entrant: str
+    partidos: int
+    decisions: int
+    excess: float
+    """Mean excess per decision (NaN without decisions)."""
+    z: float
+    p: float
+    p_corrected: float
+    flagged: bool
+
+
+def audit_partido(replay: Path, draws: int, every: int) -> list[list[float]]:
+    """A partido's audited decisions as ``[seat, excess]`` pairs (empty when its game has no test)."""
+    events = read_replay(replay)
+    spec = games.spec(events[0].get("game") or games.default().name)
+    if spec.audit is None:
+        return []
+    return [[seat, round(excess, 6)] for seat, excess in spec.audit(events, draws, every)]
+
+
+def _one(job: tuple[str, str, int, int]) -> tuple[str, list[list[float]], float]:
+    partido, replay, draws, every = job
+    start = time.process_time()
+    found = audit_partido(Path(replay), draws, every)
+    return partido, found, time.process_time() - start
+
+
+def run(
+    folder: Path,
+    partidos: Sequence[tuple[str, str, list[str]]],
+    draws: int,
+    every: int,
+    workers: int = 1,
+    progress: Callable[[int, int], None] | None = None,
+) -> tuple[dict[str, list[list[float]]], float]:
+    """Audit ``partidos`` (id, replay relative to ``folder``, entrants by seat), those not yet kept in
+    ``folder/audit/``; returns every partido's decisions and the CPU seconds this run spent."""
+    out_dir = folder / AUDIT_DIR
+    out_dir.mkdir(mode=0o700, exist_ok=True)
+    found: dict[str, list[list[float]]] = {}
+    todo = []
+    for pid, replay, _players in partidos:
+        kept = out_dir / f"{pid}.json"
+        if kept.is_file():
+            found[pid] = json.loads(kept.read_text(encoding="utf-8"))["decisions"]
+        else:
+            todo.append((pid, str(folder / replay), draws, every))
+    cpu = 0.0
+    done = len(found)
+    if progress:
+        progress(done, len(partidos))
+
+    def keep(pid: str, decisions: list[list[float]], spent: float) -> None:
+        nonlocal cpu, done
+        record = {"draws": draws, "every": every, "decisions": decisions}
+        temp = out_dir / f".{pid}.json"
+        temp.write_text(json.dumps(record), encoding="utf-8")
+        os.replace(temp, out_dir / f"{pid}.json")  # whole or absent: a resumed audit trusts it
+        found[pid] = decisions
+        cpu += spent
+        done += 1
+        if progress:
+            progress(done, len(partidos))
+
+    if workers <= 1:
+        for job in todo:
+            keep(*_one(job))
+    else:
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            for result in pool.map(_one, todo, chunksize=4):
+                keep(*result)
+    return found, cpu
+
+
+Partidos = Sequence[tuple[str, str, list[str]]]
+"""Committed partidos as the audit reads them: id, replay (relative to the torneo's folder), entrants."""
+
+
+Found = dict[str, list[list[float]]]
+"""Each partido's audited decisions: ``[seat, excess]`` pairs."""
+
+
+def verdicts(partidos: Partidos, found: Found, entrants: Sequence[str]) -> list[Verdict]:
+    """Each entrant's test (see the module's docstring), in the order of ``entrants``."""
+    sums: dict[str, list[tuple[float, int]]] = {name: [] for name in entrants}
+    for pid, _replay, players in partidos:
+        by_seat: dict[int, list[float]] = {}
+        for seat, excess in found.get(pid, []):
+            by_seat.setdefault(int(seat), []).append(excess)
+        for seat, values in by_seat.items():
+            sums[players[seat]].append((sum(values), len(values)))
+    rows = []
+    for name in entrants:
+        clusters = sums[name]
+        n = sum(k for _s, k in clusters)
+        if n == 0:
+            rows.append((name, len(clusters), 0, math.nan, math.nan, math.nan))
+            continue
+        mean = sum(s for s, _k in clusters) / n
+        spread = sum((s - mean * k) ** 2 for s, k in clusters)
+        p_count = len(clusters)
+        se = math.sqrt(spread * p_count / max(p_count - 1, 1)) / n if p_count >= MIN_PARTIDOS else math.nan
+        z = mean / se if se and se > 0 else math.nan
+        p = 0.5 * math.erfc(z / math.sqrt(2)) if not math.isnan(z) else math.nan
+        rows.append((name, p_count, n, mean, z, p))
+    corrected = holm([r[5] for r in rows])  # a NaN (no verdict) is no test
+    out = []
+    for (name, p_count, n, mean, z, p), pc in zip(rows, corrected.tolist(), strict=True):
+        flagged = not math.isnan(pc) and pc < ALPHA and mean >= MIN_EXCESS
+        out.append(Verdict(name, p_count, n, mean, z, p, pc, flagged))
+    return out
+
+
+def partidos_of(store: Any) -> list[tuple[str, str, list[str]]]:
+    """The committed partidos of a torneo's store: id, replay and entrants by seat."""
+    return [(r.id, r.replay, list(r.players)) for r in store.results(figures=False)]
+
+
+def players_cpu_seconds(store: Any) -> float:
+    """The CPU time the torneo's players spent replying, in seconds (the store's reply times)."""
+    import numpy as np
+
+    from arena.tournament.store import TIMES_DTYPE, TIMES_PER_MS
+
+    total = 0.0
+    for _entrant, (_wall, cpu) in (store.reply_times() or {}).items():
+        total += float(np.frombuffer(b"".join(cpu), dtype=TIMES_DTYPE).sum()) / TIMES_PER_MS / 1000
+    return total
