@@ -141,7 +141,7 @@ def decisions(
                 pending = e["canto"]
         elif kind == "played":
             seat = e["seat"]
-            assert p.mano is not None and p.to_move == seat, "the replay and the engine differ"  # not shown: a bug
+            assert p.mano is not None and p.to_move == seat, "replay and engine differ"  # not shown: a bug
             card = parse(e["card"])
             if count % every == 0:
                 hand = names_of(p.mano.hands[seat])
