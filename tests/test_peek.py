@@ -54,6 +54,7 @@ class Peeker(Player):
     def __init__(self, truth: Truth) -> None:
         super().__init__()
         self.truth = truth
+        self.rng = random.Random(9)
 
     def play(self, request: PlayRequest) -> Move:
         legal = request.legal()
@@ -63,7 +64,7 @@ class Peeker(Player):
         hidden = {s: h for s, h in enumerate(self.truth.hands) if s != me and s in self.view.order}
         m = request.simulation(hidden_hands=hidden)
         rules = RuleSet.from_dict({})
-        best = max(legal, key=lambda c: audit._value(m, parse(c), rules))
+        best = max(legal, key=lambda c: audit._value(m, parse(c), rules, self.rng))
         return Move(card=best)
 
 
@@ -93,7 +94,7 @@ def _field(
 def test_a_player_that_reads_the_true_deal_is_flagged_and_random_players_are_not() -> None:
     records, found = _field(25, peeker=True)
     verdicts = {v.entrant: v for v in peek.verdicts(records, found, ["peeker", "azar1", "azar2", "azar3"])}
-    assert verdicts["peeker"].flagged and verdicts["peeker"].excess > 0.05, verdicts["peeker"]
+    assert verdicts["peeker"].flagged and verdicts["peeker"].excess > 2 * peek.MIN_EXCESS, verdicts["peeker"]
     assert not any(verdicts[n].flagged for n in ("azar1", "azar2", "azar3")), verdicts
     records, found = _field(25, peeker=False)
     honest = peek.verdicts(records, found, ["honesto", "azar1", "azar2", "azar3"])
@@ -145,7 +146,7 @@ def test_the_verdicts_test_the_mean_excess_with_the_partido_as_unit() -> None:
     assert not b.flagged and not c.flagged and abs(b.excess) < peek.MIN_EXCESS
     few = peek.verdicts(records[: peek.MIN_PARTIDOS - 1], found, names)
     assert all(math.isnan(v.p) and not v.flagged for v in few)  # too few partidos: no verdict
-    small = {k: [[0, 0.01 + rng.gauss(0, 0.001)] for _d in range(50)] for k in found}
+    small = {k: [[0, peek.MIN_EXCESS / 2 + rng.gauss(0, 0.001)] for _d in range(50)] for k in found}
     tiny = peek.verdicts(records, small, names)[0]
     assert tiny.p_corrected < peek.ALPHA and not tiny.flagged  # significant, but below the minimum excess
 

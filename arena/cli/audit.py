@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 @click.argument("folder", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @click.option(
     "--draws",
-    default=12,
+    default=8,
     show_default=True,
     type=click.IntRange(1, 200),
     help=N_("Deals of the hidden cards drawn per decision."),

@@ -34,7 +34,7 @@ from arena.results.collusion import holm
 AUDIT_DIR = "audit"
 ALPHA = 0.01
 """The chance of any false flag in an honest field (family-wise, over the entrants)."""
-MIN_EXCESS = 0.03
+MIN_EXCESS = 0.01
 """The smallest mean excess per decision that is flagged (the draws' bias for honest players is
 below it: measured by ``benchmarks/audits/peek.py``)."""
 MIN_PARTIDOS = 5
