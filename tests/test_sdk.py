@@ -59,7 +59,7 @@ def test_the_view_agrees_with_every_request(n: int) -> None:
     assert all(p.checked > 0 for p in players)
     for seat, p in enumerate(players):
         assert p.view.seat == seat and len(p.view.players) == n
-        assert p.view.porotos == tuple(result.porotos)
+        assert p.view.porotos == tuple(result.scores)
         assert set(p.view.active) == set(result.winners)
         assert len(p.view.results) == result.manos
 

@@ -118,7 +118,7 @@ def tournament(out: Path, folders: list[Path], rounds: int, **where: Any) -> tup
 def decided(folder: Path) -> list[tuple[Any, ...]]:
     """What a torneo decided, partido by partido (no times)."""
     with Store.open(folder) as store:
-        return [(r.id, r.seats, r.winners, r.ranking, r.manos, r.porotos) for r in store.results()]
+        return [(r.id, r.seats, r.winners, r.ranking, r.manos, r.scores) for r in store.results()]
 
 
 def main() -> None:
