@@ -187,3 +187,35 @@ def test_arena_audit_writes_its_csv_and_resumes(tmp_path: Path) -> None:
     again = runner.invoke(main, ["audit", str(folder), "--workers", "1", "--lang", "en"])
     assert again.exit_code == 0 and "Audit CPU" not in again.output  # nothing left to audit: resumed
     assert (folder / "audit.csv").read_text() != "\n".join(rows)  # and the kept result counted
+
+
+def test_the_time_tell_flags_times_that_carry_the_hand_and_not_times_that_follow_the_choices() -> None:
+    """A sender waiting 10 + 24·v ms for two bits v of its hand is told; a search player thinking
+    longer with more legal cards and more cards held, and a random one, are not."""
+    from arena.results.tell import tells
+
+    rng = random.Random(1)
+    sender, honest, search = [], [], []
+    for _i in range(600):
+        legal, size = rng.randint(1, 6), rng.randint(1, 10)
+        hand = sum(1 << c for c in rng.sample(range(40), size))
+        v = ((hand >> 3) & 1) * 2 + ((hand >> 17) & 1)
+        stratum = legal * 16 + size
+        sender.append((10 + 24 * v + rng.random() * 5, hand, stratum))
+        honest.append((rng.random() * 20, hand, stratum))
+        search.append((legal * 30 + size * 5 + rng.random() * 20, hand, stratum))
+    told = {t.entrant: t for t in tells({"s": sender, "h": honest, "b": search}, ["s", "h", "b"])}
+    assert told["s"].flagged and told["s"].bits > 0.2
+    assert not told["h"].flagged and not told["b"].flagged
+    assert math.isnan(tells({"x": sender[:50]}, ["x"])[0].bits)  # too few replies: no verdict
+
+
+def test_every_timed_card_of_a_partido_is_a_reply_of_the_tell() -> None:
+    events: list[dict[str, Any]] = []
+    play_partido([Random(s) for s in range(4)], 31, sinks=[events.append])
+    played = [e for e in events if e["type"] == "played"]
+    replies = list(audit.replies(events))
+    assert len(replies) == len(played) and all(ms >= 0 for _s, ms, _h, _k in replies)
+    for (seat, _ms, hand, stratum), e in zip(replies, played, strict=True):
+        assert seat == e["seat"] and hand >> parse(e["card"]) & 1  # the hand before the card left it
+        assert stratum % 16 == hand.bit_count() and 1 <= stratum // 16 <= hand.bit_count()

@@ -15,6 +15,7 @@ from arena.i18n import N_, _
 
 if TYPE_CHECKING:
     from arena.results.peek import Verdict
+    from arena.results.tell import Tell
 
 
 @click.command(
@@ -64,9 +65,12 @@ def audit(folder: Path, draws: int, every: int, workers: int) -> None:
         if total and (done == total or done % max(1, total // 20) == 0):
             click.echo(_("Audit: {done}/{total} partidos").format(done=done, total=total), err=True)
 
-    found, cpu = peek.run(folder, partidos, draws, every, workers, progress)
+    from arena.results.tell import tells
+
+    found, timed, cpu = peek.run(folder, partidos, draws, every, workers, progress)
     rows = peek.verdicts(partidos, found, entrants)
-    _write_csv(folder / "audit.csv", rows)
+    told = tells(peek.replies_by_entrant(partidos, timed), entrants)
+    _write_csv(folder / "audit.csv", rows, told)
     head = [
         _("Player"),
         _("Partidos"),
@@ -75,9 +79,11 @@ def audit(folder: Path, draws: int, every: int, workers: int) -> None:
         "z",
         _("p corrected"),
         _("Peek?"),
+        _("Time tell (bits per reply)"),
+        _("Tell?"),
     ]
     lines = [head]
-    for r in rows:
+    for r, t in zip(rows, told, strict=True):
         lines.append(
             [
                 r.entrant,
@@ -87,6 +93,8 @@ def audit(folder: Path, draws: int, every: int, workers: int) -> None:
                 "—" if math.isnan(r.z) else f"{r.z:.1f}",
                 "—" if math.isnan(r.p_corrected) else f"{r.p_corrected:.4f}",
                 _("YES") if r.flagged else _("no"),
+                "—" if math.isnan(t.bits) else f"{t.bits:.2f}",
+                _("YES") if t.flagged else _("no"),
             ]
         )
     widths = [max(len(x) for x in col) for col in zip(*lines, strict=True)]
@@ -100,6 +108,15 @@ def audit(folder: Path, draws: int, every: int, workers: int) -> None:
         click.echo(_("Peek: {players} chose as if they saw hidden cards.").format(players=", ".join(flagged)))
     else:
         click.echo(_("Peek: none beyond chance."))
+    telling = [t.entrant for t in told if t.flagged]
+    if telling:
+        click.echo(
+            _("Time tell: the reply times of {players} say what they hold.").format(
+                players=", ".join(telling)
+            )
+        )
+    else:
+        click.echo(_("Time tell: none beyond chance."))
     if torneo_cpu > 0 and cpu > 0:
         click.echo(
             _("Audit CPU: {cpu:.1f} s this run, {share:.0%} of the players' CPU time in the torneo.").format(
@@ -109,11 +126,11 @@ def audit(folder: Path, draws: int, every: int, workers: int) -> None:
     click.echo(_("Audit: {path}").format(path=folder / "audit.csv"))
 
 
-def _write_csv(path: Path, rows: list[Verdict]) -> None:
+def _write_csv(path: Path, rows: list[Verdict], told: list[Tell]) -> None:
+    head = ["entrant", "partidos", "decisions", "excess", "z", "p", "p_corrected", "flagged"]
     with path.open("w", newline="", encoding="utf-8") as f:
         out = csv.writer(f)
-        out.writerow(["entrant", "partidos", "decisions", "excess", "z", "p", "p_corrected", "flagged"])
-        for r in rows:
-            out.writerow(
-                [r.entrant, r.partidos, r.decisions, r.excess, r.z, r.p, r.p_corrected, int(r.flagged)]
-            )
+        out.writerow([*head, "replies", "tell_bits", "tell_p", "tell_p_corrected", "tell_flagged"])
+        for r, t in zip(rows, told, strict=True):
+            peeked = [r.entrant, r.partidos, r.decisions, r.excess, r.z, r.p, r.p_corrected, int(r.flagged)]
+            out.writerow([*peeked, t.replies, t.bits, t.p, t.p_corrected, int(t.flagged)])

@@ -231,6 +231,10 @@ class GameSpec:
     decisions of a partido's replay, the seat and its *excess* — how much better the decision was on
     the true deal than on the deals the seat could be facing (0 in expectation for a player that sees
     only what it may). None: the game has none yet."""
+    tell: Callable[[Sequence[Event]], Iterator[tuple[int, float, int, int]]] | None = None
+    """The reply-time tell's data (``arena audit``): ``tell(events)`` yields, for each timed decision of
+    a partido's replay, the seat, its reply time (ms), its hidden holding then (a bit mask) and what its
+    time may honestly depend on (a stratum: e.g. how many legal cards). None: the game has none."""
     loss_count: str = ""
     """The count of what a seat gives up (Tute: ``porotos_perdidos``): the Sospechas sheet's second
     measure, a seat's loss per 100 manos with a partner minus without ("": the game counts none)."""

@@ -32,6 +32,8 @@ from arena.referee.replay import read_replay
 from arena.results.collusion import holm
 
 AUDIT_DIR = "audit"
+Partidos = Sequence[tuple[str, str, list[str]]]
+"""Committed partidos as the audit reads them: id, replay (relative to the torneo's folder), entrants."""
 ALPHA = 0.01
 """The chance of any false flag in an honest field (family-wise, over the entrants)."""
 MIN_EXCESS = 0.01
@@ -56,20 +58,35 @@ class Verdict:
     flagged: bool
 
 
-def audit_partido(replay: Path, draws: int, every: int) -> list[list[float]]:
-    """A partido's audited decisions as ``[seat, excess]`` pairs (empty when its game has no test)."""
+Found = dict[str, list[list[float]]]
+"""By partido: its audited decisions (``[seat, excess]``), or its timed replies (``[seat, ms, hand,
+stratum]``)."""
+
+
+def replies_by_entrant(partidos: Partidos, timed: Found) -> dict[str, list[tuple[float, int, int]]]:
+    """Every entrant's timed replies (ms, hand, stratum), from each partido's, by seat."""
+    out: dict[str, list[tuple[float, int, int]]] = {}
+    for pid, _replay, players in partidos:
+        for seat, ms, hand, stratum in timed.get(pid, []):
+            out.setdefault(players[int(seat)], []).append((float(ms), int(hand), int(stratum)))
+    return out
+
+
+def audit_partido(replay: Path, draws: int, every: int) -> tuple[list[list[float]], list[list[float]]]:
+    """A partido's audited decisions as ``[seat, excess]`` pairs, and its timed replies as ``[seat, ms,
+    hand, stratum]`` (the reply-time tell: :mod:`arena.results.tell`); empty when its game has none."""
     events = read_replay(replay)
     spec = games.spec(events[0].get("game") or games.default().name)
-    if spec.audit is None:
-        return []
-    return [[seat, round(excess, 6)] for seat, excess in spec.audit(events, draws, every)]
+    found = [] if spec.audit is None else [[s, round(x, 6)] for s, x in spec.audit(events, draws, every)]
+    timed = [] if spec.tell is None else [[s, round(ms, 3), h, k] for s, ms, h, k in spec.tell(events)]
+    return found, timed
 
 
-def _one(job: tuple[str, str, int, int]) -> tuple[str, list[list[float]], float]:
+def _one(job: tuple[str, str, int, int]) -> tuple[str, list[list[float]], list[list[float]], float]:
     partido, replay, draws, every = job
     start = time.process_time()
-    found = audit_partido(Path(replay), draws, every)
-    return partido, found, time.process_time() - start
+    found, timed = audit_partido(Path(replay), draws, every)
+    return partido, found, timed, time.process_time() - start
 
 
 def run(
@@ -79,17 +96,20 @@ def run(
     every: int,
     workers: int = 1,
     progress: Callable[[int, int], None] | None = None,
-) -> tuple[dict[str, list[list[float]]], float]:
+) -> tuple[Found, Found, float]:
     """Audit ``partidos`` (id, replay relative to ``folder``, entrants by seat), those not yet kept in
-    ``folder/audit/``; returns every partido's decisions and the CPU seconds this run spent."""
+    ``folder/audit/``; returns every partido's decisions, its timed replies and the CPU seconds this
+    run spent."""
     out_dir = folder / AUDIT_DIR
     out_dir.mkdir(mode=0o700, exist_ok=True)
-    found: dict[str, list[list[float]]] = {}
+    found: Found = {}
+    timed: Found = {}
     todo = []
     for pid, replay, _players in partidos:
         kept = out_dir / f"{pid}.json"
         if kept.is_file():
-            found[pid] = json.loads(kept.read_text(encoding="utf-8"))["decisions"]
+            record = json.loads(kept.read_text(encoding="utf-8"))
+            found[pid], timed[pid] = record["decisions"], record.get("replies", [])
         else:
             todo.append((pid, str(folder / replay), draws, every))
     cpu = 0.0
@@ -97,13 +117,13 @@ def run(
     if progress:
         progress(done, len(partidos))
 
-    def keep(pid: str, decisions: list[list[float]], spent: float) -> None:
+    def keep(pid: str, decisions: list[list[float]], replies: list[list[float]], spent: float) -> None:
         nonlocal cpu, done
-        record = {"draws": draws, "every": every, "decisions": decisions}
+        record = {"draws": draws, "every": every, "decisions": decisions, "replies": replies}
         temp = out_dir / f".{pid}.json"
         temp.write_text(json.dumps(record), encoding="utf-8")
         os.replace(temp, out_dir / f"{pid}.json")  # whole or absent: a resumed audit trusts it
-        found[pid] = decisions
+        found[pid], timed[pid] = decisions, replies
         cpu += spent
         done += 1
         if progress:
@@ -116,15 +136,7 @@ def run(
         with ProcessPoolExecutor(max_workers=workers) as pool:
             for result in pool.map(_one, todo, chunksize=4):
                 keep(*result)
-    return found, cpu
-
-
-Partidos = Sequence[tuple[str, str, list[str]]]
-"""Committed partidos as the audit reads them: id, replay (relative to the torneo's folder), entrants."""
-
-
-Found = dict[str, list[list[float]]]
-"""Each partido's audited decisions: ``[seat, excess]`` pairs."""
+    return found, timed, cpu
 
 
 def verdicts(partidos: Partidos, found: Found, entrants: Sequence[str]) -> list[Verdict]:

@@ -115,18 +115,14 @@ def excess(
     return len(legal), true - drawn / draws
 
 
-def decisions(
-    events: Sequence[Event], draws: int = DRAWS, every: int = 1, seed: int = 0
-) -> Iterator[Decision]:
-    """The audited decisions of one Tute Cabrero partido (its replay's lines), in play order.
-
-    ``every``: audit one decision in ``every`` (a sample, chosen by position, to bound the cost).
-    Partidos under the ``accuse`` policy or with a playoff are not audited (nothing is yielded):
-    their decisions are not only cards.
-    """
+def _walk(events: Sequence[Event]) -> Iterator[tuple[engine.Partido, Sequence[_Viewer], Event]]:
+    """The partido replayed by the engine: at each ``played`` line, the engine just before it, the
+    seats' viewers and the line. Nothing for a partido under ``accuse``, with a playoff or a fault
+    (their decisions are not only cards, or their turns change with the fault: left out)."""
     start = events[0]
     rules_ = start.get("rules", {})
-    if rules_.get("renuncio") == "accuse" or any(e.get("type") == "playoff_start" for e in events):
+    skip = ("playoff_start", "disqualified", "penalized")
+    if rules_.get("renuncio") == "accuse" or any(e.get("type") in skip for e in events):
         return
     ruleset = rules.RuleSet.from_dict(rules_)
     n = len(start["players"])
@@ -137,14 +133,8 @@ def decisions(
         viewer.handle_hello({"type": "hello", "id": 0, "protocol": 1, "name": names[s], "limits": {}})
         told = {"partido": start.get("partido", ""), "seat": s, "players": names, "rules": ruleset.to_dict()}
         viewer.handle_event({"type": "partido_start", **told})
-    rng = random.Random(f"audit/{start.get('partido', '')}/{seed}")
-    seen = 0
-    faults = {e["seat"]: e for e in events if e.get("type") in ("disqualified", "penalized")}
-    if faults:
-        return  # a partido with a fault changes turns the replay alone tells: left out (v1)
     p.start()
-    seen = _feed(p, viewers, seen)
-    count = 0
+    seen = _feed(p, viewers, 0)
     pending: str | None = None
     for e in events[1:]:
         kind = e["type"]
@@ -155,18 +145,46 @@ def decisions(
             else:
                 pending = e["canto"]
         elif kind == "played":
-            seat = e["seat"]
-            assert p.mano is not None and p.to_move == seat, "replay and engine differ"  # not shown: a bug
-            card = parse(e["card"])
-            if count % every == 0:
-                hand = names_of(p.mano.hands[seat])
-                found = excess(p.mano, viewers[seat].view, hand, card, ruleset, draws, rng)
-                if found is not None:
-                    yield Decision(seat, p.mano_number, found[0], found[1])
-            count += 1
-            p.play(card, pending)
+            assert p.mano is not None and p.to_move == e["seat"], "replay and engine differ"  # not shown
+            yield p, viewers, e
+            p.play(parse(e["card"]), pending)
             pending = None
             seen = _feed(p, viewers, seen)
+
+
+def decisions(
+    events: Sequence[Event], draws: int = DRAWS, every: int = 1, seed: int = 0
+) -> Iterator[Decision]:
+    """The audited decisions of one Tute Cabrero partido (its replay's lines), in play order.
+
+    ``every``: audit one decision in ``every`` (a sample, chosen by position, to bound the cost).
+    Partidos under the ``accuse`` policy, with a playoff or with a fault are not audited (see
+    :func:`_walk`).
+    """
+    start = events[0]
+    ruleset = rules.RuleSet.from_dict(start.get("rules", {}))
+    rng = random.Random(f"audit/{start.get('partido', '')}/{seed}")
+    for count, (p, viewers, e) in enumerate(_walk(events)):
+        if count % every:
+            continue
+        m = p.mano
+        assert m is not None
+        seat = e["seat"]
+        found = excess(m, viewers[seat].view, names_of(m.hands[seat]), parse(e["card"]), ruleset, draws, rng)
+        if found is not None:
+            yield Decision(seat, p.mano_number, found[0], found[1])
+
+
+def replies(events: Sequence[Event]) -> Iterator[tuple[int, float, int, int]]:
+    """Every card played with its measured reply time, for the reply-time tell: (seat, ms, the seat's
+    hand then as a card mask, and what its time may honestly depend on: legal cards × 16 + cards held)."""
+    for p, _viewers, e in _walk(events):
+        if "ms" not in e:
+            continue
+        m = p.mano
+        assert m is not None
+        hand = m.hands[e["seat"]]
+        yield e["seat"], float(e["ms"]), hand, m.legal().bit_count() * 16 + hand.bit_count()
 
 
 def _feed(p: engine.Partido, viewers: Sequence[_Viewer], seen: int) -> int:

@@ -17,6 +17,12 @@ def _audit(events: Sequence[dict[str, Any]], draws: int, every: int) -> Iterator
     return ((d.seat, d.excess) for d in decisions(events, draws, every))
 
 
+def _tell(events: Sequence[dict[str, Any]]) -> Iterator[tuple[int, float, int, int]]:
+    from arena.games.cabrero.audit import replies
+
+    return replies(events)
+
+
 def _make_rules(
     ruleset: str | None, variants: Sequence[str], renuncio: str, juegos: int | None
 ) -> rules.RuleSet:
@@ -67,6 +73,7 @@ SPEC = GameSpec(
     narrate_start=account.narrate_start,
     **tute_seam(account.tally_mano, account.narrate_mano_end),
     audit=_audit,
+    tell=_tell,
     player_hint="arena.sdk.Player",
     sdk_modules=("arena.sdk", "arena.games.cabrero.sdk"),
     samples="sample_players",
