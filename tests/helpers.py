@@ -115,3 +115,31 @@ SEARCH_TABLES = [
     (6, RuleSet()),
 ]
 """Table sizes and rule sets a search sample (fuerte, maestro) must play whole partidos under."""
+
+
+def audited(entrants: list[str]) -> Any:
+    """An Auditoría sheet as ``arena audit`` leaves it (:func:`arena.results.peek.frame`): the first
+    entrant flagged for a peek, the second for a time tell, the rest clean."""
+    from arena.results.peek import Verdict, frame
+    from arena.results.tell import Tell
+
+    verdicts = [
+        Verdict(
+            name,
+            30,
+            900,
+            0.04 if i == 0 else 0.001,
+            6.0 if i == 0 else 0.1,
+            0.0,
+            0.0 if i == 0 else 1.0,
+            i == 0,
+        )
+        for i, name in enumerate(entrants)
+    ]
+    tells = [
+        Tell(
+            name, 1200, 0.3 if i == 1 else 0.01, 0.4 if i == 1 else 0.02, 0.0, 0.0 if i == 1 else 0.9, i == 1
+        )
+        for i, name in enumerate(entrants)
+    ]
+    return frame(verdicts, tells)

@@ -30,6 +30,7 @@ from arena.results.standings import (
     tally,
     wilson,
 )
+from tests.helpers import audited
 
 
 def seat_stats(won: bool, place: float, manos: int, lost: int, porotos: int, **extra: Any) -> dict[str, Any]:
@@ -186,6 +187,7 @@ def test_workbook_sheets_headers_values_chart_and_csvs(lang: str, tmp_path: Path
             sospechas=suspicions(RECORDS, ENTRANTS, [0.0] * len(ENTRANTS)).rename(
                 columns={"partidos": "juntos"}
             ),
+            auditoria=audited(ENTRANTS),
         )
         path = write_workbook(frames, tmp_path / "standings.xlsx")
         h = headers()
@@ -217,6 +219,7 @@ def test_workbook_sheets_headers_values_chart_and_csvs(lang: str, tmp_path: Path
         "configuracion.csv",
         "pares.csv",
         "sospechas.csv",
+        "auditoria.csv",
     ]
     for sheet in SHEETS:  # every table's header on row 1: pandas reads each sheet as it is
         read = pd.read_excel(path, sheet_name=sheet)

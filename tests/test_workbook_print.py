@@ -22,6 +22,7 @@ from arena.results import report
 from arena.results.collusion import suspicions
 from arena.results.export import SHEETS, headers, inert_frame, sheet_frames, write_csvs, write_workbook
 from arena.results.standings import faults_table, head_to_head, pairwise_table, partidos_table, standings
+from tests.helpers import audited
 
 ENTRANTS = [f"jugador{i:02d}" for i in range(40)]
 PARTIDOS = 240  # 24 partidos each at tables of 4: Partidos runs over several printed pages
@@ -89,7 +90,11 @@ def frames(tables: tuple[pd.DataFrame, ...], lang: str) -> dict[str, pd.DataFram
     sospechas = suspicions(synthetic_records(), ENTRANTS, theta)
     with i18n.speaking(lang):
         return sheet_frames(
-            *tables, {"seed": 7, "sandbox": "none"}, pares=pairwise_table(tables[0]), sospechas=sospechas
+            *tables,
+            {"seed": 7, "sandbox": "none"},
+            pares=pairwise_table(tables[0]),
+            sospechas=sospechas,
+            auditoria=audited(ENTRANTS),
         )
 
 

@@ -38,13 +38,14 @@ SHEETS = (
     "Configuración",
     "Pares",
     "Sospechas",
+    "Auditoría",
     "Notas",
 )
 NOTES = "Notas"
 """The sheet of the other sheets' captions (each table's header stays on its sheet's row 1)."""
 MATRICES = ("Enfrentamientos", "Pares")
 """The sheets that are an entrant × entrant matrix (the names in column A and across)."""
-CSV_NAMES = {s: s.lower().replace("ó", "o") for s in SHEETS}
+CSV_NAMES = {s: s.lower().replace("ó", "o").replace("í", "i") for s in SHEETS}
 
 HEADERS: dict[str, str] = {
     "puesto": N_("Rank"),
@@ -108,6 +109,12 @@ HEADERS: dict[str, str] = {
     "p": N_("p"),
     "p_corregida": N_("p corrected (Holm)"),
     "sospecha": N_("To look at"),
+    "decisiones": N_("Decisions audited"),
+    "exceso": N_("Excess per decision"),
+    "espia": N_("Peek?"),
+    "bits_tiempo": N_("Time tell (bits per reply)"),
+    "p_tiempo": N_("p of the time tell (corrected)"),
+    "delata": N_("Tell?"),
 }
 """The column headers by key, in English, marked for the catalog: show them with :func:`headers`."""
 PERCENT = {"pct_ganados", "ic_bajo", "ic_alto", "p_delante"}
@@ -125,6 +132,10 @@ DECIMALS = {
     "p_ab": "0.0000",
     "p": "0.0000",
     "p_corregida": "0.0000",
+    "exceso": "0.000",
+    "z": "0.0",
+    "bits_tiempo": "0.00",
+    "p_tiempo": "0.0000",
     "lugar_medio": "0.00",
     "ms_mediana": "0.00",
     "ms_p95": "0.00",
@@ -170,8 +181,10 @@ def sheet_frames(
     config: dict[str, Any],
     pares: pd.DataFrame | None = None,
     sospechas: pd.DataFrame | None = None,
+    auditoria: pd.DataFrame | None = None,
 ) -> dict[str, pd.DataFrame]:
-    """The sheets as frames with the headers in the language in use (Pares and Sospechas when given)."""
+    """The sheets as frames with the headers in the language in use (Pares, Sospechas and Auditoría
+    when given)."""
     h = headers()
     pos = posiciones.copy()
     pos["err_mas"] = pos["ic_alto"] - pos["pct_ganados"]
@@ -189,6 +202,8 @@ def sheet_frames(
         out["Pares"] = pares.reset_index().rename(columns={"entrant": h["entrant"]})
     if sospechas is not None:
         out["Sospechas"] = sospechas.rename(columns=h)
+    if auditoria is not None:
+        out["Auditoría"] = auditoria.rename(columns=h)
     return out
 
 
@@ -510,6 +525,15 @@ def default_captions(h: dict[str, str], columns: Any) -> dict[str, list[str]]:
                 "the strengths predict, and what B gives up there. {flag}: beyond chance after correcting "
                 "for the number of pairs (Holm, 1%); look at the replays of their partidos together."
             ).format(flag=h["sospecha"]),
+        ],
+        "Auditoría": [
+            _(
+                "Not an accusation either: arena audit's figures. Excess: how much better an entrant's "
+                "choices were on the true deal than on the deals it could be facing (0 on average for a "
+                "player that sees only what it may); {peek}: beyond chance (Holm, 1%) and at least 0.01. "
+                "Time tell: what its reply times say about the cards it holds, in bits per reply; "
+                "{tell}: beyond chance. See docs/audit.md."
+            ).format(peek=h["espia"], tell=h["delata"]),
         ],
     }
 

@@ -185,3 +185,42 @@ def players_cpu_seconds(store: Any) -> float:
     for _entrant, (_wall, cpu) in (store.reply_times() or {}).items():
         total += float(np.frombuffer(b"".join(cpu), dtype=TIMES_DTYPE).sum()) / TIMES_PER_MS / 1000
     return total
+
+
+def kept(folder: Path, partidos: Partidos) -> tuple[Found, Found] | None:
+    """The audit results kept in ``folder/audit/`` for ``partidos`` (decisions, timed replies); None
+    when no audit was run there. Read only: a partido not audited yet is left out."""
+    out_dir = folder / AUDIT_DIR
+    if not out_dir.is_dir():
+        return None
+    found: Found = {}
+    timed: Found = {}
+    for pid, _replay, _players in partidos:
+        path = out_dir / f"{pid}.json"
+        if path.is_file():
+            record = json.loads(path.read_text(encoding="utf-8"))
+            found[pid], timed[pid] = record["decisions"], record.get("replies", [])
+    return found, timed
+
+
+def frame(verdicts_: Sequence[Verdict], tells_: Sequence[Any]) -> Any:
+    """The workbook's Auditoría sheet (keys of :data:`arena.results.export.HEADERS`), by entrant."""
+    import pandas as pd
+
+    return pd.DataFrame(
+        [
+            {
+                "entrant": v.entrant,
+                "partidos": v.partidos,
+                "decisiones": v.decisions,
+                "exceso": v.excess,
+                "z": v.z,
+                "p_corregida": v.p_corrected,
+                "espia": bool(v.flagged),
+                "bits_tiempo": t.bits,
+                "p_tiempo": t.p_corrected,
+                "delata": bool(t.flagged),
+            }
+            for v, t in zip(verdicts_, tells_, strict=True)
+        ]
+    )

@@ -263,6 +263,30 @@ def _no_cycles() -> Iterator[None]:
             gc.enable()
 
 
+def _audit(store: Store, entrants: list[str]) -> tuple[pd.DataFrame | None, list[str]]:
+    """The Auditoría sheet and its line, when ``arena audit`` was run on the torneo (else None, [])."""
+    from arena.results import peek
+    from arena.results.tell import tells
+
+    partidos = peek.partidos_of(store)
+    found = peek.kept(store.dir, partidos)
+    if found is None:
+        return None, []
+    decisions, timed = found
+    verdicts = peek.verdicts(partidos, decisions, entrants)
+    told = tells(peek.replies_by_entrant(partidos, timed), entrants)
+    flagged = [v.entrant for v in verdicts if v.flagged] + [t.entrant for t in told if t.flagged]
+    if flagged:
+        line = _("Audit: {players} to look at (a peek or a time tell); see the Auditoría sheet.").format(
+            players=", ".join(dict.fromkeys(flagged))
+        )
+    else:
+        line = _("Audit: no peek and no time tell beyond chance ({n} of {total} partidos audited).").format(
+            n=len(decisions), total=len(partidos)
+        )
+    return peek.frame(verdicts, told), [line]
+
+
 def build(store: Store, resamples: int = ranking.RESAMPLES) -> Report:
     """Compute every table from the store (one consistent read), in the language in use."""
     with _no_cycles():
@@ -287,6 +311,7 @@ def _build(store: Store, resamples: int) -> Report:
         pos = standings.with_accusations(pos, {entrants[e]: t for e, t in accused.items()}, after)
     theta = pos.set_index("entrant")["fuerza"].reindex(entrants).to_numpy(dtype=float)
     sospechas = collusion.suspicions(recs, entrants, theta, loss=game.loss_count)
+    auditoria, peeking = _audit(store, entrants)
     frames = export.sheet_frames(
         pos,
         standings.partidos_table(recs),
@@ -295,9 +320,11 @@ def _build(store: Store, resamples: int) -> Report:
         conf,
         pares=standings.pairwise_table(pos),
         sospechas=sospechas,
+        auditoria=auditoria,
     )
     separation = standings.separation_lines(pos)
-    return Report(pos, frames, scheduled, committed, withdrawn, separation, [suspicion_line(sospechas)])
+    lines = [suspicion_line(sospechas), *peeking]
+    return Report(pos, frames, scheduled, committed, withdrawn, separation, lines)
 
 
 def suspicion_line(sospechas: pd.DataFrame) -> str:

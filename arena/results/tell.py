@@ -2,8 +2,9 @@
 
 Two bots can pass a hand by how long one of them takes to reply (10 + 24·v ms for a value v of its
 hand): no filter closes that channel. Here, per entrant, its reply times are first ranked within what
-they may honestly depend on — how many legal cards it had and how many it held (a search player
-thinks longer with more choices) — and then regressed on the cards it held (40 indicators). The share
+they may honestly depend on — where it plays in the baza, whether it may sing, how many legal cards
+it had and how many it held (a search player thinks longer with more choices; a player that leads
+has just been sent the baza's end) — and then regressed on the cards it held (40 indicators). The share
 of the times' variance the cards explain beyond those strata, R², is set against the same fit with the
 times shuffled within the strata (:data:`PERMUTATIONS` times): its p-value (the shuffled R²'s normal
 tail, so that it can be smaller than one over the shuffles), and the information it
@@ -25,9 +26,9 @@ from arena.results.collusion import holm
 
 ALPHA = 0.01
 PERMUTATIONS = 100
-MIN_BITS = 0.1
+MIN_BITS = 0.25
 """The least information per reply flagged (a whole hand of 10 cards is about 30 bits: the channel of
-issue 50 passed 28 bits a mano, several bits a reply)."""
+issue 50 passed 28 bits a mano, several bits a reply; honest sample players measured up to 0.13)."""
 MIN_REPLIES = 100
 
 Reply = tuple[int, float, int, int]

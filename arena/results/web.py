@@ -291,6 +291,7 @@ def index_page(site: Site, incidents: dict[str, str]) -> str:
         ("enfrentamientos", _("Head to head")),
         *([("pares", _("Pairwise verdicts"))] if "Pares" in rep.frames else []),
         *([("sospechas", _("Suspicions"))] if "Sospechas" in rep.frames else []),
+        *([("auditoria", _("Audit"))] if "Auditoría" in rep.frames else []),
         ("partidos-lista", _("Partidos")),
         ("faltas", _("Faults")),
         ("configuracion", _("Configuration")),
@@ -321,6 +322,7 @@ def index_page(site: Site, incidents: dict[str, str]) -> str:
         ),
         pares_section(site, captions),
         suspicions_section(site, captions),
+        audit_section(site, captions),
         partidos_section(site, PARTIDOS_IN_INDEX),
         faults_section(site, incidents),
         config_section(site),
@@ -385,6 +387,35 @@ def suspicions_section(site: Site, captions: dict[str, list[str]]) -> str:
         _("Suspicions table, scrolls sideways"),
     )
     return el("section", inner, {"id": "sospechas", "aria-labelledby": "sospechas-titulo"})
+
+
+def audit_section(site: Site, captions: dict[str, list[str]]) -> str:
+    """``arena audit``'s figures by entrant (a peek, a time tell), when the torneo was audited."""
+    frame = site.rep.frames.get("Auditoría")
+    if frame is None:
+        return ""
+    h = site.h
+    keys = [next((k for k, v in h.items() if v == c), str(c)) for c in frame.columns]
+    rows = []
+    for record in frame.itertuples(index=False):
+        cells = []
+        for key, value in zip(keys, record, strict=True):
+            values: dict[str, Any] = {"data-col": key}
+            if key == "entrant":
+                cells.append(el("td", site.player_link(str(value), ""), values))
+            elif key in ("espia", "delata"):
+                cells.append(el("td", esc(_("yes") if value else _("no")), values))
+            else:
+                if is_number(value):
+                    values["data-value"] = raw(value)
+                    values["class"] = "num"
+                cells.append(el("td", esc(shown(key, value)), values))
+        flagged = record[keys.index("espia")] or record[keys.index("delata")]
+        rows.append(el("tr", "".join(cells), {"class": "suspect" if flagged else "entrant"}))
+    inner = el("h2", esc(_("Audit")), {"id": "auditoria-titulo"})
+    inner += "".join(el("p", esc(x)) for x in captions["Auditoría"])
+    inner += table([str(c) for c in frame.columns], rows, {"id": "auditoria-tabla"}, _("Audit"), _("Audit"))
+    return el("section", inner, {"id": "auditoria", "aria-labelledby": "auditoria-titulo"})
 
 
 def posiciones_table(site: Site) -> str:

@@ -177,14 +177,18 @@ def decisions(
 
 def replies(events: Sequence[Event]) -> Iterator[tuple[int, float, int, int]]:
     """Every card played with its measured reply time, for the reply-time tell: (seat, ms, the seat's
-    hand then as a card mask, and what its time may honestly depend on: legal cards × 16 + cards held)."""
+    hand then as a card mask, and what its time may honestly depend on, as one number: where it plays
+    in the baza and whether it may sing (the events it has just been sent), how many legal cards it
+    has, how many it holds)."""
     for p, _viewers, e in _walk(events):
         if "ms" not in e:
             continue
         m = p.mano
         assert m is not None
         hand = m.hands[e["seat"]]
-        yield e["seat"], float(e["ms"]), hand, m.legal().bit_count() * 16 + hand.bit_count()
+        situation = len(m.table) * 2 + (1 if m.may_sing else 0)  # leading after a baza won, following
+        stratum = (situation * 16 + m.legal().bit_count()) * 16 + hand.bit_count()
+        yield e["seat"], float(e["ms"]), hand, stratum
 
 
 def _feed(p: engine.Partido, viewers: Sequence[_Viewer], seen: int) -> int:
