@@ -11,7 +11,7 @@ from arena.games.cabrero.rules import (
     DEFAULT_RULESET,
     KING,
     KNIGHT,
-    LAST_TRICK_BONUS,
+    LAST_BAZA_BONUS,
     MAX_PLAYERS,
     MIN_PLAYERS,
     RENUNCIO_POLICIES,
@@ -24,6 +24,7 @@ from arena.games.cabrero.rules import (
     FaultError,
     RuleSet,
     Swap,
+    baza_winner,
     cambio,
     canto_points,
     canto_suit,
@@ -37,7 +38,6 @@ from arena.games.cabrero.rules import (
     rotating_trump,
     seat_left,
     seat_right,
-    trick_winner,
     valid_cantos,
 )
 from arena.games.common.tute import (
@@ -58,7 +58,7 @@ __all__ = [
     "DEFAULT_RULESET",
     "KING",
     "KNIGHT",
-    "LAST_TRICK_BONUS",
+    "LAST_BAZA_BONUS",
     "MAX_PLAYERS",
     "MIN_PLAYERS",
     "PAIR_MASK",
@@ -74,6 +74,7 @@ __all__ = [
     "RuleSet",
     "RulesError",
     "Swap",
+    "baza_winner",
     "beats",
     "cambio",
     "canto_name",
@@ -90,6 +91,5 @@ __all__ = [
     "rotating_trump",
     "seat_left",
     "seat_right",
-    "trick_winner",
     "valid_cantos",
 ]

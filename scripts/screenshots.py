@@ -7,7 +7,7 @@ figures, may differ a little from run to run), in a temporary folder, writes its
 Selenium (``apt-get install chromium chromium-driver``; ``pip install '.[test]'``):
 
 * ``docs/img/site-index.png``: the top of ``web/index.html``;
-* ``docs/img/site-viewer.png``: a viewer page in the middle of a trick of its second mano.
+* ``docs/img/site-viewer.png``: a viewer page in the middle of a baza of its second mano.
 
     python scripts/screenshots.py                   # the demo torneo, about 3 minutes
     python scripts/screenshots.py --torneo DIR      # an existing torneo folder instead (its site rewritten)
@@ -91,7 +91,7 @@ def replay(folder: Path, partido: str) -> list[dict[str, Any]]:
 
 def mid_partido(folder: Path) -> tuple[str, int]:
     """A partido and a step worth showing: the first partido with a canto and two manos, two cards
-    into the fourth trick of its second mano (a partido of the demo otherwise)."""
+    into the fourth baza of its second mano (a partido of the demo otherwise)."""
     partidos = sorted(p.stem for p in (folder / "replays").glob("*.jsonl"))
     if not partidos:
         raise SystemExit(f"{folder}: no replays")
@@ -99,13 +99,13 @@ def mid_partido(folder: Path) -> tuple[str, int]:
         lines = replay(folder, partido)
         if not any(line["type"] == "sang" for line in lines):
             continue
-        manos = tricks = played = 0
+        manos = bazas = played = 0
         for k, line in enumerate(lines):
             if line["type"] == "mano_start":
-                manos, tricks = manos + 1, 0
+                manos, bazas = manos + 1, 0
             elif line["type"] == "trick_end":
-                tricks, played = tricks + 1, 0
-            elif line["type"] == "played" and manos == 2 and tricks == 3:
+                bazas, played = bazas + 1, 0
+            elif line["type"] == "played" and manos == 2 and bazas == 3:
                 played += 1
                 if played == 2:
                     return partido, k + 1

@@ -149,22 +149,22 @@ def test_accusing_a_player_who_never_renuncio_costs_the_accuser_one() -> None:
     assert end["porotos"][2] == STARTING_POROTOS - 1 and sum(end["porotos"]) == 4 * STARTING_POROTOS - 1
 
 
-def test_an_accusation_on_the_last_trick() -> None:
+def test_an_accusation_on_the_last_baza() -> None:
     p = Partido(4, 3, ACCUSE)
 
-    def last_trick(q: Partido, seat: int, request: dict[str, Any]) -> tuple[str | None, int | None]:
+    def last_baza(q: Partido, seat: int, request: dict[str, Any]) -> tuple[str | None, int | None]:
         m = q.mano
         assert m is not None
-        if request["type"] == "play" and m.trick == m.ntricks and request["may_accuse"]:
+        if request["type"] == "play" and m.baza == m.nbazas and request["may_accuse"]:
             return None, 0 if 0 in request["may_accuse"] else request["may_accuse"][0]
         return honest(q, seat, request)
 
-    drive(p, {0: cheat_once, 1: last_trick, 2: last_trick, 3: last_trick}, until=one_mano(p))
-    tricks = [e for e in p.events if e["type"] == "trick_end"]
+    drive(p, {0: cheat_once, 1: last_baza, 2: last_baza, 3: last_baza}, until=one_mano(p))
+    bazas = [e for e in p.events if e["type"] == "trick_end"]
     accused = next(e for e in p.events if e["type"] == "accused")
-    assert [t["trick"] for t in tricks] == list(range(1, 10))  # the tenth never ended: it was cut short
-    if tricks[-1]["winner"] != 0:  # its leader spoke first
-        assert accused["by"] == tricks[-1]["winner"]
+    assert [t["trick"] for t in bazas] == list(range(1, 10))  # the tenth never ended: it was cut short
+    if bazas[-1]["winner"] != 0:  # its leader spoke first
+        assert accused["by"] == bazas[-1]["winner"]
     assert accused["proven"] is (accused["seat"] in {e["seat"] for e in p.events if e.get("renuncio")})
     assert mano_end(p)["outcome"] == "accused"
 
@@ -236,7 +236,7 @@ def test_a_card_not_in_hand_and_a_false_canto_still_disqualify() -> None:
     assert exc.value.reason == "not_in_hand"
     assert p.fault(seat, "not_in_hand", "x") and seat in p.disqualified  # type: ignore[arg-type]
     q = Partido(4, 3, ACCUSE)
-    drive(q, {}, until=lambda r: bool(r.mano and r.mano.may_sing))  # a trick's leader, who may sing
+    drive(q, {}, until=lambda r: bool(r.mano and r.mano.may_sing))  # a baza's leader, who may sing
     singer = q.to_move
     false = next(
         c
@@ -354,19 +354,19 @@ def test_what_the_public_play_proves_is_always_a_renuncio(seed: int, n: int, che
 
     p = Partido(n, seed, ACCUSE)
     drive(p, dict.fromkeys(range(n), wild), until=one_mano(p))
-    tricks = [
+    bazas = [
         [(c["seat"], parse(c["card"])) for c in e["cards"]] for e in p.events if e["type"] == "trick_end"
     ]
     trump = ["oro", "copa", "espada", "basto"].index(
         next(e for e in p.events if e["type"] == "mano_start")["trump"]
     )
     marked = {(e["seat"], parse(e["card"])) for e in p.events if e["type"] == "played" and e.get("renuncio")}
-    for seat, found in proven_renuncios(tricks, trump).items():
+    for seat, found in proven_renuncios(bazas, trump).items():
         assert all((seat, c) in marked for c in found)
 
 
 def test_a_renuncio_later_shown_is_proven() -> None:
-    # trump oro; trick 1: seat 1 does not follow copa; trick 2: it plays a copa -> proven.
+    # trump oro; baza 1: seat 1 does not follow copa; baza 2: it plays a copa -> proven.
     t = [
         [(0, parse("1-copa")), (1, parse("2-espada")), (2, parse("4-copa"))],
         [(1, parse("3-copa")), (2, parse("5-copa"))],

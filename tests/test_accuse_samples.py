@@ -57,16 +57,16 @@ def check_vigilance(events: list[dict[str, Any]], watchers: set[int]) -> int:
     nothing else; returns the number of renuncios that became proven."""
     proofs = 0
     trump = 0
-    tricks: list[list[tuple[int, int]]] = []
+    bazas: list[list[tuple[int, int]]] = []
     pending = False  # a renuncio is proven and no accusation has ended the mano yet
     for e in events:
         kind = e["type"]
         if kind == "mano_start":
             trump = cards.SUITS.index(e["trump"])
-            tricks = [[]]
+            bazas = [[]]
             pending = False
         elif kind == "trick_end":
-            tricks.append([])
+            bazas.append([])
         elif kind == "accused":
             if e["by"] in watchers:
                 assert e["proven"] is True, e
@@ -74,8 +74,8 @@ def check_vigilance(events: list[dict[str, Any]], watchers: set[int]) -> int:
         elif kind == "played":
             # a watcher whose turn comes while a proof is on the table accuses instead of playing
             assert not (pending and e["seat"] in watchers), e
-            tricks[-1].append((e["seat"], cards.parse(e["card"])))
-            if not pending and rules.proven_renuncios(tricks, trump):
+            bazas[-1].append((e["seat"], cards.parse(e["card"])))
+            if not pending and rules.proven_renuncios(bazas, trump):
                 pending = True
                 proofs += 1
         elif kind == "mano_end":

@@ -57,7 +57,7 @@ def test_points_of_each_rank(rank, points):
         assert cards.POINTS[cards.parse(f"{rank}-{suit}")] == points
 
 
-def test_deck_holds_120_points_and_130_with_the_last_trick():
+def test_deck_holds_120_points_and_130_with_the_last_baza():
     assert sum(cards.POINTS) == 4 * (11 + 10 + 4 + 3 + 2) == 120
     assert cards.points_of(cards.FULL_DECK) == 120
     assert cards.points_of(cards.FULL_DECK) + 10 == 130

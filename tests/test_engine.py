@@ -48,11 +48,11 @@ def snapshot(p: Partido):
         p.to_move,
         m.hands[:],
         m.table[:],
-        m.trick,
+        m.baza,
         m.may_sing,
         p.porotos[:],
         p.active[:],
-        m.tricks[:],
+        m.bazas[:],
         m.canto_points[:],
         m.sung_suits,
     )
@@ -327,15 +327,15 @@ def oro_partido(ruleset: RuleSet | None = None) -> Partido:
     return Partido(4, 18, ruleset, stacked=stacked)
 
 
-def win_first_trick(p: Partido, lead: str = "1-oro") -> None:
+def win_first_baza(p: Partido, lead: str = "1-oro") -> None:
     assert p.to_move == 0
     p.play(lead)
     for _ in range(3):
         play_first_legal(p)
-    assert p.to_move == 0 and p.mano.trick == 2
+    assert p.to_move == 0 and p.mano.baza == 2
 
 
-def test_no_canto_before_the_first_trick():
+def test_no_canto_before_the_first_baza():
     p = oro_partido()
     assert p.request()["may_sing"] is False
     assert p.mano.cantos() == []
@@ -343,17 +343,17 @@ def test_no_canto_before_the_first_trick():
     assert err.evidence.get("canto") == "cuarenta"
 
 
-def test_only_the_trick_winner_may_sing():
+def test_only_the_baza_winner_may_sing():
     p = oro_partido()
     p.play("1-oro")
     assert p.to_move == 1 and p.request()["may_sing"] is False
-    # seat 1 holds 12-copa and 11-copa but did not win a trick
+    # seat 1 holds 12-copa and 11-copa but did not win a baza
     expect_illegal(p, "protocol", legal_cards(p)[0], sing="veinte-copa")
 
 
-def test_trick_winner_may_sing_before_leading():
+def test_baza_winner_may_sing_before_leading():
     p = oro_partido()
-    win_first_trick(p)
+    win_first_baza(p)
     req = p.request()
     assert req["may_sing"] is True and req["trick"] == 2 and req["table"] == []
     assert p.mano.cantos() == ["cuarenta"]
@@ -366,7 +366,7 @@ def test_trick_winner_may_sing_before_leading():
 
 def test_may_sing_is_lost_once_the_lead_is_played():
     p = oro_partido()
-    win_first_trick(p)
+    win_first_baza(p)
     p.play("3-oro")  # leads without singing
     for _ in range(3):
         play_first_legal(p)
@@ -378,14 +378,14 @@ def test_may_sing_is_lost_once_the_lead_is_played():
 
 def test_false_canto_pair_not_held():
     p = oro_partido()
-    win_first_trick(p)
+    win_first_baza(p)
     err = expect_illegal(p, "false_canto", "3-oro", sing="veinte-copa")
     assert err.evidence.get("canto") == "veinte-copa"
 
 
 def test_veinte_of_the_trump_suit_is_a_false_canto():
     p = oro_partido()
-    win_first_trick(p)
+    win_first_baza(p)
     expect_illegal(p, "false_canto", "3-oro", sing="veinte-oro")
     p.play("3-oro", sing="cuarenta")  # the trump pair is the cuarenta
     assert last(p, "sang")["canto"] == "cuarenta"
@@ -393,19 +393,19 @@ def test_veinte_of_the_trump_suit_is_a_false_canto():
 
 def test_unknown_canto_is_a_false_canto():
     p = oro_partido()
-    win_first_trick(p)
+    win_first_baza(p)
     expect_illegal(p, "false_canto", "3-oro", sing="las-cuarenta")
 
 
 def test_canto_needs_the_cards_in_hand_at_that_moment():
     p = oro_partido()
-    win_first_trick(p, lead="12-oro")  # the king of the pair is gone
+    win_first_baza(p, lead="12-oro")  # the king of the pair is gone
     expect_illegal(p, "false_canto", "3-oro", sing="cuarenta")
 
 
 def test_same_canto_cannot_be_sung_twice_in_a_mano():
     p = oro_partido()
-    win_first_trick(p)
+    win_first_baza(p)
     p.play("3-oro", sing="cuarenta")
     for _ in range(3):
         play_first_legal(p)
@@ -416,23 +416,23 @@ def test_same_canto_cannot_be_sung_twice_in_a_mano():
 
 def test_false_tute_is_a_false_canto_and_tute_with_a_card_is_protocol():
     p = oro_partido()
-    win_first_trick(p)
+    win_first_baza(p)
     expect_illegal(p, "false_canto", None, sing="tute")
     stacked, _ = stacked_first(4, [["2-oro", "1-oro", *KINGS], [], [], []])
     q = Partido(4, 19, stacked=stacked)
-    win_first_trick(q)
+    win_first_baza(q)
     expect_illegal(q, "protocol", "4-oro", sing="tute")
 
 
 def test_pair_canto_without_a_card_is_protocol():
     p = oro_partido()
-    win_first_trick(p)
+    win_first_baza(p)
     expect_illegal(p, "protocol", None, sing="cuarenta")
 
 
-def test_cuarenta_and_veinte_one_per_trick_count_in_the_score():
-    # seat 0 keeps the as and 3 of oro to win two tricks, sings cuarenta then veinte-copa;
-    # seat 1 holds the other oros and takes the third trick, so the mano is decided by points
+def test_cuarenta_and_veinte_one_per_baza_count_in_the_score():
+    # seat 0 keeps the as and 3 of oro to win two bazas, sings cuarenta then veinte-copa;
+    # seat 1 holds the other oros and takes the third baza, so the mano is decided by points
     specs = [
         ["2-oro", "1-oro", "3-oro", "12-oro", "11-oro", "12-copa", "11-copa", "2-copa", "4-copa", "5-copa"],
         [],
@@ -442,7 +442,7 @@ def test_cuarenta_and_veinte_one_per_trick_count_in_the_score():
     stacked, hands = stacked_first(4, specs)
     assert sum(1 for c in hands[1] if c.endswith("-oro")) == 5
     p = Partido(4, 20, stacked=stacked)
-    win_first_trick(p, "1-oro")
+    win_first_baza(p, "1-oro")
     p.play("3-oro", sing="cuarenta")
     for _ in range(3):
         play_first_legal(p)
@@ -470,7 +470,7 @@ def test_cuarenta_and_veinte_one_per_trick_count_in_the_score():
 def test_tute_ends_the_mano_every_other_dealt_in_player_loses(figures):
     stacked, _ = stacked_first(4, [["2-oro", "1-oro", *figures], [], [], []])
     p = Partido(4, 21, stacked=stacked)
-    win_first_trick(p)
+    win_first_baza(p)
     assert "tute" in p.mano.cantos()
     p.play(None, sing="tute")
     assert last(p, "sang") == {"type": "sang", "seat": 0, "canto": "tute"}
@@ -488,7 +488,7 @@ def test_tute_after_a_veinte_of_the_same_kings():
     # seat 0 sings veinte-copa with 12-copa and 11-copa, then tute with the four kings
     stacked, _ = stacked_first(4, [["2-oro", "1-oro", "3-oro", *KINGS, "11-copa"], [], [], []])
     p = Partido(4, 50, stacked=stacked)
-    win_first_trick(p, "1-oro")
+    win_first_baza(p, "1-oro")
     p.play("3-oro", sing="veinte-copa")
     for _ in range(3):
         play_first_legal(p)
@@ -503,7 +503,7 @@ def test_tute_six_players_dealer_sitting_out_does_not_lose():
     stacked, _ = stacked_first(6, [["1-oro", *KINGS], [], [], [], []], first=0)
     p = Partido(6, 22, stacked=stacked)
     assert p.sitting_out == 5 and p.mano_seat == 0
-    win_first_trick_n(p, 5)
+    win_first_baza_n(p, 5)
     p.play(None, sing="tute")
     end = last(p, "mano_end")
     assert end["outcome"] == "tute"
@@ -512,7 +512,7 @@ def test_tute_six_players_dealer_sitting_out_does_not_lose():
     assert p.porotos == [4, 3, 3, 3, 3, 4]
 
 
-def win_first_trick_n(p: Partido, dealt_in: int, lead: str = "1-oro") -> None:
+def win_first_baza_n(p: Partido, dealt_in: int, lead: str = "1-oro") -> None:
     p.play(lead)
     for _ in range(dealt_in - 1):
         play_first_legal(p)
@@ -522,7 +522,7 @@ def win_first_trick_n(p: Partido, dealt_in: int, lead: str = "1-oro") -> None:
 def test_tute_wins_partido_variant_singer_only_winner():
     stacked, _ = stacked_first(4, [["2-oro", "1-oro", *KNIGHTS], [], [], []])
     p = Partido(4, 23, RuleSet(variants=frozenset({"tute-wins-partido"})), stacked=stacked)
-    win_first_trick(p)
+    win_first_baza(p)
     p.play(None, sing="tute")
     assert p.over and p.to_move is None
     assert p.winners == [0]
@@ -538,7 +538,7 @@ def test_tute_wins_partido_variant_singer_only_winner():
 def test_tute_wins_partido_six_players_dealer_is_not_a_winner():
     stacked, _ = stacked_first(6, [["1-oro", *KINGS], [], [], [], []], first=0)
     p = Partido(6, 24, RuleSet(variants=frozenset({"tute-wins-partido"})), stacked=stacked)
-    win_first_trick_n(p, 5)
+    win_first_baza_n(p, 5)
     p.play(None, sing="tute")
     assert p.over and p.winners == [0]
     assert p.ranking()[0] == [0]
@@ -564,8 +564,8 @@ def test_capote_every_other_dealt_in_player_loses():
     assert end["scores"] == [130, 0, 0, 0]  # 120 card points + 10 de última
     assert end["losers"] == [1, 2, 3]
     assert end["porotos"] == [4, 3, 3, 3]
-    # never a canto after the last trick: the next mano starts and its mano may not sing
-    assert p.mano_number == 2 and p.mano.trick == 1
+    # never a canto after the last baza: the next mano starts and its mano may not sing
+    assert p.mano_number == 2 and p.mano.baza == 1
     assert p.request()["may_sing"] is False and p.mano.cantos() == []
 
 

@@ -128,7 +128,7 @@ def _view(
     mano: int = 5,
 ) -> TableView:
     """A 4-player view at mano ``mano`` (mano seat 0, dealer 3) after ``played``;
-    ``sung`` maps a trick number to the (seat, canto) sung before it."""
+    ``sung`` maps a baza number to the (seat, canto) sung before it."""
     view = TableView()
     view.update(
         {"type": "partido_start", "seat": seat, "players": list("abcd"), "rules": RuleSet().to_dict()}
@@ -150,7 +150,7 @@ def _view(
         }
     )
     table: list[tuple[int, str]] = []
-    trick = 1
+    baza = 1
     for s, c in played:
         view.update({"type": "played", "seat": s, "card": c})
         table.append((s, c))
@@ -160,14 +160,14 @@ def _view(
             view.update(
                 {
                     "type": "trick_end",
-                    "trick": trick,
+                    "trick": baza,
                     "winner": winner[0],
                     "cards": [{"seat": a, "card": b} for a, b in table],
                 }
             )
-            table, trick = [], trick + 1
-            if sung and trick in sung:
-                who, canto = sung[trick]
+            table, baza = [], baza + 1
+            if sung and baza in sung:
+                who, canto = sung[baza]
                 view.update({"type": "sang", "seat": who, "canto": canto})
     assert list(view.hand) == hand
     return view

@@ -112,7 +112,7 @@ def test_it_sings_tute_at_once() -> None:
 
 
 def _request(rng: random.Random, seat: int, trump: str) -> tuple[PlayRequest, int, int, int]:
-    """A random position: a hand for ``seat`` and a trick in progress before it."""
+    """A random position: a hand for ``seat`` and a baza in progress before it."""
     deck = list(range(40))
     rng.shuffle(deck)
     hand = cards.mask(deck[:6])
@@ -291,15 +291,15 @@ def _step_loop(m: Any, rng: random.Random, styles: list[Any], stop: int = -1) ->
 @pytest.mark.parametrize("stopping", [False, True])
 @pytest.mark.parametrize("n", [3, 4, 5, 6])
 def test_the_inline_rollout_plays_as_the_style_steps(n: int, stopping: bool) -> None:
-    """``rollout`` keeps the trick in local variables for speed: from positions of real partidos
-    (mid-trick, before a canto, near the end), it must end every mano exactly as calling
+    """``rollout`` keeps the baza in local variables for speed: from positions of real partidos
+    (mid-baza, before a canto, near the end), it must end every mano exactly as calling
     ``step`` until the end does, from the same random numbers; with a ``stop`` seat (the
     others' replies in the search), it must leave the mano at that seat's next turn exactly as
-    ``step`` does, mid-trick or not."""
+    ``step`` does, mid-baza or not."""
     from arena.engine import Partido
 
     pick = random.Random(n)
-    checked = mid_trick = 0
+    checked = mid_baza = 0
     for seed in range(12):
         p = Partido(n, seed, RuleSet())
         while not p.over:
@@ -311,16 +311,16 @@ def test_the_inline_rollout_plays_as_the_style_steps(n: int, stopping: bool) -> 
                 stop = pick.randrange(n) if stopping else -1
                 M.rollout(fast, random.Random(seed), styles, stop)
                 _step_loop(slow, random.Random(seed), styles, stop)
-                for field in ("hands", "tricks", "card_points", "canto_points", "sang_pair", "table"):
+                for field in ("hands", "bazas", "card_points", "canto_points", "sang_pair", "table"):
                     assert getattr(fast, field) == getattr(slow, field), field
                 for field in ("over", "last_winner", "tute_seat", "sung_suits", "turn", "lead", "may_sing"):
                     assert getattr(fast, field) == getattr(slow, field), field
-                assert (fast.winning, fast.winner, fast.trick) == (slow.winning, slow.winner, slow.trick)
+                assert (fast.winning, fast.winner, fast.baza) == (slow.winning, slow.winner, slow.baza)
                 if fast.over:
                     assert fast.losers(RuleSet()) == slow.losers(RuleSet())
                 else:
                     assert stopping and fast.turn == stop
-                    mid_trick += bool(fast.table)
+                    mid_baza += bool(fast.table)
                 checked += 1
             sing = None
             if m.may_sing and m.cantos():
@@ -330,7 +330,7 @@ def test_the_inline_rollout_plays_as_the_style_steps(n: int, stopping: bool) -> 
                     continue
             p.play(cards.cards_of(m.legal())[pick.randrange(m.legal().bit_count())], sing)
     assert checked > 50
-    assert mid_trick > 10 if stopping else mid_trick == 0
+    assert mid_baza > 10 if stopping else mid_baza == 0
 
 
 # ---------------------------------------------------------------- equivalent cards
@@ -446,7 +446,7 @@ def test_the_coarse_key_shares_a_node_between_replies_that_leave_the_same_score_
     other: str, shared: bool
 ) -> None:
     """Seat 1 follows the as with the 4 de copas in one deal and with ``other`` in the other: the
-    same trick won by me with the same points shares my next node (the 2 and the 7 score
+    same baza won by me with the same points shares my next node (the 2 and the 7 score
     nothing), the 3 (10 points) does not; keyed by the cards, no two replies share one."""
     style = [M.PURE[M.AZAR]] * 4
     keys = {}
@@ -454,7 +454,7 @@ def test_the_coarse_key_shares_a_node_between_replies_that_leave_the_same_score_
         for card in ("4-copa", other):
             m = _after_my_lead(card)
             keys[coarse, card] = M.others_play(m, 0, style, random.Random(1), coarse)
-            assert m.turn == 0 and m.tricks[0] == 1
+            assert m.turn == 0 and m.bazas[0] == 1
     assert (keys[True, "4-copa"] == keys[True, other]) is shared
     assert keys[False, "4-copa"] != keys[False, other]
 

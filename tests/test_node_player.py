@@ -173,7 +173,7 @@ def test_answers_match_the_rules() -> None:
         if not table:  # leading: its strongest non-trump card (strongest trump without one)
             plain = [c for c in map(cards.parse, legal) if c // 10 != trump] or list(map(cards.parse, legal))
             assert played in plain and played % 10 == max(c % 10 for c in plain), (p, r)
-        else:  # following: the cheapest card that wins the trick, else the cheapest card
+        else:  # following: the cheapest card that wins the baza, else the cheapest card
             pool = [c for c in map(cards.parse, legal) if rules.beats(c, winning, trump)]
             pool = pool or list(map(cards.parse, legal))
             key = lambda c: (cards.POINTS[c], c % 10)  # noqa: E731

@@ -3,7 +3,7 @@
 Random partidos are driven by a small seeded driver (random, lowest or highest
 legal card; never, always or sometimes singing; optional illegal attempts and
 faults injected at random moments), then their replay events are re-checked with
-oracles written from the spec text alone (card strength, legal plays, trick
+oracles written from the spec text alone (card strength, legal plays, baza
 winner, cambio, who loses) rather than with :mod:`arena.rules` itself.
 """
 
@@ -55,7 +55,7 @@ def spec_beats(c: str, w: str, trump: str) -> bool:
 
 
 def spec_winning(table: list[str], trump: str) -> int:
-    """Index in ``table`` of the card taking the trick: highest trump, else highest of the led suit."""
+    """Index in ``table`` of the card taking the baza: highest trump, else highest of the led suit."""
     trumps = [i for i, c in enumerate(table) if suit(c) == trump]
     pool = trumps or [i for i, c in enumerate(table) if suit(c) == suit(table[0])]
     return max(pool, key=lambda i: strength(table[i]))
@@ -77,17 +77,17 @@ def spec_legal(hand: set[str], table: list[str], trump: str) -> set[str]:
 def spec_losers(
     ruleset: RuleSet,
     dealt: list[int],
-    tricks: dict[int, int],
+    bazas: dict[int, int],
     scores: dict[int, int],
     card_points: dict[int, int],
     sang_pair: set[int],
 ) -> set[int]:
-    """Who loses a mano played to its last trick, per "Who loses a mano" and the named options."""
-    total = sum(tricks.values())
+    """Who loses a mano played to its last baza, per "Who loses a mano" and the named options."""
+    total = sum(bazas.values())
     for s in dealt:
-        if tricks[s] == total:  # capote
+        if bazas[s] == total:  # capote
             return {s} if s in sang_pair else set(dealt) - {s}
-    in_baza = [s for s in dealt if tricks[s] > 0]
+    in_baza = [s for s in dealt if bazas[s] > 0]
     rio = ruleset.ruleset == "rioplatense"
     if rio:
         for s in in_baza:
@@ -146,14 +146,14 @@ def drive(p: Partido, d: Driver, max_steps: int = 20_000) -> None:
             continue
         m = p.mano
         assert m is not None
-        if p.reviews:  # the accuse policy's review after the last trick: nobody accuses here
+        if p.reviews:  # the accuse policy's review after the last baza: nobody accuses here
             assert p.request()["type"] == "review"
             p.play(None)
             continue
         seat = m.turn
         legal = cards.cards_of(m.legal())
         assert legal, "the player to move always has a legal card"
-        assert m.may_sing == (not m.table and m.trick > 1), "only the leader of trick 2+ may sing"
+        assert m.may_sing == (not m.table and m.baza > 1), "only the leader of baza 2+ may sing"
         if d.p_illegal and rng.random() < d.p_illegal and _attempt_illegal(p, rng, seat, legal):
             continue
         if d.play == "low":
@@ -461,8 +461,8 @@ DECKS = st.permutations(sorted(ALL_NAMES))
 
 
 @st.composite
-def trick_states(draw: st.DrawFn) -> tuple[set[str], list[str], str]:
-    """A hand of 1..13 cards, a trick of 0..5 other cards on the table, a trump suit."""
+def baza_states(draw: st.DrawFn) -> tuple[set[str], list[str], str]:
+    """A hand of 1..13 cards, a baza of 0..5 other cards on the table, a trump suit."""
     deck = draw(DECKS)
     k = draw(st.integers(0, 5))
     hand = set(deck[k : k + draw(st.integers(1, 13))])
@@ -470,7 +470,7 @@ def trick_states(draw: st.DrawFn) -> tuple[set[str], list[str], str]:
 
 
 @FAST
-@given(trick_states())
+@given(baza_states())
 def test_legal_mask_follows_the_spec(state):
     hand, table, trump = state
     t = SUITS.index(trump)
@@ -491,10 +491,10 @@ def test_legal_mask_follows_the_spec(state):
 
 @FAST
 @given(DECKS, st.integers(1, 6), st.sampled_from(SUITS), st.permutations(range(6)))
-def test_trick_winner_is_the_highest_trump_else_the_highest_of_the_led_suit(deck, k, trump, seats):
+def test_baza_winner_is_the_highest_trump_else_the_highest_of_the_led_suit(deck, k, trump, seats):
     table = deck[:k]
     played = [(seats[i], cards.parse(c)) for i, c in enumerate(table)]
-    assert rules.trick_winner(played, SUITS.index(trump)) == seats[spec_winning(table, trump)]
+    assert rules.baza_winner(played, SUITS.index(trump)) == seats[spec_winning(table, trump)]
 
 
 @st.composite
@@ -504,17 +504,17 @@ def finished_manos(draw: st.DrawFn):
     mano_seat = draw(st.integers(0, n - 1))
     out = draw(st.sampled_from([s for s in range(n) if s != mano_seat])) if n == 6 else None
     order = [s for i in range(n) if (s := (mano_seat + i) % n) != out]
-    ntricks = CARDS_PER_PLAYER[n]
+    nbazas = CARDS_PER_PLAYER[n]
     winners = draw(
         st.one_of(
-            st.lists(st.sampled_from(order), min_size=ntricks, max_size=ntricks),
-            st.sampled_from(order).map(lambda s: [s] * ntricks),  # capote
-            st.lists(st.sampled_from(order[:2]), min_size=ntricks, max_size=ntricks),  # |P| <= 2
+            st.lists(st.sampled_from(order), min_size=nbazas, max_size=nbazas),
+            st.sampled_from(order).map(lambda s: [s] * nbazas),  # capote
+            st.lists(st.sampled_from(order[:2]), min_size=nbazas, max_size=nbazas),  # |P| <= 2
         )
     )
-    tricks = [winners.count(s) for s in range(n)]
-    in_baza = [s for s in order if tricks[s]]
-    # Split the 120 card points among those who took tricks, coarsely so that ties happen.
+    bazas = [winners.count(s) for s in range(n)]
+    in_baza = [s for s in order if bazas[s]]
+    # Split the 120 card points among those who took bazas, coarsely so that ties happen.
     cuts = sorted(
         draw(
             st.lists(st.sampled_from(range(0, 121, 5)), min_size=len(in_baza) - 1, max_size=len(in_baza) - 1)
@@ -528,20 +528,20 @@ def finished_manos(draw: st.DrawFn):
     cantos = {s: draw(st.sampled_from([0, 0, 0, 20, 40, 60])) for s in in_baza}
     scores = [card_points[s] + 10 * (s == last) + cantos.get(s, 0) if s in order else None for s in range(n)]
     sang = [cantos.get(s, 0) > 0 for s in range(n)]
-    return order, out, tricks, scores, card_points, sang
+    return order, out, bazas, scores, card_points, sang
 
 
 @FAST
 @given(finished_manos(), RULESETS)
 def test_mano_losers_follow_the_spec(mano, ruleset):
-    order, out, tricks, scores, card_points, sang = mano
-    losers = rules.mano_losers(ruleset, order, tricks, scores, card_points, sang)
+    order, out, bazas, scores, card_points, sang = mano
+    losers = rules.mano_losers(ruleset, order, bazas, scores, card_points, sang)
     assert losers and set(losers) <= set(order) and out not in losers
     assert len(set(losers)) == len(losers)
     expected = spec_losers(
         ruleset,
         order,
-        {s: tricks[s] for s in order},
+        {s: bazas[s] for s in order},
         {s: scores[s] for s in order},
         {s: card_points[s] for s in order},
         {s for s in order if sang[s]},
@@ -565,13 +565,13 @@ def _recheck_mano(mano: list[dict[str, Any]], ruleset: RuleSet, n: int) -> None:
     trump = start["trump"]
     hands = {s: set(h) for s, h in enumerate(start["hands"]) if h is not None}
     order = [s for i in range(n) if (s := (start["mano_seat"] + i) % n) in hands]
-    ntricks = len(hands[order[0]])
-    tricks = dict.fromkeys(order, 0)
+    nbazas = len(hands[order[0]])
+    bazas = dict.fromkeys(order, 0)
     pts = dict.fromkeys(order, 0)
     cantos = dict.fromkeys(order, 0)
     sang_pair: set[int] = set()
     sung: set[str] = set()
-    leader, table, trick, last = order[0], [], 1, None
+    leader, table, baza, last = order[0], [], 1, None
     sang_now = False  # a canto already sung before this lead
     ended = None
     tute = None
@@ -579,7 +579,7 @@ def _recheck_mano(mano: list[dict[str, Any]], ruleset: RuleSet, n: int) -> None:
         kind = e["type"]
         assert ended is None or kind == "disqualified", "nothing follows mano_end but faults"
         if kind == "sang":
-            assert not table and trick > 1 and e["seat"] == leader and not sang_now, e
+            assert not table and baza > 1 and e["seat"] == leader and not sang_now, e
             sang_now = True
             h, c = hands[e["seat"]], e["canto"]
             if c == "tute":
@@ -610,16 +610,16 @@ def _recheck_mano(mano: list[dict[str, Any]], ruleset: RuleSet, n: int) -> None:
             hands[seat].remove(c)
             table.append((seat, c))
         elif kind == "trick_end":
-            assert len(table) == len(order) and e["trick"] == trick
+            assert len(table) == len(order) and e["trick"] == baza
             assert e["cards"] == [{"seat": s, "card": c} for s, c in table]
             w = table[spec_winning([c for _, c in table], trump)][0]
             assert e["winner"] == w
             ids = [(s, cards.parse(c)) for s, c in table]
-            assert rules.trick_winner(ids, SUITS.index(trump)) == w
-            tricks[w] += 1
+            assert rules.baza_winner(ids, SUITS.index(trump)) == w
+            bazas[w] += 1
             pts[w] += sum(spec_points(c) for _, c in table)
             leader, table, last, sang_now = w, [], w, False
-            trick += 1
+            baza += 1
         elif kind == "mano_end":
             ended = e
         elif kind == "accused":  # the accuse policy: the verdict follows from the marked cards
@@ -628,7 +628,7 @@ def _recheck_mano(mano: list[dict[str, Any]], ruleset: RuleSet, n: int) -> None:
         else:
             assert kind in ("disqualified", "penalized"), kind
     assert ended is not None, "every mano of a finished partido ends"
-    assert ended["tricks"] == [tricks.get(s) for s in range(n)]
+    assert ended["tricks"] == [bazas.get(s) for s in range(n)]
     outcome = ended["outcome"]
     losers = set(ended["losers"])
     # A dealt-in player's disqualification voids the mano; the six-player dealer's does not.
@@ -639,11 +639,11 @@ def _recheck_mano(mano: list[dict[str, Any]], ruleset: RuleSet, n: int) -> None:
     assert len(ended["losers"]) == len(losers) and losers <= set(order)
     assert start["sitting_out"] not in losers
     if outcome in ("points", "capote"):
-        assert trick == ntricks + 1 and all(not h for h in hands.values())
-        assert (outcome == "capote") == (max(tricks.values()) == ntricks)
+        assert baza == nbazas + 1 and all(not h for h in hands.values())
+        assert (outcome == "capote") == (max(bazas.values()) == nbazas)
         scores = {s: pts[s] + cantos[s] + 10 * (s == last) for s in order}
         assert ended["scores"] == [scores.get(s) for s in range(n)]
-        assert losers == spec_losers(ruleset, order, tricks, scores, pts, sang_pair), ended
+        assert losers == spec_losers(ruleset, order, bazas, scores, pts, sang_pair), ended
     elif outcome == "tute":
         assert tute is not None and losers == set(order) - {tute}
     elif outcome == "penalty":
@@ -796,6 +796,6 @@ def test_mano_clone_is_independent(n, seed, ruleset, driver_seed):
                     sim.sing(canto)
                 if not sim.over:
                     sim.play(rng.choice(cards.cards_of(sim.legal())))
-            assert sum(sim.tricks) == sim.ntricks or sim.tute_seat >= 0
+            assert sum(sim.bazas) == sim.nbazas or sim.tute_seat >= 0
             assert {k: getattr(m, k) for k in m.__slots__} == snapshot
         p.play(rng.choice(cards.cards_of(m.legal())))

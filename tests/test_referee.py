@@ -155,7 +155,7 @@ def _legal(hand: int, table: list[tuple[int, int]], trump: int) -> int:
 
 @dataclass
 class ManoState:
-    """What the replay says about the mano in progress: hands, trump, the trick, cantos sung."""
+    """What the replay says about the mano in progress: hands, trump, the baza, cantos sung."""
 
     hands: dict[int, int]
     trump: int
@@ -213,7 +213,7 @@ def prove_hello(fault: Event, limits: dict[str, int]) -> None:
 def audit(events: list[Event]) -> list[Event]:
     """Re-check a whole replay from its lines alone; returns its fault lines.
 
-    Every card accepted was held and legal, every canto valid, every trick won by
+    Every card accepted was held and legal, every canto valid, every baza won by
     the right seat; every fault line proves its fault, and the mano of a fault
     ends at once (void for a disqualified dealt-in player, a penalty otherwise).
     Hello faults come before the first ``mano_start`` (mano 1 is dealt among the
@@ -249,7 +249,7 @@ def audit(events: list[Event]) -> list[Event]:
             m.table.append((seat, c))
         elif kind == "trick_end":
             assert m is not None
-            assert e["winner"] == rules.trick_winner(m.table, m.trump)
+            assert e["winner"] == rules.baza_winner(m.table, m.trump)
             m.last_winner, m.table = e["winner"], []
         elif kind in ("disqualified", "penalized") and m is None:  # before the first deal: at hello
             assert kind == "disqualified" and e["seat"] not in out

@@ -1,4 +1,4 @@
-"""The pure rules of rules.md: legal plays, tricks, cantos, cambio, who loses, options."""
+"""The pure rules of rules.md: legal plays, bazas, cantos, cambio, who loses, options."""
 
 from __future__ import annotations
 
@@ -95,7 +95,7 @@ def test_legal_set_is_never_empty_and_inside_the_hand():
             assert got and got <= set(hand)
 
 
-# ---------------------------------------------------------------- beats / trick winner
+# ---------------------------------------------------------------- beats / baza winner
 
 
 def test_beats_same_suit_stronger_only():
@@ -112,24 +112,24 @@ def test_beats_off_suit_never_unless_trump():
     assert not rules.beats(c("1-copa"), c("2-oro"), ORO)
 
 
-def test_trick_goes_to_highest_card_of_led_suit_without_trumps():
-    trick = [(0, c("4-copa")), (1, c("1-basto")), (2, c("5-copa")), (3, c("2-copa"))]
-    assert rules.trick_winner(trick, ORO) == 2
+def test_baza_goes_to_highest_card_of_led_suit_without_trumps():
+    baza = [(0, c("4-copa")), (1, c("1-basto")), (2, c("5-copa")), (3, c("2-copa"))]
+    assert rules.baza_winner(baza, ORO) == 2
 
 
-def test_trick_goes_to_highest_trump():
-    trick = [(1, c("1-copa")), (2, c("2-espada")), (3, c("3-espada")), (0, c("12-copa"))]
-    assert rules.trick_winner(trick, ESPADA) == 3
+def test_baza_goes_to_highest_trump():
+    baza = [(1, c("1-copa")), (2, c("2-espada")), (3, c("3-espada")), (0, c("12-copa"))]
+    assert rules.baza_winner(baza, ESPADA) == 3
 
 
-def test_trick_goes_to_leader_when_nobody_follows_or_trumps():
-    trick = [(2, c("2-basto")), (0, c("1-copa")), (1, c("1-espada"))]
-    assert rules.trick_winner(trick, ORO) == 2
+def test_baza_goes_to_leader_when_nobody_follows_or_trumps():
+    baza = [(2, c("2-basto")), (0, c("1-copa")), (1, c("1-espada"))]
+    assert rules.baza_winner(baza, ORO) == 2
 
 
-def test_trick_led_with_trump():
-    trick = [(0, c("12-oro")), (1, c("1-copa")), (2, c("3-oro"))]
-    assert rules.trick_winner(trick, ORO) == 2
+def test_baza_led_with_trump():
+    baza = [(0, c("12-oro")), (1, c("1-copa")), (2, c("3-oro"))]
+    assert rules.baza_winner(baza, ORO) == 2
 
 
 # ---------------------------------------------------------------- cantos
@@ -288,11 +288,11 @@ def test_cambio_one_seat_holding_seven_and_two_makes_two_swaps():
 # ---------------------------------------------------------------- who loses: capote
 
 
-def losers(ruleset, dealt, tricks, scores, card_points=None, sang=None):
-    n = len(tricks)
+def losers(ruleset, dealt, bazas, scores, card_points=None, sang=None):
+    n = len(bazas)
     card_points = card_points if card_points is not None else list(scores)
     sang = sang if sang is not None else [False] * n
-    return rules.mano_losers(ruleset, dealt, tricks, scores, card_points, sang)
+    return rules.mano_losers(ruleset, dealt, bazas, scores, card_points, sang)
 
 
 def test_capote_every_other_dealt_in_player_loses():
@@ -306,8 +306,8 @@ def test_capote_after_singing_the_singer_alone_loses():
 
 def test_capote_six_players_dealer_not_dealt_in_does_not_lose():
     # seat 5 deals and sits out: it is not in the dealt list
-    tricks = [8, 0, 0, 0, 0, 0]
-    assert losers(CABRERO, [0, 1, 2, 3, 4], tricks, [130, 0, 0, 0, 0, 0]) == [1, 2, 3, 4]
+    bazas = [8, 0, 0, 0, 0, 0]
+    assert losers(CABRERO, [0, 1, 2, 3, 4], bazas, [130, 0, 0, 0, 0, 0]) == [1, 2, 3, 4]
 
 
 def test_capote_in_rioplatense_is_still_capote():
@@ -323,7 +323,7 @@ def test_two_in_baza_the_lower_score_loses():
     assert losers(CABRERO, [0, 1, 2, 3], [6, 4, 0, 0], [80, 50, 0, 0]) == [1]
 
 
-def test_two_in_baza_points_not_tricks_decide():
+def test_two_in_baza_points_not_bazas_decide():
     assert losers(CABRERO, [0, 1, 2, 3], [8, 2, 0, 0], [50, 80, 0, 0]) == [0]
 
 
@@ -365,15 +365,15 @@ def test_ties_at_both_ends_of_five_leave_no_middle():
     assert losers(CABRERO, [0, 1, 2, 3, 4], [2, 2, 2, 1, 1], [50, 50, 10, 10, 10]) == [0, 1, 2, 3, 4]
 
 
-def test_players_with_no_trick_never_lose_by_points():
+def test_players_with_no_baza_never_lose_by_points():
     # seat 1 took nothing (score 0): not in P, so not the "lowest"; seat 2 is the middle
     assert losers(CABRERO, [0, 1, 2, 3], [5, 0, 3, 2], [70, 0, 40, 20]) == [2]
     # two in baza: the lower loses even though two players scored less (nothing)
     assert losers(CABRERO, [0, 1, 2, 3], [7, 0, 3, 0], [100, 0, 30, 0]) == [2]
 
 
-def test_a_trick_without_points_still_counts_for_baza():
-    # seat 3 took two tricks worth 0: it is in P (lowest, safe); seat 2 is the middle
+def test_a_baza_without_points_still_counts_for_baza():
+    # seat 3 took two bazas worth 0: it is in P (lowest, safe); seat 2 is the middle
     assert losers(CABRERO, [0, 1, 2, 3], [5, 0, 3, 2], [90, 0, 40, 0]) == [2]
 
 
@@ -381,15 +381,15 @@ def test_a_trick_without_points_still_counts_for_baza():
 
 
 def test_rioplatense_all_120_card_points_without_capote_others_in_baza_lose():
-    # seat 0: every card point, seat 1: the last trick (10) with blank cards, seat 2 one blank trick
-    tricks, scores, card_points = [11, 1, 1], [120, 10, 0], [120, 0, 0]
-    assert losers(CABRERO, [0, 1, 2], tricks, scores, card_points) == [1]
-    assert losers(RIO, [0, 1, 2], tricks, scores, card_points) == [1, 2]
+    # seat 0: every card point, seat 1: the last baza (10) with blank cards, seat 2 one blank baza
+    bazas, scores, card_points = [11, 1, 1], [120, 10, 0], [120, 0, 0]
+    assert losers(CABRERO, [0, 1, 2], bazas, scores, card_points) == [1]
+    assert losers(RIO, [0, 1, 2], bazas, scores, card_points) == [1, 2]
 
 
-def test_rioplatense_all_120_card_points_players_without_tricks_safe():
-    tricks, scores, card_points = [8, 1, 0, 1], [120, 10, 0, 0], [120, 0, 0, 0]
-    assert losers(RIO, [0, 1, 2, 3], tricks, scores, card_points) == [1, 3]
+def test_rioplatense_all_120_card_points_players_without_bazas_safe():
+    bazas, scores, card_points = [8, 1, 0, 1], [120, 10, 0, 0], [120, 0, 0, 0]
+    assert losers(RIO, [0, 1, 2, 3], bazas, scores, card_points) == [1, 3]
 
 
 def test_rioplatense_tie_at_the_top_only_those_below_lose():
@@ -416,23 +416,23 @@ def test_rioplatense_same_as_cabrero_with_a_middle_or_two_in_baza():
 
 def test_mano_tiebreak_two_tied_the_mano_wins():
     # mano is seat 2 (+1/2); seat 0 is third in order (+1/8): seat 0 loses alone
-    dealt, tricks, scores = [2, 3, 0, 1], [5, 0, 5, 0], [65, 0, 65, 0]
-    assert losers(CABRERO, dealt, tricks, scores) == [0, 2]
-    assert losers(TIEBREAK, dealt, tricks, scores) == [0]
+    dealt, bazas, scores = [2, 3, 0, 1], [5, 0, 5, 0], [65, 0, 65, 0]
+    assert losers(CABRERO, dealt, bazas, scores) == [0, 2]
+    assert losers(TIEBREAK, dealt, bazas, scores) == [0]
 
 
 def test_mano_tiebreak_tie_at_the_top_without_the_mano():
     # mano seat 2 took nothing; seat 3 (+1/4) beats seat 1 (+1/16), who is now in the middle
-    dealt, tricks, scores = [2, 3, 0, 1], [2, 4, 0, 4], [30, 50, 0, 50]
-    assert losers(CABRERO, dealt, tricks, scores) == [0, 1, 3]
-    assert losers(TIEBREAK, dealt, tricks, scores) == [1]
+    dealt, bazas, scores = [2, 3, 0, 1], [2, 4, 0, 4], [30, 50, 0, 50]
+    assert losers(CABRERO, dealt, bazas, scores) == [0, 1, 3]
+    assert losers(TIEBREAK, dealt, bazas, scores) == [1]
 
 
 def test_mano_tiebreak_tie_at_the_bottom_the_mano_loses():
     # "gana a más y pierde a menos": the tied mano ends above the other, in the middle
-    dealt, tricks, scores = [1, 2, 0], [9, 2, 2], [90, 20, 20]
-    assert losers(CABRERO, dealt, tricks, scores) == [0, 1, 2]
-    assert losers(TIEBREAK, dealt, tricks, scores) == [1]
+    dealt, bazas, scores = [1, 2, 0], [9, 2, 2], [90, 20, 20]
+    assert losers(CABRERO, dealt, bazas, scores) == [0, 1, 2]
+    assert losers(TIEBREAK, dealt, bazas, scores) == [1]
 
 
 def test_mano_tiebreak_fractions_never_overturn_whole_points():

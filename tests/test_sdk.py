@@ -35,7 +35,7 @@ class Auditor(Player):
         if request.table:
             assert v.winning() in request.table
         assert v.mano == request.mano
-        # scores so far: card points of the finished tricks + cantos, by seat
+        # scores so far: card points of the finished bazas + cantos, by seat
         done = v.played[: len(v.played) - len(v.table)]
         assert sum(v.scores) == sum(cards.POINTS[cards.parse(c)] for _, c in done) + sum(
             40 if c == "cuarenta" else 20 for _, c in v.sung if c != "tute"

@@ -25,8 +25,8 @@ Check = Callable[[Partido, PlayRequest, list[tuple[int, str]]], None]
 
 
 def state(m: Mano) -> dict[str, Any]:
-    """Every slot of ``m``, lists copied; ``winner`` and ``winning`` only while a trick is on
-    the table (between tricks the engine leaves the last trick's there, unused)."""
+    """Every slot of ``m``, lists copied; ``winner`` and ``winning`` only while a baza is on
+    the table (between bazas the engine leaves the last baza's there, unused)."""
     out = {}
     for k in Mano.__slots__:
         v = getattr(m, k)
@@ -93,7 +93,7 @@ TABLES = [
 @pytest.mark.parametrize(("n", "ruleset"), TABLES)
 def test_from_position_rebuilds_the_engines_mano(n: int, ruleset: RuleSet) -> None:
     """From public facts and the true hands, the very state the engine holds; then the
-    same legal moves, the same trick winner, and the same outcome of the same play."""
+    same legal moves, the same baza winner, and the same outcome of the same play."""
 
     def check(p: Partido, request: PlayRequest, sung: list[tuple[int, str]]) -> None:
         m = p.mano
@@ -106,7 +106,7 @@ def test_from_position_rebuilds_the_engines_mano(n: int, ruleset: RuleSet) -> No
             hands=m.hands,
             turn=m.turn,
             table=[(s, parse(c)) for s, c in request.table],
-            tricks=request.view.tricks,
+            bazas=request.view.bazas,
             card_points=[sc - cp for sc, cp in zip(request.view.scores, m.canto_points, strict=True)],
             sung=sung,
         )
@@ -149,7 +149,7 @@ def test_the_sdk_simulation_is_the_engines_mano(n: int, ruleset: RuleSet) -> Non
         win = request.winning()
         assert win == view.winning()
         assert win == (None if not m.table else (m.winner, NAMES[m.winning]))
-        assert mine.trick == request.trick and mine.may_sing == request.may_sing
+        assert mine.baza == request.baza and mine.may_sing == request.may_sing
 
     for seed in (3, 4):
         assert drive(n, seed + 10 * n, ruleset, check) > 30
@@ -160,7 +160,7 @@ def test_the_sdk_simulation_is_the_engines_mano(n: int, ruleset: RuleSet) -> Non
 
 def test_playing_a_clone_leaves_the_original_unchanged() -> None:
     p = Partido(4, 7)
-    for _ in range(6):  # into the second trick
+    for _ in range(6):  # into the second baza
         m = p.mano
         assert m is not None
         p.play(cards_of(m.legal())[0])
@@ -170,7 +170,7 @@ def test_playing_a_clone_leaves_the_original_unchanged() -> None:
     for seed in range(5):
         sim = m.clone()
         play_out(sim, seed)
-        assert sim.over and (sum(sim.tricks) == sim.ntricks or sim.tute_seat >= 0)
+        assert sim.over and (sum(sim.bazas) == sim.nbazas or sim.tute_seat >= 0)
         assert state(m) == before
     sim = m.with_hands({m.turn: m.hands[m.turn] & -m.hands[m.turn]})  # one card less: unchecked
     assert sim.hands[m.turn].bit_count() == 1 and state(m) == before
@@ -180,7 +180,7 @@ def test_playing_a_clone_leaves_the_original_unchanged() -> None:
 
 def test_from_position_copies_its_inputs() -> None:
     hands = [parse_mask(["1-oro", "3-oro"]), parse_mask(["1-copa"]), parse_mask(["2-oro", "4-oro"])]
-    tricks, points = [0, 1, 0], [0, 0, 0]
+    bazas, points = [0, 1, 0], [0, 0, 0]
     table = [(1, parse("12-copa"))]
     m = Mano.from_position(
         number=3,
@@ -189,15 +189,15 @@ def test_from_position_copies_its_inputs() -> None:
         hands=hands,
         turn=2,
         table=table,
-        tricks=tricks,
+        bazas=bazas,
         card_points=points,
     )
-    snapshot = [hands[:], tricks[:], points[:], table[:]]
+    snapshot = [hands[:], bazas[:], points[:], table[:]]
     play_out(m, 1)
-    assert m.over and [hands, tricks, points, table] == snapshot
+    assert m.over and [hands, bazas, points, table] == snapshot
 
 
-def test_a_mid_trick_position_by_hand() -> None:
+def test_a_mid_baza_position_by_hand() -> None:
     """A documented example: four players, espada trump, seat 2 to move on a copa lead."""
     h = parse_mask
     m = Mano.from_position(
@@ -207,11 +207,11 @@ def test_a_mid_trick_position_by_hand() -> None:
         hands=[0, 0, h(["1-copa", "4-espada", "7-basto"]), 0],  # only mine known
         turn=2,
         table=[(1, parse("3-copa"))],
-        tricks=[0, 1, 0, 6],
+        bazas=[0, 1, 0, 6],
         card_points=[0, 0, 0, 57],
         sung=[(3, "cuarenta")],
     )
-    assert (m.trick, m.ntricks, m.lead, m.winner) == (8, 10, 1, 1)
+    assert (m.baza, m.nbazas, m.lead, m.winner) == (8, 10, 1, 1)
     assert names_of(m.legal()) == ["1-copa"]
     assert m.canto_points == [0, 0, 0, 40] and m.sang_pair == [False, False, False, True]
     assert m.sung_suits == 1 << 2 and not m.may_sing
@@ -233,7 +233,7 @@ def test_a_mid_trick_position_by_hand() -> None:
         ({"sung": [(3, "veinte-espada")]}, "no puede haber cantado"),  # cannot have sung
         ({"sung": [(3, "cuarenta"), (0, "cuarenta")]}, "no puede haber cantado"),
         ({"may_sing": True}, "puede cantar"),  # may sing
-        ({"tricks": [0, 0, 0, 7], "card_points": [0, 0, 0, 57]}, "no puede salir"),  # cannot lead
+        ({"bazas": [0, 0, 0, 7], "card_points": [0, 0, 0, 57]}, "no puede salir"),  # cannot lead
         ({"card_points": [5, 0, 0, 57]}, "puntos de cartas"),  # card points
         ({"order": (1, 2, 3, 1)}, "distintos"),  # distinct
     ],
@@ -246,7 +246,7 @@ def test_inconsistent_positions_are_refused(change: dict[str, Any], message: str
         "hands": [0, 0, parse_mask(["1-copa", "4-espada", "7-basto"]), 0],
         "turn": 2,
         "table": [(1, parse("3-copa"))],
-        "tricks": [0, 1, 0, 6],
+        "bazas": [0, 1, 0, 6],
         "card_points": [0, 0, 0, 57],
         "sung": [(3, "cuarenta")],
     }
@@ -258,7 +258,7 @@ def test_the_sdk_helper_refuses_bad_hidden_hands() -> None:
     checked: list[int] = []
 
     def check(p: Partido, request: PlayRequest, sung: list[tuple[int, str]]) -> None:
-        if checked or not request.table or request.trick != 1:
+        if checked or not request.table or request.baza != 1:
             return
         me = request.view.seat
         with pytest.raises(ValueError, match="no el asiento"):  # not seat
@@ -266,7 +266,7 @@ def test_the_sdk_helper_refuses_bad_hidden_hands() -> None:
         other = next(s for s in request.view.order if s != me)
         with pytest.raises(RulesError, match="disjunto"):  # disjoint
             request.simulation(hidden_hands={other: list(request.hand)})
-        with pytest.raises(RulesError, match="tiene 1 carta, no"):  # trick 1 of 10: one card is too few
+        with pytest.raises(RulesError, match="tiene 1 carta, no"):  # baza 1 of 10: one card is too few
             request.simulation(hidden_hands={other: request.view.unseen()[:1]})
         checked.append(me)
 

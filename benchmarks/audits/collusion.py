@@ -8,7 +8,7 @@ bot, a servant of the master (``--servants``, cycled over the torneos):
   by searching (as the sample fuerte does) for what works out best for the master: the master
   not losing the mano, third parties losing it; its own fate does not count;
 * ``criado``: plays as a_mas, but never sings with the master at the table and throws its
-  highest-points card on every trick the master is winning (without taking it from it).
+  highest-points card on every baza the master is winning (without taking it from it).
 
 Colluding torneos: the flag sought is the ordered pair (maestro, servant); any other pair
 flagged is a false flag. Honest torneos: the same fields, the servant replaced by its honest

@@ -4,7 +4,7 @@ Under ``RuleSet(renuncio="accuse")`` (rule 25.4) the referee accepts a renuncio 
 catching it to the players: a proven accusation costs the offender two porotos, a wrong
 one costs the accuser one. Two players of interest ("subjects"), each in two fields:
 
-* subjects: ``tramposo`` (renuncia to stay out of the tricks while it has taken none,
+* subjects: ``tramposo`` (renuncia to stay out of the bazas while it has taken none,
   when the rules force it to take one, and only while its estimate of being caught
   is low) and ``vigilante``, its honest twin: the same card play and the
   same accusations, never a renuncio (in these fields nobody else renuncia, so its

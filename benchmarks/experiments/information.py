@@ -4,24 +4,24 @@ Two measurements at a table of four (maestro:N and the reference field a_mas, a_
 random_legal; every deal of ``--deals`` in every seat rotation, in-process):
 
 * **Reveal** (``--reveal``): maestro:N searches deals in which the true hands of some opponents
-  are known cards, for some tricks of each mano only (``benchmarks/experiments/omniscient.py``'s sink keeps
+  are known cards, for some bazas of each mano only (``benchmarks/experiments/omniscient.py``'s sink keeps
   the truth). Each item is ``WHO`` or ``WHO@FROM-UNTIL``: WHO is ``none``, ``all`` or opponents'
-  names joined by ``+``; FROM and UNTIL the tricks (``all@4-``: from the fourth trick on). Prints
+  names joined by ``+``; FROM and UNTIL the bazas (``all@4-``: from the fourth baza on). Prints
   manos lost per 100 for each: ``none`` is maestro:N itself, ``all`` its omniscient version, and
   the others say where in the mano, and whose, the hidden cards cost it its manos.
 * **Posterior** (``--posterior``): at every move of maestro:N, the share of the hidden cards
   its weighted pool of deals puts in their true holder's hand (weighted as the search draws
-  them, and unweighted: what the rules' certainties alone give), by trick, and from the fourth
-  trick on by opponent.
+  them, and unweighted: what the rules' certainties alone give), by baza, and from the fourth
+  baza on by opponent.
 
     python benchmarks/experiments/information.py --deals 40 --reveal none,all,all@2-,all@4-,all@1-1,all@1-3
     python benchmarks/experiments/information.py --deals 6 --posterior
 
 ``--check`` checks the instrument instead (about a second; tests/test_information_benchmark.py runs
-it): reveal items parse as whose hands in which tricks, and in one partido of maestro:4 told
+it): reveal items parse as whose hands in which bazas, and in one partido of maestro:4 told
 ``all``, ``a_mas@3-`` or ``random_legal@1-2``, every deal it draws holds the true hands of the
-seats told in the tricks told, and the other hidden cards are dealt, not told. Its last line is
-``check: maestro told some true hands is told exactly those, in the tricks asked``.
+seats told in the bazas told, and the other hidden cards are dealt, not told. Its last line is
+``check: maestro told some true hands is told exactly those, in the bazas asked``.
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ SIZE = 4
 
 
 class Reveal(NamedTuple):
-    """Whose true hands maestro is told (``None``: every opponent's), in which tricks."""
+    """Whose true hands maestro is told (``None``: every opponent's), in which bazas."""
 
     names: frozenset[str] | None
     first: int
@@ -50,8 +50,8 @@ class Reveal(NamedTuple):
     @classmethod
     def parse(cls, text: str) -> Reveal:
         """``WHO`` or ``WHO@FROM-UNTIL`` (see the module's docstring)."""
-        who, _, tricks = text.partition("@")
-        first, _, last = tricks.partition("-")
+        who, _, bazas = text.partition("@")
+        first, _, last = bazas.partition("-")
         names = None if who == "all" else frozenset() if who == "none" else frozenset(who.split("+"))
         return cls(names, int(first or 1), int(last or 99))
 
@@ -60,7 +60,7 @@ class Reveal(NamedTuple):
 
 
 def told(base: type[Any], truth: Any, seats: set[int], first: int, last: int) -> type[Any]:
-    """A subclass of maestro whose deals hold the true hands of ``seats`` in tricks ``first..last``
+    """A subclass of maestro whose deals hold the true hands of ``seats`` in bazas ``first..last``
     (the other hidden cards dealt and weighted as maestro does)."""
     from arena.cards import cards_of
     from arena.games.cabrero.inference import Knowledge
@@ -69,8 +69,8 @@ def told(base: type[Any], truth: Any, seats: set[int], first: int, last: int) ->
         strict = True
 
         def sample(self, rng: Any, know: Knowledge) -> dict[int, int]:
-            trick = len(self.view.played) // len(self.view.order) + 1
-            if seats and first <= trick <= last:
+            baza = len(self.view.played) // len(self.view.order) + 1
+            if seats and first <= baza <= last:
                 known = dict(know.known)
                 for s in seats:
                     known.update(dict.fromkeys(cards_of(truth.hands[s]), s))
@@ -160,11 +160,11 @@ def posterior_job(args: tuple[int, int, int]) -> dict[str, list[float]]:
         pool, weights = me.last_stats["pool"], me.last_stats["weights"]
         seats = list(pool[0][0])
         real = {s: truth.hands[s] for s in seats}
-        trick = len(me.view.played) // SIZE + 1
-        add(f"trick {min(trick, 7)}{'+' if trick >= 7 else ''}", pool, weights, seats, real)
-        if trick >= 4:
+        baza = len(me.view.played) // SIZE + 1
+        add(f"baza {min(baza, 7)}{'+' if baza >= 7 else ''}", pool, weights, seats, real)
+        if baza >= 4:
             for s in seats:
-                add(f"trick 4+, {names[s]}'s hand", pool, weights, [s], real)
+                add(f"baza 4+, {names[s]}'s hand", pool, weights, [s], real)
         return out
 
     me.search = measured
@@ -211,10 +211,10 @@ def check_told(item: str) -> dict[str, int]:
     class Watched(base):  # type: ignore[misc,valid-type]
         def sample(self, rng: Any, know: Any) -> dict[int, int]:
             hands: dict[int, int] = super().sample(rng, know)
-            trick = len(self.view.played) // 4 + 1
+            baza = len(self.view.played) // 4 + 1
             for s, h in hands.items():
-                if s in seats and reveal.first <= trick <= reveal.last:
-                    expect(h == truth.hands[s], f"{item}: trick {trick}, seat {s} not told its hand")
+                if s in seats and reveal.first <= baza <= reveal.last:
+                    expect(h == truth.hands[s], f"{item}: baza {baza}, seat {s} not told its hand")
                     seen["told"] += 1
                 else:
                     seen["free"] += 1
@@ -238,16 +238,16 @@ def check() -> None:
     expect(Reveal.parse("all").seats(table, 1) == {0, 2, 3}, "all's seats")
     expect(Reveal.parse("a_menos").seats(table, 1) == {3}, "a_menos's seats")
     expect(Reveal.parse("none").seats(table, 1) == set(), "none's seats")
-    print("check: reveal items parse as whose hands in which tricks")
+    print("check: reveal items parse as whose hands in which bazas")
     for item in ("all", "a_mas@3-", "random_legal@1-2"):
         seen = check_told(item)
         expect(seen["told"] > 0, f"{item}: no hand told")
-        if item == "all":  # every opponent in every trick: the omniscient bound
+        if item == "all":  # every opponent in every baza: the omniscient bound
             expect(seen["free"] == 0, "all: a hand dealt, not told")
         else:
             expect(seen["other_true"] < seen["free"], f"{item}: the rest is told, not dealt")
         print(f"check: {item}: {seen['told']} hands told, {seen['free']} dealt")
-    print("check: maestro told some true hands is told exactly those, in the tricks asked")
+    print("check: maestro told some true hands is told exactly those, in the bazas asked")
 
 
 def main() -> None:
@@ -257,7 +257,7 @@ def main() -> None:
         "--simulations", type=int, default=50, help="maestro's deals per move (0: its own 300 ms budget)"
     )
     ap.add_argument("--reveal", default=None, help="comma list of WHO[@FROM-UNTIL] (see the docstring)")
-    ap.add_argument("--posterior", action="store_true", help="the pool's share of the truth, by trick")
+    ap.add_argument("--posterior", action="store_true", help="the pool's share of the truth, by baza")
     ap.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1))
     ap.add_argument("--check", action="store_true", help="check the instrument (see the docstring)")
     args = ap.parse_args()

@@ -84,7 +84,7 @@ def bare_mano(rng: random.Random, n: int) -> list[int]:
     """One random-legal mano written as plainly as possible; returns the points by hand.
 
     The yardstick of the engine's speed: the work any playout must do (deal, the rule of
-    play [6], the trick's winner, cantos, points) and nothing else.
+    play [6], the baza's winner, cantos, points) and nothing else.
     """
     deck = list(range(40))
     rng.shuffle(deck)
@@ -94,9 +94,9 @@ def bare_mano(rng: random.Random, n: int) -> list[int]:
     points = [0] * k
     sung: set[int] = set()
     leader = 0
-    for trick in range(size):
+    for baza in range(size):
         hand = hands[leader]
-        if trick:  # the leader of a trick after the first sings the pairs it holds
+        if baza:  # the leader of a baza after the first sings the pairs it holds
             if all(10 * s + 6 in hand for s in range(4)) or all(10 * s + 7 in hand for s in range(4)):
                 break  # tute: the mano ends
             for s, (caballo, rey) in enumerate(BARE_PAIRS):
@@ -124,7 +124,7 @@ def bare_mano(rng: random.Random, n: int) -> list[int]:
             won += BARE_POINTS[c]
             if (c // 10 == winning // 10 and c > winning) or (c // 10 == trump and winning // 10 != trump):
                 winning, winner = c, seat
-        points[winner] += won + (10 if trick == size - 1 else 0)
+        points[winner] += won + (10 if baza == size - 1 else 0)
         leader = winner
     return points
 

@@ -85,7 +85,7 @@ def collect(n: int, partidos: int, every: int, ruleset: RuleSet) -> list[Positio
                     "hands": m.hands[:],
                     "turn": m.turn,
                     "table": [(s, parse(c)) for s, c in request.table],
-                    "tricks": view.tricks,
+                    "bazas": view.bazas,
                     "card_points": [sc - cp for sc, cp in zip(view.scores, m.canto_points, strict=True)],
                     "sung": list(sung),
                 }

@@ -1,8 +1,8 @@
-"""'A más': hunts points. Sings everything, wins tricks cheaply, leads its strongest card.
+"""'A más': hunts points. Sings everything, wins bazas cheaply, leads its strongest card.
 
 Style: go for the highest score of the mano (the one who "gana a más" is safe).
 - Sings tute at once, then the cuarenta before any veinte.
-- Following: plays the cheapest card that wins the trick; if none wins, throws its
+- Following: plays the cheapest card that wins the baza; if none wins, throws its
   lowest-points card.
 - Leading: leads its strongest trump-free card, keeping trumps to win later.
 """

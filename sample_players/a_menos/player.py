@@ -1,8 +1,8 @@
-"""'A menos': keeps out of tricks and cuts the others' cantos.
+"""'A menos': keeps out of bazas and cuts the others' cantos.
 
 Style: try to take as few points as possible (the one who "gana a menos" is safe,
-and a player who takes no trick never loses by points).
-- Following: plays the highest card that still loses the trick (getting rid of
+and a player who takes no baza never loses by points).
+- Following: plays the highest card that still loses the baza (getting rid of
   danger cheaply); if every legal card wins, the one worth fewest points.
 - Leading: leads its weakest card, non-trumps first.
 - Sings only tute and the cuarenta (a veinte would only push it towards "a más").

@@ -174,11 +174,11 @@ class Fuerte(Player):
     @staticmethod
     def safety(m: Mano, me: int, losers: list[int]) -> float:
         """The tie-break between candidates that lose equally often: -1 when I lose,
-        1 when I took no trick (safe), else how far my score is from the nearest
+        1 when I took no baza (safe), else how far my score is from the nearest
         loser's, as a fraction of the 130 points."""
         if me in losers:
             return -1.0
-        if not m.tricks[me]:
+        if not m.bazas[me]:
             return 1.0
         scores = m.scores()
         mine = scores[me] or 0

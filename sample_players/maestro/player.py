@@ -3,7 +3,7 @@
 It builds on ``fuerte`` (read that first) and adds:
 
 1. **Who are the others?** Each opponent is modelled by its *profile*: a style of
-   play for leading, for following a trick it can win and one it cannot, each one of
+   play for leading, for following a baza it can win and one it cannot, each one of
    ``azar`` (a random legal card), ``a_mas`` (win cheaply, lead strong), ``a_menos``
    (duck, lead low), ``alto`` (its strongest card) and ``bajo`` (its weakest), and a way
    of singing (``canta``: all, ``calla``: only tute and the cuarenta). After every mano
@@ -63,7 +63,7 @@ PURE_SINGING = (CANTA, CANTA, CALLA, CANTA, CALLA)
 PRIOR = (0.3, 0.2, 0.2, 0.15, 0.15)
 """Belief in each style before an opponent has shown anything."""
 LEAD, WIN, DUCK, SING = 0, 1, 2, 3
-"""The situations a player decides in: leading a trick, following one it can win (some legal
+"""The situations a player decides in: leading a baza, following one it can win (some legal
 card beats the card winning it), following one it cannot win, and singing."""
 PLAYING = (LEAD, WIN, DUCK)
 Profile = tuple[int, int, int, int]
@@ -105,7 +105,7 @@ def strongest(cards_mask: int) -> int:
 
 
 def can_win(legal: int, winning: int, trump: int) -> bool:
-    """Whether one of the ``legal`` cards beats ``winning``, the card winning the trick."""
+    """Whether one of the ``legal`` cards beats ``winning``, the card winning the baza."""
     return bool(legal & (ABOVE[winning] | (SUIT_MASK[trump] if winning // 10 != trump else 0)))
 
 
@@ -144,7 +144,7 @@ def style_canto(singing: int, cantos: Sequence[str]) -> str | None:
 def play_likelihood(
     style: int, card_id: int, legal: int, lead: int, winning: int, trump: int, noise: float = NOISE
 ) -> float:
-    """P(the style plays ``card_id`` | the legal cards and the trick)."""
+    """P(the style plays ``card_id`` | the legal cards and the baza)."""
     n = legal.bit_count()
     if style == AZAR or n == 1:
         return 1.0 / n
@@ -193,7 +193,7 @@ def history(
         c = parse(name)
         if i % k == 0:
             lead = winning = -1
-            if i and seat != me:  # led a trick after winning one: it could have sung
+            if i and seat != me:  # led a baza after winning one: it could have sung
                 events.append(Event(seat, i, -1, -1, -1, sang_at.get(i), sung_suits))
             canto = sang_at.get(i)
             if canto is not None and canto != TUTE:
@@ -230,7 +230,7 @@ def style_cards(legal: int, lead: int, winning: int, trump: int) -> tuple[int, .
 
 
 _DECISIONS: dict[float, dict[int, list[float]]] = {}
-"""A cache, by noise: (legal cards, trick, card, trump) -> the log-likelihood of the play under each style."""
+"""A cache, by noise: (legal cards, baza, card, trump) -> the log-likelihood of the play under each style."""
 
 
 def _decision(legal: int, lead: int, winning: int, card_id: int, trump: int, noise: float) -> list[float]:
@@ -446,23 +446,23 @@ def rollout(m: Mano, rng: random.Random, styles: Sequence[Profile], stop: int = 
     seat ``stop``'s turn.
 
     The same play as calling :func:`step` until then (the same cards from the same random
-    numbers), with the trick kept in local variables: the search spends most of its time here.
+    numbers), with the baza kept in local variables: the search spends most of its time here.
     """
     if m.over or m.turn == stop:
         return
     hands, next_seat, trump = m.hands, m.next_seat, m.trump
     trumps = SUIT_MASK[trump]
-    tricks, card_points = m.tricks, m.card_points
+    bazas, card_points = m.bazas, m.card_points
     size = len(m.order)
     rand = rng.random
-    lead, winning, winner, turn, trick, ntricks = m.lead, m.winning, m.winner, m.turn, m.trick, m.ntricks
+    lead, winning, winner, turn, baza, nbazas = m.lead, m.winning, m.winner, m.turn, m.baza, m.nbazas
     table = m.table
     on_table = len(table)
     taken = sum(POINTS[x] for _s, x in table)
     may_sing = m.may_sing
     while True:
         if turn == stop:
-            m.table, m.lead, m.winning, m.winner, m.turn, m.trick = table, lead, winning, winner, turn, trick
+            m.table, m.lead, m.winning, m.winner, m.turn, m.baza = table, lead, winning, winner, turn, baza
             m.may_sing = may_sing
             return
         hand = hands[turn]
@@ -472,8 +472,8 @@ def rollout(m: Mano, rng: random.Random, styles: Sequence[Profile], stop: int = 
             if sing is not None:
                 m.turn = turn
                 m.sing(sing)
-                if sing == TUTE:  # the mano ends here, a trick just completed
-                    m.table, m.lead, m.winning, m.winner, m.trick = table, -1, winning, winner, trick
+                if sing == TUTE:  # the mano ends here, a baza just completed
+                    m.table, m.lead, m.winning, m.winner, m.baza = table, -1, winning, winner, baza
                     m.may_sing = True
                     return
         # the rule of play [6] (rules.legal_mask), inline
@@ -514,17 +514,17 @@ def rollout(m: Mano, rng: random.Random, styles: Sequence[Profile], stop: int = 
                 table.append((turn, c))
             turn = next_seat[turn]
             continue
-        tricks[winner] += 1
+        bazas[winner] += 1
         card_points[winner] += taken
         taken = on_table = 0
         table = []
         lead = -1
         turn = winner
-        if trick == ntricks:
+        if baza == nbazas:
             break
-        trick += 1
+        baza += 1
         may_sing = True
-    m.table, m.lead, m.winning, m.winner, m.turn, m.trick = [], -1, winning, winner, winner, trick
+    m.table, m.lead, m.winning, m.winner, m.turn, m.baza = [], -1, winning, winner, winner, baza
     m.last_winner, m.over, m.may_sing = winner, True, False
 
 
@@ -564,10 +564,10 @@ def others_play(
 ) -> tuple[int, ...]:
     """The others play, each in its style, until it is my turn again or the mano is over;
     returns the cards they played (-1: a tute), or with ``coarse`` what the score sheet and
-    the trick on the table then show (tricks, card and canto points by seat, the pairs sung)."""
+    the baza on the table then show (bazas, card and canto points by seat, the pairs sung)."""
     if coarse:
         rollout(m, rng, styles, me)
-        return (*m.tricks, *m.card_points, *m.canto_points, m.sung_suits, *(c for _s, c in m.table))
+        return (*m.bazas, *m.card_points, *m.canto_points, m.sung_suits, *(c for _s, c in m.table))
     out = []
     while not m.over and m.turn != me:
         out.append(step(m, styles[m.turn], rng))
@@ -576,7 +576,7 @@ def others_play(
 
 class Node:
     """A moment when I am to play again, reached by one history of my moves and the others'
-    replies (their cards, or with ``coarse`` what they did to the score sheet and the trick):
+    replies (their cards, or with ``coarse`` what they did to the score sheet and the baza):
     visits, and (plays, mano not lost) by my move from here."""
 
     __slots__ = ("moves", "next", "stats", "visits")
@@ -585,7 +585,7 @@ class Node:
         self.visits = 0
         self.moves: list[Candidate] | None = None
         """My moves here, worked out at the first pass: my hand (my own moves led here), the
-        trick on the table and whether I may sing (I lead after winning a trick) are the same
+        baza on the table and whether I may sing (I lead after winning a baza) are the same
         in every deal that reaches this node: its key holds them."""
         self.stats: dict[Candidate, list[int]] = {}
         self.next: dict[tuple[Candidate, tuple[int, ...]], Node] = {}
@@ -714,7 +714,7 @@ class Maestro(Player):
     explore = 0.5
     """UCB1's exploration constant in that tree."""
     coarse = True
-    """Key the tree's nodes by what the others' replies did to the score sheet and the trick,
+    """Key the tree's nodes by what the others' replies did to the score sheet and the baza,
     not by their cards: histories that differ only in which of the others' cards fell share a
     node, so the tree grows deeper (docs/engine.md: at four players, 100 deals, 18.8 manos lost
     per 100 against 19.5 keyed by the cards; within the noise at three, five and six)."""
@@ -1002,11 +1002,11 @@ class Maestro(Player):
 
     @staticmethod
     def safety(m: Mano, me: int, losers: list[int]) -> float:
-        """Tie-break (as fuerte): -1 lost, 1 safe without a trick, else the distance to the
+        """Tie-break (as fuerte): -1 lost, 1 safe without a baza, else the distance to the
         nearest loser's score as a fraction of 130."""
         if me in losers:
             return -1.0
-        if not m.tricks[me]:
+        if not m.bazas[me]:
             return 1.0
         scores = m.scores()
         mine = scores[me] or 0

@@ -4,15 +4,15 @@ An experiment for the ``accuse`` renuncio policy (rule 25.4), where the referee 
 card its player holds but may not play and leaves catching it to the other players.
 Under every other policy a renuncio disqualifies, so there it plays honestly, always.
 
-Play: the same honest heuristic as ``vigilante`` (the 'a más' idea: sing, win tricks with
+Play: the same honest heuristic as ``vigilante`` (the 'a más' idea: sing, win bazas with
 the cheapest winning card, else throw the lowest-points card, lead the strongest
 non-trump). It also accuses, like ``vigilante``, every renuncio the public play proves.
 
-When it cheats. A player who takes no trick never loses a mano by points (rule 9). So
-while it has taken no trick in the mano, when the rules force it to take this one (every
+When it cheats. A player who takes no baza never loses a mano by points (rule 9). So
+while it has taken no baza in the mano, when the rules force it to take this one (every
 legal card beats the winning card: it must follow and beat, or trump) and it holds a card
-that would lose the trick, it plays that card instead (the one worth fewest points, the
-strongest of those): it stays out of the tricks, and safe. Once it has renunciado in a mano,
+that would lose the baza, it plays that card instead (the one worth fewest points, the
+strongest of those): it stays out of the bazas, and safe. Once it has renunciado in a mano,
 more renuncios in it cost nothing more (one accusation, two porotos, whatever their number),
 so it goes on ducking for the rest of the mano. It cheats only while its estimate of being
 caught is at most ``RISK``. (Its honest play is left exactly as the twin's, even where it
@@ -115,13 +115,13 @@ class Tramposo(Player):
     def renuncio(self, request: PlayRequest) -> str | None:
         """The illegal card to play instead of the honest one, or None to play honestly."""
         view = self.view
-        if view.ruleset.renuncio != "accuse" or self.risk() > RISK or view.tricks[view.seat] > 0:
+        if view.ruleset.renuncio != "accuse" or self.risk() > RISK or view.bazas[view.seat] > 0:
             return None
         trump = view.trump_suit
         winning = parse(request.winning()[1])  # type: ignore[index]  # someone has played
         legal = request.legal()
         if not all(beats(parse(c), winning, trump) for c in legal):
-            return None  # it may lose this trick honestly
+            return None  # it may lose this baza honestly
         losers = [c for c in request.hand if c not in legal and not beats(parse(c), winning, trump)]
         if not losers:
             return None

@@ -1,14 +1,14 @@
 """'Vigilante': plays honestly and accuses every renuncio the public play proves, and no other.
 
 Play: the 'a más' idea (hunt points). Sings tute at once, then the cuarenta before any
-veinte; following, the cheapest card that wins the trick, else its lowest-points card;
+veinte; following, the cheapest card that wins the baza, else its lowest-points card;
 leading, its strongest non-trump card.
 
 Accusing (only under the ``accuse`` renuncio policy, rule 25.4). Nobody is told when a
 card breaks the rules; what a player can see is the cards played. How can the public play
 prove that someone renunció?
 
-* A card ``c`` played on a trick is legal or not depending on the whole hand of its
+* A card ``c`` played on a baza is legal or not depending on the whole hand of its
   player at that moment, which nobody else sees. But cards only ever leave a hand: a
   card ``d`` that the same player plays *later* was in that hand when ``c`` was played.
 * So if ``c`` would already be illegal in the tiny hand ``{c, d}`` (``d`` follows the led
@@ -23,7 +23,7 @@ prove that someone renunció?
   when there is a proof, as soon as it has a say:
 
   - in :meth:`play`, before choosing a card, if a seat it may accuse is proven;
-  - in :meth:`review`, after the mano's last trick, likewise.
+  - in :meth:`review`, after the mano's last baza, likewise.
 
 Note that every renuncio becomes provable by the end of a mano played out: the card
 the offender should have played is still in its hand, and every card gets played.

@@ -2,7 +2,7 @@
 
 Two levels:
 
-* :class:`Mano` — one mano from its deal to its last trick, with bit-mask hands.
+* :class:`Mano` — one mano from its deal to its last baza, with bit-mask hands.
   Fast, unchecked and cheap to :meth:`Mano.clone`: simulating players use it.
 * :class:`Partido` — a whole partido: deals every mano from the seed, checks every
   play and canto, applies faults (disqualify or penalize), porotos, eliminations
@@ -85,21 +85,23 @@ def stack_deck(hands: Sequence[Sequence[str]], leftover: str | None = None) -> l
 
 
 class Mano:
-    """One mano in play: hands, the trick on the table, tricks and points taken.
+    """One mano in play: hands, the baza on the table, bazas and points taken.
 
     ``order`` lists the dealt-in seats from the mano going right. Methods do not
     check legality; :class:`Partido` does.
     """
 
     __slots__ = (
+        "baza",
+        "bazas",
         "canto_points",
         "card_points",
         "hands",
         "last_winner",
         "lead",
         "may_sing",
+        "nbazas",
         "next_seat",
-        "ntricks",
         "number",
         "order",
         "over",
@@ -107,8 +109,6 @@ class Mano:
         "size",
         "sung_suits",
         "table",
-        "trick",
-        "tricks",
         "trump",
         "turn",
         "tute_seat",
@@ -129,9 +129,9 @@ class Mano:
         self.winner = -1
         self.table: list[tuple[int, int]] = []
         self.turn = self.order[0]
-        self.trick = 1
-        self.ntricks = hands[self.turn].bit_count()
-        self.tricks = [0] * n
+        self.baza = 1
+        self.nbazas = hands[self.turn].bit_count()
+        self.bazas = [0] * n
         self.card_points = [0] * n
         self.canto_points = [0] * n
         self.sang_pair = [False] * n
@@ -151,22 +151,22 @@ class Mano:
         hands: Sequence[int],
         turn: int,
         table: Sequence[tuple[int, int]] = (),
-        tricks: Sequence[int] | None = None,
+        bazas: Sequence[int] | None = None,
         card_points: Sequence[int] | None = None,
         sung: Sequence[tuple[int, str]] = (),
         may_sing: bool | None = None,
     ) -> Mano:
         """A mano in mid-play, rebuilt from what a player can know (for simulating players).
 
-        ``hands``, ``tricks`` and ``card_points`` are indexed by seat (one entry per
+        ``hands``, ``bazas`` and ``card_points`` are indexed by seat (one entry per
         seat of the table, 0 for seats not dealt in); hands are card masks: your own,
         and the hidden ones as you assume or sample them (0 when unknown). ``turn`` is
-        the seat to move, ``table`` the trick in progress as (seat, card) in playing
+        the seat to move, ``table`` the baza in progress as (seat, card) in playing
         order, ``sung`` the cantos sung so far as (seat, canto name). Derived: the
-        trick's lead and winner (:func:`arena.rules.trick_winner`), the trick number
-        (tricks taken + 1), the mano's length (the mover's cards + tricks taken), the
+        baza's lead and winner (:func:`arena.rules.baza_winner`), the baza number
+        (bazas taken + 1), the mano's length (the mover's cards + bazas taken), the
         canto points, the sung suits, and ``may_sing`` unless given (by the rules, the
-        leader of every trick after the first may sing).
+        leader of every baza after the first may sing).
 
         :class:`arena.rules.RulesError` when the position is inconsistent (hands that
         overlap, card counts or a seat to move that do not fit the order, ...).
@@ -185,10 +185,10 @@ class Mano:
                 raise fail(_("order {order} names a seat beyond the {n} hands").format(order=order, n=n))
         if not 0 <= trump < 4:
             raise fail(_("trump {trump} is not a suit (0-3)").format(trump=trump))
-        tricks = [0] * n if tricks is None else list(tricks)
+        bazas = [0] * n if bazas is None else list(bazas)
         card_points = [0] * n if card_points is None else list(card_points)
-        if len(tricks) != n or len(card_points) != n:
-            raise fail(_("hands, tricks and card_points need one entry per seat"))
+        if len(bazas) != n or len(card_points) != n:
+            raise fail(_("hands, bazas and card_points need one entry per seat"))
         if turn not in order:
             raise fail(_("the seat to move ({seat}) is not dealt in").format(seat=turn))
         seen = 0
@@ -199,20 +199,20 @@ class Mano:
                         seat=s
                     )
                 )
-            taken, points = tricks[s], card_points[s]
+            taken, points = bazas[s], card_points[s]
             if (h or taken or points) and s not in order:
-                raise fail(_("seat {seat} is not dealt in but has cards, tricks or points").format(seat=s))
+                raise fail(_("seat {seat} is not dealt in but has cards, bazas or points").format(seat=s))
             if taken < 0 or points < 0 or (points and not taken):
                 raise fail(
-                    _("seat {seat}: {tricks} tricks cannot hold {points} card points").format(
-                        seat=s, tricks=taken, points=points
+                    _("seat {seat}: {bazas} bazas cannot hold {points} card points").format(
+                        seat=s, bazas=taken, points=points
                     )
                 )
             seen |= h
         table = [(s, c) for s, c in table]
         if len(table) >= k:
             raise fail(
-                _("{count} cards on the table: a trick in progress holds fewer than {k}").format(
+                _("{count} cards on the table: a baza in progress holds fewer than {k}").format(
                     count=len(table), k=k
                 )
             )
@@ -233,7 +233,7 @@ class Mano:
                     _("seat {seat} cannot play after seat {previous}").format(seat=s, previous=previous)
                 )
             previous = s
-        done = sum(tricks)
+        done = sum(bazas)
         if table and turn != after[previous]:
             raise fail(
                 _("seat {seat} is not the next to play after seat {previous}").format(
@@ -241,20 +241,20 @@ class Mano:
                 )
             )
         leader = table[0][0] if table else turn
-        if tricks[leader] == 0 if done else leader != order[0]:
+        if bazas[leader] == 0 if done else leader != order[0]:
             raise fail(
-                _("seat {seat} cannot lead: the mano leads first, then each trick's winner").format(
+                _("seat {seat} cannot lead: the mano leads first, then each baza's winner").format(
                     seat=leader
                 )
             )
-        ntricks = done + hands[turn].bit_count()
-        if not hands[turn] or ntricks > 13:
+        nbazas = done + hands[turn].bit_count()
+        if not hands[turn] or nbazas > 13:
             raise fail(
                 _("the seat to move ({seat}) must hold the cards left of a mano of at most 13").format(
                     seat=turn
                 )
             )
-        left = ntricks - done
+        left = nbazas - done
         on_table = {s for s, _card in table}
         for s in order:
             h = hands[s]
@@ -269,12 +269,12 @@ class Mano:
                 )
         can_sing = not table and done > 0
         if may_sing and not can_sing:
-            raise fail(_("only the leader of a trick after the first may sing"))
+            raise fail(_("only the leader of a baza after the first may sing"))
         m = cls(number, trump, order, list(hands))
-        m.ntricks = ntricks
-        m.trick = done + 1
+        m.nbazas = nbazas
+        m.baza = done + 1
         m.turn = turn
-        m.tricks = tricks
+        m.bazas = bazas
         m.card_points = card_points
         for s, canto in sung:
             if canto == rules.TUTE:
@@ -294,7 +294,7 @@ class Mano:
         if table:
             seat, winning = table[0]
             m.lead = winning // 10
-            for s, c in table[1:]:  # rules.trick_winner, keeping the winning card
+            for s, c in table[1:]:  # rules.baza_winner, keeping the winning card
                 if rules.beats(c, winning, trump):
                     seat, winning = s, c
             m.winner, m.winning = seat, winning
@@ -307,8 +307,8 @@ class Mano:
         m.hands = self.hands[:]
         m.lead, m.winning, m.winner = self.lead, self.winning, self.winner
         m.table = self.table[:]
-        m.turn, m.trick, m.ntricks = self.turn, self.trick, self.ntricks
-        m.tricks, m.card_points = self.tricks[:], self.card_points[:]
+        m.turn, m.baza, m.nbazas = self.turn, self.baza, self.nbazas
+        m.bazas, m.card_points = self.bazas[:], self.card_points[:]
         m.canto_points, m.sang_pair = self.canto_points[:], self.sang_pair[:]
         m.sung_suits, m.may_sing, m.over = self.sung_suits, self.may_sing, self.over
         m.last_winner, m.tute_seat = self.last_winner, self.tute_seat
@@ -345,12 +345,12 @@ class Mano:
         self.sang_pair[seat] = True
 
     def play(self, c: int) -> int:
-        """The player to move plays card ``c``; returns the trick's winner if it completed, else -1."""
+        """The player to move plays card ``c``; returns the baza's winner if it completed, else -1."""
         seat = self.turn
         self.hands[seat] &= _CLEAR[c]
         table = self.table
         table.append((seat, c))
-        if len(table) == 1:  # the lead: a trick has three cards at least
+        if len(table) == 1:  # the lead: a baza has three cards at least
             self.may_sing = False
             self.lead, self.winning, self.winner = c // 10, c, seat
             self.turn = self.next_seat[seat]
@@ -365,7 +365,7 @@ class Mano:
             self.turn = self.next_seat[seat]
             return -1
         w = self.winner
-        self.tricks[w] += 1
+        self.bazas[w] += 1
         taken = 0
         for _seat, x in table:
             taken += POINTS[x]
@@ -373,11 +373,11 @@ class Mano:
         self.table = []
         self.lead = -1
         self.turn = w
-        if self.trick == self.ntricks:
+        if self.baza == self.nbazas:
             self.last_winner = w
             self.over = True
         else:
-            self.trick += 1
+            self.baza += 1
             self.may_sing = True
         return w
 
@@ -387,15 +387,15 @@ class Mano:
         for s in self.order:
             out[s] = self.card_points[s] + self.canto_points[s]
         if self.last_winner >= 0:
-            out[self.last_winner] += rules.LAST_TRICK_BONUS  # type: ignore[operator]
+            out[self.last_winner] += rules.LAST_BAZA_BONUS  # type: ignore[operator]
         return out
 
     def losers(self, ruleset: RuleSet) -> list[int]:
         """Who loses this finished mano (tute, capote or points)."""
         if self.tute_seat >= 0:
             return sorted(s for s in self.order if s != self.tute_seat)
-        scores = cast("list[int]", self.scores())  # a mano played to its last trick: every score is known
-        return rules.mano_losers(ruleset, self.order, self.tricks, scores, self.card_points, self.sang_pair)
+        scores = cast("list[int]", self.scores())  # a mano played to its last baza: every score is known
+        return rules.mano_losers(ruleset, self.order, self.bazas, scores, self.card_points, self.sang_pair)
 
 
 class Partido(TuteActions):
@@ -444,7 +444,7 @@ class Partido(TuteActions):
         self.started = False
         """Whether :meth:`start` ran: mano 1 was dealt, or the partido ended before it."""
         self.reviews: list[int] = []
-        """Under ``accuse``, after a mano's last trick: the seats still to review it, in turn order."""
+        """Under ``accuse``, after a mano's last baza: the seats still to review it, in turn order."""
         self.renuncios: list[int] = []
         """Under ``accuse``: the seats that played a renuncio in this mano (each once)."""
         self.played: list[int] = []
@@ -497,7 +497,7 @@ class Partido(TuteActions):
 
     def request(self) -> wire.PlayRequest | wire.ReviewRequest | dict[str, Any]:
         """The protocol's ``play`` request for the player to move (without ``id``); under ``accuse``
-        with ``may_accuse``, and after the mano's last trick a ``review`` request; in a playoff
+        with ``may_accuse``, and after the mano's last baza a ``review`` request; in a playoff
         [25.3], the hosted game's request (it names its ``game``)."""
         if self.playoff is not None and not self.over:
             return self.playoff.request()
@@ -507,7 +507,7 @@ class Partido(TuteActions):
         request: wire.PlayRequest = {
             "type": "play",
             "mano": self.mano_number,
-            "trick": m.trick,
+            "trick": m.baza,
             "hand": names_of(m.hands[m.turn]),
             "table": [{"seat": s, "card": NAMES[c]} for s, c in m.table],
             "may_sing": m.may_sing,
@@ -578,7 +578,7 @@ class Partido(TuteActions):
         """The player to move plays ``card``, singing ``sing`` first if given.
 
         Under ``accuse`` it may instead accuse seat ``accuse`` (no card, no canto), and a
-        card it holds but may not play is accepted and marked; after the mano's last trick
+        card it holds but may not play is accepted and marked; after the mano's last baza
         each dealt-in seat in turn reviews it: ``play(None, accuse=k)`` or ``play(None)``.
         Raises :class:`IllegalMove` (with the fault ``reason``) and changes nothing
         when the move is not allowed; the caller then calls :meth:`fault`.
@@ -594,7 +594,7 @@ class Partido(TuteActions):
                     return
                 m.play(card)
                 if m.over:
-                    self._last_trick_played(m)
+                    self._last_baza_played(m)
                 return
         if self.playoff is not None and not self.over:
             if accuse is not None:
@@ -643,7 +643,7 @@ class Partido(TuteActions):
         if not self.record:
             m.play(c)
             if m.over:
-                self._last_trick_played(m)
+                self._last_baza_played(m)
             return
         self._record_play(m, seat, c, renuncio)
 
@@ -653,19 +653,19 @@ class Partido(TuteActions):
         if renuncio:
             played["renuncio"] = True
         self.events.append(played)
-        trick, table = m.trick, m.table
+        baza, table = m.baza, m.table
         winner = m.play(c)
         if winner >= 0:
             self.events.append(
                 {
                     "type": "trick_end",
-                    "trick": trick,
+                    "trick": baza,
                     "winner": winner,
                     "cards": [{"seat": s, "card": NAMES[x]} for s, x in table],
                 }
             )
             if m.over:
-                self._last_trick_played(m)
+                self._last_baza_played(m)
 
     def _note_play(self, seat: int, renuncio: bool) -> None:
         if seat not in self.played:
@@ -673,12 +673,12 @@ class Partido(TuteActions):
         if renuncio and seat not in self.renuncios:
             self.renuncios.append(seat)
 
-    def _last_trick_played(self, m: Mano) -> None:
+    def _last_baza_played(self, m: Mano) -> None:
         """Score the mano, or under ``accuse`` first let every dealt-in seat review it."""
         if self.accuse:
             self.reviews = list(m.order)
         else:
-            self._finish_mano("capote" if max(m.tricks) == m.ntricks else "points")
+            self._finish_mano("capote" if max(m.bazas) == m.nbazas else "points")
 
     def _review_or_accuse(
         self, m: Mano, card: str | int | None, sing: str | None, accuse: int | None
@@ -699,7 +699,7 @@ class Partido(TuteActions):
         if accuse is None:
             self.reviews.pop(0)
             if not self.reviews:
-                self._finish_mano("capote" if max(m.tricks) == m.ntricks else "points")
+                self._finish_mano("capote" if max(m.bazas) == m.nbazas else "points")
             return
         self.reviews = []
         proven = accuse in self.renuncios
@@ -751,7 +751,7 @@ class Partido(TuteActions):
         if not m.may_sing:
             raise IllegalMove(
                 "protocol",
-                _("seat {seat} may not sing now (it did not just win a trick)").format(seat=seat),
+                _("seat {seat} may not sing now (it did not just win a baza)").format(seat=seat),
                 canto=sing,
             )
         if sing == rules.TUTE and card is not None:
@@ -859,7 +859,7 @@ class Partido(TuteActions):
                     "mano": self.mano_number,
                     "outcome": outcome,
                     "scores": m.scores() if played_out else None,
-                    "tricks": [m.tricks[s] if s in m.order else None for s in range(self.n)],
+                    "tricks": [m.bazas[s] if s in m.order else None for s in range(self.n)],
                     "losers": losers,
                     "porotos": self.porotos[:],
                     "eliminated": eliminated,

@@ -36,7 +36,7 @@ class Knowledge(NamedTuple):
 
 
 def constraint(card_id: int, lead: int, winning: int, trump: int) -> int:
-    """The cards a player cannot hold, given that it played ``card_id`` on a trick
+    """The cards a player cannot hold, given that it played ``card_id`` on a baza
     led in suit ``lead`` and won so far by ``winning`` (rule 6, read backwards)."""
     suit, wsuit = card_id // 10, winning // 10
     if suit == lead:

@@ -31,7 +31,7 @@ from arena.games.common.tute import (
     KNIGHT as KNIGHT,
 )
 from arena.games.common.tute import (
-    LAST_TRICK_BONUS as LAST_TRICK_BONUS,
+    LAST_BAZA_BONUS as LAST_BAZA_BONUS,
 )
 from arena.games.common.tute import (
     RULE_FAULTS as RULE_FAULTS,
@@ -46,13 +46,13 @@ from arena.games.common.tute import (
     FaultError as FaultError,
 )
 from arena.games.common.tute import (
+    baza_winner as baza_winner,
+)
+from arena.games.common.tute import (
     canto_points as canto_points,
 )
 from arena.games.common.tute import (
     canto_suit as canto_suit,
-)
-from arena.games.common.tute import (
-    trick_winner as trick_winner,
 )
 from arena.i18n import _
 
@@ -215,14 +215,14 @@ def cambio(hands: list[int], leftover: int) -> tuple[list[Swap], int]:
     return [first, second], two
 
 
-# ---------------------------------------------------------------- a trick [3-6]
+# ---------------------------------------------------------------- a baza [3-6]
 
 
 def legal_mask(hand: int, lead: int, winning: int, trump: int) -> int:
     """The cards of ``hand`` that may be played [6].
 
     ``lead`` is the led suit (-1 when leading: anything goes) and ``winning`` the
-    card winning the trick so far. Follow suit and beat if possible, else follow
+    card winning the baza so far. Follow suit and beat if possible, else follow
     suit; without the suit, a trump that beats; else any card.
     """
     if lead < 0:
@@ -242,25 +242,25 @@ def legal_mask(hand: int, lead: int, winning: int, trump: int) -> int:
     return hand
 
 
-def proven_renuncios(tricks: Sequence[Sequence[tuple[int, int]]], trump: int) -> dict[int, list[int]]:
+def proven_renuncios(bazas: Sequence[Sequence[tuple[int, int]]], trump: int) -> dict[int, list[int]]:
     """The renuncios the public play of a mano proves, by seat: the cards each played when it held one
     it played later that the rules would have had it play instead [6, 25.4].
 
-    ``tricks`` are the mano's tricks so far as (seat, card) in playing order, the one in
-    progress last. A card ``c`` played on a trick is proven a renuncio when the same seat
+    ``bazas`` are the mano's bazas so far as (seat, card) in playing order, the one in
+    progress last. A card ``c`` played on a baza is proven a renuncio when the same seat
     later plays a card ``d`` such that ``c`` is not legal in the hand ``{c, d}``: with ``d``
     in hand (it was: cards only leave hands) the whole hand forbade ``c`` too, as the rules
     only ever narrow what a bigger hand may play.
     """
     later: dict[int, int] = {}  # seat -> the cards it plays after the current point, as a mask
     proven: dict[int, list[int]] = {}
-    for trick in reversed(tricks):
-        for i in range(len(trick) - 1, -1, -1):
-            seat, c = trick[i]
+    for baza in reversed(bazas):
+        for i in range(len(baza) - 1, -1, -1):
+            seat, c = baza[i]
             if i > 0:
-                lead = trick[0][1] // 10
-                winning = trick[0][1]
-                for _s, x in trick[1:i]:
+                lead = baza[0][1] // 10
+                winning = baza[0][1]
+                for _s, x in baza[1:i]:
                     if beats(x, winning, trump):
                         winning = x
                 rest = later.get(seat, 0)
@@ -291,7 +291,7 @@ def valid_cantos(hand: int, trump: int, sung_suits: int) -> list[str]:
 
 
 def is_valid_canto(canto: str, hand: int, trump: int, sung_suits: int) -> bool:
-    """Whether ``canto`` may be sung from ``hand`` now (the singer just won a trick)."""
+    """Whether ``canto`` may be sung from ``hand`` now (the singer just won a baza)."""
     if canto == CUARENTA:
         s = trump
     elif canto == TUTE:
@@ -311,23 +311,23 @@ def is_valid_canto(canto: str, hand: int, trump: int, sung_suits: int) -> bool:
 def mano_losers(
     rules: RuleSet,
     dealt: Sequence[int],
-    tricks: Sequence[int],
+    bazas: Sequence[int],
     scores: Sequence[int],
     card_points: Sequence[int],
     sang_pair: Sequence[bool],
 ) -> list[int]:
-    """The seats that lose a mano played to its last trick.
+    """The seats that lose a mano played to its last baza.
 
     ``dealt`` lists the dealt-in seats from the mano (first to lead) going right;
-    the other arguments are indexed by seat: tricks taken, scores (cards + 10 de
+    the other arguments are indexed by seat: bazas taken, scores (cards + 10 de
     última + cantos), card points alone, and whether the seat sang a cuarenta or
     veinte. The six-player dealer is not in ``dealt`` and so never loses [21].
     """
-    total = sum(tricks[s] for s in dealt)
+    total = sum(bazas[s] for s in dealt)
     for s in dealt:
-        if tricks[s] == total:  # capote [7, 18]
+        if bazas[s] == total:  # capote [7, 18]
             return [s] if sang_pair[s] else sorted(t for t in dealt if t != s)
-    in_baza = [s for s in dealt if tricks[s] > 0]  # "P": only those who took cards [9]
+    in_baza = [s for s in dealt if bazas[s] > 0]  # "P": only those who took cards [9]
     rioplatense = rules.ruleset == "rioplatense"
     if rioplatense:
         for s in in_baza:

@@ -36,10 +36,10 @@ _mano_class: type[Mano] | None = None
 
 
 def _winning(table: Sequence[tuple[int, str]], trump: int) -> tuple[int, str] | None:
-    """The (seat, card) winning a trick in progress (:func:`arena.rules.trick_winner`), or None."""
+    """The (seat, card) winning a baza in progress (:func:`arena.rules.baza_winner`), or None."""
     if not table:
         return None
-    seat = rules.trick_winner([(s, cards.parse(c)) for s, c in table], trump)
+    seat = rules.baza_winner([(s, cards.parse(c)) for s, c in table], trump)
     return next(t for t in table if t[0] == seat)
 
 
@@ -65,9 +65,9 @@ class TableView(SeenView):
         self._rules = rules.RuleSet()
         self._porotos: tuple[int, ...] = ()
         self._active: tuple[int, ...] = ()
-        self._last_trick: tuple[tuple[int, str], ...] = ()
+        self._last_baza: tuple[tuple[int, str], ...] = ()
         self._done: list[tuple[tuple[int, str], ...]] = []
-        self._tricks: list[int] = []
+        self._bazas: list[int] = []
         self._scores: list[int] = []
 
     # ---- the partido
@@ -103,13 +103,13 @@ class TableView(SeenView):
         return tuple((w["seat"], w["gave"], w["took"]) for w in self._start.get("swaps", ()))
 
     @property
-    def last_trick(self) -> tuple[tuple[int, str], ...]:
-        """The cards of the last finished trick (rule 24 lets you look at it)."""
-        return self._last_trick
+    def last_baza(self) -> tuple[tuple[int, str], ...]:
+        """The cards of the last finished baza (rule 24 lets you look at it)."""
+        return self._last_baza
 
     @property
     def order(self) -> tuple[int, ...]:
-        """The seats dealt in this mano, from the mano (who leads the first trick) going right:
+        """The seats dealt in this mano, from the mano (who leads the first baza) going right:
         also at its ``mano_end``, when a seat it eliminated is no longer :attr:`active`."""
         n = len(self._players) or len(self._porotos)
         live = set(self._start.get("active", self._active)) - {self.sitting_out}
@@ -117,9 +117,9 @@ class TableView(SeenView):
         return tuple([s for i in range(n) if (s := (start + i) % n) in live])
 
     @property
-    def tricks(self) -> tuple[int, ...]:
-        """Tricks taken in this mano, by seat."""
-        return tuple(self._tricks)
+    def bazas(self) -> tuple[int, ...]:
+        """Bazas taken in this mano, by seat."""
+        return tuple(self._bazas)
 
     @property
     def scores(self) -> tuple[int, ...]:
@@ -128,7 +128,7 @@ class TableView(SeenView):
 
     # ---- helpers
     def winning(self) -> tuple[int, str] | None:
-        """The (seat, card) winning the trick in progress, or None before the lead."""
+        """The (seat, card) winning the baza in progress, or None before the lead."""
         return _winning(self._table, self.trump_suit)
 
     def legal(self) -> list[str]:
@@ -155,8 +155,8 @@ class TableView(SeenView):
         Under the ``accuse`` policy, accusing one of these seats is always right; another
         seat may have renunciado unseen (its proof is a card not played yet).
         """
-        tricks = [[(s, cards.parse(c)) for s, c in t] for t in [*self._done, self._table]]
-        proven = rules.proven_renuncios(tricks, self.trump_suit)
+        bazas = [[(s, cards.parse(c)) for s, c in t] for t in [*self._done, self._table]]
+        proven = rules.proven_renuncios(bazas, self.trump_suit)
         return {s: tuple(cards.NAMES[c] for c in found) for s, found in sorted(proven.items())}
 
     def unseen(self) -> list[str]:
@@ -172,10 +172,10 @@ class TableView(SeenView):
         self._see(kind, event)
         if kind == "trick_end":
             winner = event["winner"]
-            self._tricks[winner] += 1
+            self._bazas[winner] += 1
             self._scores[winner] += sum(cards.POINTS[cards.parse(c["card"])] for c in event["cards"])
-            self._last_trick = tuple(self._table)
-            self._done.append(self._last_trick)
+            self._last_baza = tuple(self._table)
+            self._done.append(self._last_baza)
             self._table = []
         elif kind == "sang":
             if event["canto"] != rules.TUTE:
@@ -185,8 +185,8 @@ class TableView(SeenView):
             self._porotos = tuple(event["porotos"])
             self._active = tuple(event["active"])
             n = len(self._players) or len(event["porotos"])
-            self._last_trick, self._done = (), []
-            self._tricks, self._scores = [0] * n, [0] * n
+            self._last_baza, self._done = (), []
+            self._bazas, self._scores = [0] * n, [0] * n
         elif kind == "mano_end":
             self._porotos = tuple(event["porotos"])
             self._active = tuple(s for s in self._active if s not in event["eliminated"])
@@ -201,7 +201,7 @@ class PlayRequest(NamedTuple):
     """A request to play, with the rules helpers a player needs to answer it."""
 
     mano: int
-    trick: int
+    baza: int
     hand: tuple[str, ...]
     table: tuple[tuple[int, str], ...]
     may_sing: bool
@@ -213,7 +213,7 @@ class PlayRequest(NamedTuple):
     def from_message(cls, msg: wire.PlayRequest, view: TableView) -> PlayRequest:
         return cls(
             mano=msg["mano"],
-            trick=msg["trick"],
+            baza=msg["trick"],
             hand=tuple(msg["hand"]),
             table=tuple((t["seat"], t["card"]) for t in msg["table"]),
             may_sing=msg["may_sing"],
@@ -232,7 +232,7 @@ class PlayRequest(NamedTuple):
         return rules.valid_cantos(cards.parse_mask(self.hand), self.view.trump_suit, self.view.sung_suits)
 
     def winning(self) -> tuple[int, str] | None:
-        """The (seat, card) winning the trick so far, or None when you lead."""
+        """The (seat, card) winning the baza so far, or None when you lead."""
         return self.view.winning()
 
     def simulation(self, *, hidden_hands: Mapping[int, int | Iterable[str]] | None = None) -> Mano:
@@ -268,7 +268,7 @@ class PlayRequest(NamedTuple):
                     )
                 hands[seat] = hand if isinstance(hand, int) else cards.parse_mask(hand)
         sung = view.sung
-        tricks = [*view.tricks, *[0] * (n - len(view.tricks))]
+        bazas = [*view.bazas, *[0] * (n - len(view.bazas))]
         card_points = [*view.scores, *[0] * (n - len(view.scores))]  # less the cantos' points:
         for seat, name in sung:
             if name != rules.TUTE:
@@ -280,7 +280,7 @@ class PlayRequest(NamedTuple):
             hands=hands,
             turn=me,
             table=[(s, cards.parse(c)) for s, c in self.table],
-            tricks=tricks,
+            bazas=bazas,
             card_points=card_points,
             sung=sung,
             may_sing=self.may_sing,
@@ -288,7 +288,7 @@ class PlayRequest(NamedTuple):
 
 
 class ReviewRequest(NamedTuple):
-    """Under the ``accuse`` policy, after a mano's last trick: accuse one of ``may_accuse``, or not."""
+    """Under the ``accuse`` policy, after a mano's last baza: accuse one of ``may_accuse``, or not."""
 
     may_accuse: tuple[int, ...]
     view: TableView
@@ -319,7 +319,7 @@ class Player(BasePlayer):
         raise NotImplementedError(_("a player must implement play()"))
 
     def review(self, request: ReviewRequest) -> int | None:
-        """Under the ``accuse`` policy, after the mano's last trick: a seat to accuse, or None (default)."""
+        """Under the ``accuse`` policy, after the mano's last baza: a seat to accuse, or None (default)."""
         return None
 
     # ---- used by the runners; players need not call these

@@ -17,7 +17,7 @@ class PlayRequest(TypedDict):
     type: Literal["play"]
     id: NotRequired[int]
     mano: int
-    trick: int
+    trick: int  # the wire keeps its name (docs/glossary.md): the baza's number
     hand: list[str]
     table: list[TableCard]
     may_sing: bool
@@ -26,7 +26,7 @@ class PlayRequest(TypedDict):
 
 
 class ReviewRequest(TypedDict):
-    """Under the ``accuse`` policy, after a mano's last trick: accuse one of ``may_accuse``, or not."""
+    """Under the ``accuse`` policy, after a mano's last baza: accuse one of ``may_accuse``, or not."""
 
     type: Literal["review"]
     id: NotRequired[int]

@@ -166,8 +166,8 @@ def _narration(mano_end: ManoEnd, other: ManoEnd | None) -> Callable[[Event, Nar
             yield "  " + _("{player} throws in the cards (tirar las cartas)").format(player=player)
         elif kind == "trick_end":
             cards = ", ".join(f"{say.name(c['seat'])} {c['card']}" for c in e["cards"])
-            yield "  " + _("Baza {trick}: {cards} → {player} takes it").format(
-                trick=e.get("trick", e.get("baza")), cards=cards, player=say.who(e["winner"])
+            yield "  " + _("Baza {baza}: {cards} → {player} takes it").format(
+                baza=e.get("trick", e.get("baza")), cards=cards, player=say.who(e["winner"])
             )
         elif kind == "mano_end":
             yield from mano_end(e, say)

@@ -70,7 +70,7 @@ class SeenView:
 
     @property
     def mano_seat(self) -> int:
-        """The seat that leads the first trick (baza) of the mano."""
+        """The seat that leads the first baza of the mano."""
         return int(self._start.get("mano_seat", -1))
 
     @property
@@ -104,7 +104,7 @@ class SeenView:
 
     @property
     def table(self) -> tuple[tuple[int, str], ...]:
-        """The cards of the trick (baza) in progress, as (seat, card), in order."""
+        """The cards of the baza in progress, as (seat, card), in order."""
         return tuple(self._table)
 
     @property

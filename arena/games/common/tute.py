@@ -16,7 +16,7 @@ from arena.i18n import _
 RULE_FAULTS: tuple[str, ...] = ("renuncio", "false_canto", "not_in_hand")
 """Faults against the rules of play; the faults of a player process are protocol.PROCESS_FAULTS."""
 
-LAST_TRICK_BONUS = 10  # "las diez de última"
+LAST_BAZA_BONUS = 10  # "las diez de última"
 CUARENTA_POINTS, VEINTE_POINTS = 40, 20
 
 TUTE = "tute"
@@ -127,7 +127,7 @@ def beats(c: int, winning: int, trump: int) -> bool:
     return (cs == ws and c > winning) or (cs == trump and ws != trump)
 
 
-def trick_winner(cards: Sequence[tuple[int, int]], trump: int) -> int:
+def baza_winner(cards: Sequence[tuple[int, int]], trump: int) -> int:
     """The seat that takes a baza given as (seat, card) in playing order."""
     seat, winning = cards[0]
     for s, c in cards[1:]:

@@ -54,7 +54,7 @@ from arena.games.common.tute import (
     CANTO_NAMES,
     CUARENTA,
     CUARENTA_POINTS,
-    LAST_TRICK_BONUS,
+    LAST_BAZA_BONUS,
     PAIR_MASK,
     TUTE,
     VEINTE_POINTS,
@@ -309,7 +309,7 @@ def sing(sung_suits: int, canto: str, trump: int) -> int:
 def tantos(card_points: Sequence[int], last_baza: int, cantos: Sequence[int]) -> list[int]:
     """Each seat's tantos in a mano played out: card points + 10 de últimas to the seat that took
     the last baza + its cantos (D22)."""
-    return [card_points[s] + (LAST_TRICK_BONUS if s == last_baza else 0) + cantos[s] for s in range(PLAYERS)]
+    return [card_points[s] + (LAST_BAZA_BONUS if s == last_baza else 0) + cantos[s] for s in range(PLAYERS)]
 
 
 def mano_winner(tantos: Sequence[int], last_baza: int) -> int:

@@ -20,7 +20,7 @@ from arena.games.common.tute import (
     CANTO_NAMES,
     CUARENTA,
     CUARENTA_POINTS,
-    LAST_TRICK_BONUS,
+    LAST_BAZA_BONUS,
     PAIR_MASK,
     TUTE,
     VEINTE_POINTS,
@@ -122,7 +122,7 @@ def left(seat: int) -> int:
 beats = common.beats
 """Whether card ``c`` beats the card ``winning`` the baza so far (P12)."""
 
-baza_winner = common.trick_winner
+baza_winner = common.baza_winner
 """The seat that takes a baza given as (seat, card) in playing order (P14)."""
 
 
@@ -211,7 +211,7 @@ def tantos(card_points: Sequence[int], last_pair: int, cantos: Sequence[int], ru
     """
     out = []
     for pair in (0, 1):
-        base = card_points[pair] + (LAST_TRICK_BONUS if pair == last_pair else 0)
+        base = card_points[pair] + (LAST_BAZA_BONUS if pair == last_pair else 0)
         counted = ruleset != "espanol" or base >= CANTOS_NEEDED
         out.append(base + (cantos[pair] if counted else 0))
     return out

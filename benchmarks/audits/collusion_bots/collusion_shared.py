@@ -71,8 +71,8 @@ class Servant(AMas):
         return seat if seat != view.seat and seat in view.order else None
 
     def feed(self, request: PlayRequest, boss: int) -> str | None:
-        """On a trick the master (seat ``boss``) is winning: my highest-points card that does not
-        take the trick from it (the cheapest in strength among equals); None on any other trick,
+        """On a baza the master (seat ``boss``) is winning: my highest-points card that does not
+        take the baza from it (the cheapest in strength among equals); None on any other baza,
         or when every card I may play would take it."""
         win = request.winning()
         if win is None or win[0] != boss:

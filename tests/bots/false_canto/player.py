@@ -1,4 +1,4 @@
-"""Plays its strongest legal card to win tricks, then sings a canto it does not hold."""
+"""Plays its strongest legal card to win bazas, then sings a canto it does not hold."""
 
 import sys
 

@@ -7,8 +7,8 @@ would disqualify it), without a thought for its own score:
 
 - it never sings (a canto would raise its score above the master's; a tute would make the
   master lose the mano);
-- on a trick the master is winning it throws its highest-points card that does not take the
-  trick from the master (feeding it points: the top score of a mano is safe), and only when
+- on a baza the master is winning it throws its highest-points card that does not take the
+  baza from the master (feeding it points: the top score of a mano is safe), and only when
   every card it may play wins, its cheapest.
 
 Without the master at the table (or once the master is out) it plays honestly throughout.

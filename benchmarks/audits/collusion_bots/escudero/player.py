@@ -9,7 +9,7 @@ hidden cards in ways consistent with the play so far, plays each legal card out 
 the mano in each deal, and keeps the card that works out best, but for the master, not for
 itself: the master losing the mano counts -1, each third party losing +1/2 shared among them,
 its own fate nothing. With more cards in hand it feeds the master (its highest-points card
-that does not take the master's trick; otherwise it ducks, or takes a third party's trick once
+that does not take the master's baza; otherwise it ducks, or takes a third party's baza once
 the master has played). Without the master at the table (or once the master is out) it plays
 honestly, as the sample ``a_mas`` does. ``master = None`` makes it honest everywhere.
 """
@@ -31,7 +31,7 @@ from arena.rules import beats  # noqa: E402
 from arena.sdk import Move, PlayRequest  # noqa: E402
 
 SEARCH_FROM = 6
-"""Cards in hand from which down the servant searches (the last tricks decide the mano)."""
+"""Cards in hand from which down the servant searches (the last bazas decide the mano)."""
 SIMULATIONS = 16
 """Deals per searched move."""
 

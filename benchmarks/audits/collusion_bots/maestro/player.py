@@ -2,7 +2,7 @@
 
 It knows nothing of its servants: the sample ``a_mas`` itself (imported, through
 ``../collusion_shared.py``), a decent heuristic player that hunts points (the highest score of
-a mano is safe). Sings tute at once, the cuarenta before any veinte; following, wins the trick
+a mano is safe). Sings tute at once, the cuarenta before any veinte; following, wins the baza
 with its cheapest winning card, else throws its cheapest card; leading, leads its strongest
 non-trump card.
 """

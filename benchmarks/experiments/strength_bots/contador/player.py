@@ -3,7 +3,7 @@ as a hold-out none of them was tuned against).
 
 Leading, it plays the boss of a plain suit (the strongest card of the suit not yet played nor in
 its hand) when it holds one, else the weakest card of its longest plain suit. Following, it wins
-with its cheapest winning card when the trick holds 10 points or more, else throws its weakest
+with its cheapest winning card when the baza holds 10 points or more, else throws its weakest
 card. Sings only tute and the cuarenta.
 """
 

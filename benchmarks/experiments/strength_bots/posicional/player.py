@@ -1,4 +1,4 @@
-"""'Posicional': plays by its place in the trick (a benchmark opponent, not a sample; a hold-out
+"""'Posicional': plays by its place in the baza (a benchmark opponent, not a sample; a hold-out
 written after maestro's styles).
 
 Leading, its strongest trump when it holds four or more trumps, else its weakest card outside
