@@ -64,7 +64,7 @@ def arena(*args: str) -> None:
 
 def chromium_options(profile: Path, *extra: str) -> webdriver.ChromeOptions:
     """Debian's headless Chromium with a fresh ``profile`` and no reach to the network (also used by
-    ``tests/test_web_browser.py``)."""
+    ``tests/results/test_web_browser.py``)."""
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
     for arg in (*CHROMIUM_ARGS, *extra, f"--user-data-dir={profile}"):

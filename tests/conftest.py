@@ -12,9 +12,10 @@ from hypothesis import settings
 from arena import i18n
 from tests.procs import TOKEN_VAR, kill_and_reap, leftover_players
 
-# tests.torneos: the players and reference fixtures of the torneo tests; tests.serve_support: the
-# one Django (``serve_dir``) of every tests/test_serve*.py module.
-pytest_plugins = ["tests.torneos", "tests.serve_support"]
+# tests.torneos: the players and reference fixtures of the torneo tests, in several folders. A folder's
+# own fixtures are in its conftest.py (tests/serve/: the one Django, ``serve_dir``; tests/containment/:
+# the staging folder and the busy machine).
+pytest_plugins = ["tests.torneos"]
 
 # No time limit per example: on a loaded machine a fast example can still take long.
 settings.register_profile("arena", deadline=None)

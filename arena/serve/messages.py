@@ -2,7 +2,7 @@
 
 From the Python code (``_``, ``gettext``, ``gettext_lazy``) with Babel, and from the templates'
 ``{% translate "…" %}`` and ``{% blocktranslate %}…{% endblocktranslate %}`` (variables as
-Django names them, ``%(name)s``). tests/test_serve.py checks the catalog against them.
+Django names them, ``%(name)s``). tests/serve/test_serve.py checks the catalog against them.
 """
 
 from __future__ import annotations

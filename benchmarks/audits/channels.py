@@ -52,7 +52,7 @@ the one before the syscall filter; ``--arena DIR`` the one in a checkout.
     python benchmarks/audits/channels.py --channels keyring,flock --scenarios all --commit a20c34c
     python benchmarks/audits/channels.py --check      # the instrument itself, in seconds
 
-``--check`` checks the instrument instead (tests/test_channels_benchmark.py runs it): the decoder's
+``--check`` checks the instrument instead (tests/benchmarks/test_channels_benchmark.py runs it): the decoder's
 figures on a clean channel and on noise, then, under a root referee with bubblewrap and the syscall
 filter, the probe processes in two real sandboxes (socket families, refused counters, a few slots).
 """

@@ -17,7 +17,7 @@ random_legal; every deal of ``--deals`` in every seat rotation, in-process):
     python benchmarks/experiments/information.py --deals 40 --reveal none,all,all@2-,all@4-,all@1-1,all@1-3
     python benchmarks/experiments/information.py --deals 6 --posterior
 
-``--check`` checks the instrument instead (about a second; tests/test_information_benchmark.py runs
+``--check`` checks the instrument instead (about a second; tests/benchmarks/test_information_benchmark.py runs
 it): reveal items parse as whose hands in which bazas, and in one partido of maestro:4 told
 ``all``, ``a_mas@3-`` or ``random_legal@1-2``, every deal it draws holds the true hands of the
 seats told in the bazas told, and the other hidden cards are dealt, not told. Its last line is

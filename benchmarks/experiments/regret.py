@@ -16,7 +16,7 @@ playing the manos out: a variant is ``maestro``, ``maestro:N`` (N deals a move) 
 
     python benchmarks/experiments/regret.py --deals 6 --variants maestro,maestro+budget_ms=600
 
-``--check`` checks the instrument instead (a second; tests/test_regret_benchmark.py runs it):
+``--check`` checks the instrument instead (a second; tests/benchmarks/test_regret_benchmark.py runs it):
 variants read as maestro's settings and search on a copy, the regret of a choice is its loss rate
 above the picked best's, and the judge rates every candidate of six real positions. Its last line
 is ``check: variants, regret and the judge hold``.

@@ -16,7 +16,7 @@ before the last gives its rate and its ratio to the bare loop.
 ``--check`` instead checks the two playout loops (no timing): at 3 to 6 players, 200 manos each
 share out every point (the 130 of a mano, plus the cantos, less a card left out of a deal of
 three); its last line is ``check: both loops share out every point`` (exit status 1 otherwise).
-(tests/test_engine_benchmark.py runs both modes as a subprocess.)
+(tests/benchmarks/test_engine_benchmark.py runs both modes as a subprocess.)
 
     python benchmarks/performance/engine.py --players 4 --seconds 10
     python benchmarks/performance/engine.py --check        # a second

@@ -1,7 +1,7 @@
 """The wire messages every game shares: the pieces its requests are made of, and the replies.
 
 Each game's ``wire`` module defines its requests with these; its engine builds them and its
-SDK reads them, and ``tests/test_wire.py`` holds every definition against the tables of
+SDK reads them, and ``tests/house/test_wire.py`` holds every definition against the tables of
 ``docs/protocol.md``. Types only: nothing here runs. (No ``from __future__ import annotations``:
 ``NotRequired`` must be seen when the class is made, for ``__required_keys__``.)
 """

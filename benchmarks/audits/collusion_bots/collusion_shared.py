@@ -4,9 +4,9 @@
 imports the sample players ``a_mas`` (the point hunter all three play as when honest) and
 ``fuerte`` (the search ``escudero`` runs) from ``sample_players/``: the play they build on is the
 samples' own, not a copy of it. So the bots run where the whole checkout can be read: in the
-benchmark's process (``benchmarks/audits/collusion.py``, ``tests/test_collusion.py``), and by hand with
-``arena play --in-process`` or ``--sandbox none``; not in a sandbox, which shows a player only its
-own folder (``docs/security.md``).
+benchmark's process (``benchmarks/audits/collusion.py``, ``tests/results/test_collusion.py``), and by
+hand with ``arena play --in-process`` or ``--sandbox none``; not in a sandbox, which shows a player
+only its own folder (``docs/security.md``).
 """
 
 from __future__ import annotations

@@ -1,0 +1,1 @@
+"""The games (``arena.games``), one folder each, and what they share (``common``)."""

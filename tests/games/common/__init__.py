@@ -1,0 +1,1 @@
+"""What the games share (``arena.games.common``; ``arena.cards``): the deck."""

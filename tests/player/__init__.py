@@ -1,0 +1,1 @@
+"""The player's side of the pipe (``arena.player``): the runner."""

@@ -1,0 +1,2 @@
+"""The referee (``arena.referee``): player programs that misbehave, hostile replies, hello faults,
+the start-ups, a player in another language."""

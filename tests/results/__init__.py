@@ -1,0 +1,1 @@
+"""Results (``arena.results``): ranking, standings, collusion flags, strength, the workbook, the site."""

@@ -1,0 +1,77 @@
+"""Helpers of the ``arena serve`` test modules: their rows deleted, logged-in clients, clean versions,
+and a module's ``service`` fixture (the Django they share: this folder's ``conftest.py``)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+
+def clean_up(prefix: str, games: tuple[str, ...]) -> None:
+    """Delete what a test module made: the ladders of ``games`` with their partidos (and finals),
+    the users whose names start with ``prefix`` with their versions, and their audit rows."""
+    from django.contrib.auth import get_user_model
+
+    from arena.serve.ladder.models import AuditLog, FinalTorneo, Ladder, LadderPartido, Version
+
+    FinalTorneo.objects.filter(ladder__game__in=games).delete()
+    LadderPartido.objects.filter(ladder__game__in=games).delete()
+    Version.objects.filter(student__user__username__startswith=prefix).delete()
+    Ladder.objects.filter(game__in=games).delete()
+    AuditLog.objects.filter(who__username__startswith=prefix).delete()
+    get_user_model().objects.filter(username__startswith=prefix).delete()
+
+
+def logged_in(username: str | None, staff: bool = False, csrf: bool = False) -> Any:
+    """A Django test client logged in as ``username`` (the user made when new, staff if ``staff``);
+    not logged in when None or empty; checking CSRF tokens when ``csrf``."""
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+
+    client = Client(enforce_csrf_checks=csrf)
+    if username:
+        users = get_user_model()
+        user = users.objects.filter(username=username).first()
+        if user is None:
+            user = users.objects.create_user(username, is_staff=staff)
+        client.force_login(user)
+    return client
+
+
+def clean_version(
+    folder: Path, username: str, display_name: str, ladder: Any, player: Path, **student: str
+) -> Any:
+    """A new clean version of ``username``'s (the user and the student made when new, with
+    ``display_name`` and the ``student`` fields), of ``ladder``, whose folder is a copy of the
+    player folder ``player`` under the service ``folder``'s uploads, as an upload leaves it."""
+    import shutil
+
+    from django.contrib.auth import get_user_model
+
+    from arena.serve.ladder.models import Student, Version
+
+    user, _new = get_user_model().objects.get_or_create(username=username)
+    found, _new = Student.objects.get_or_create(user=user, defaults={"display_name": display_name, **student})
+    number = found.versions.count() + 1
+    home = folder / "uploads" / str(found.pk) / str(number) / "player" / player.name
+    shutil.rmtree(home, ignore_errors=True)
+    shutil.copytree(player, home, ignore=shutil.ignore_patterns("__pycache__"))
+    return Version.objects.create(
+        student=found, ladder=ladder, number=number, folder=str(home), status=Version.CLEAN
+    )
+
+
+def service_fixture(prefix: str, games: tuple[str, ...]) -> Any:
+    """A module's ``service`` fixture: the shared service folder, the module's rows (``prefix``,
+    ``games``: see :func:`clean_up`) deleted before its first test and after its last."""
+
+    @pytest.fixture(scope="module")
+    def service(serve_dir: Path) -> Iterator[Path]:
+        clean_up(prefix, games)
+        yield serve_dir
+        clean_up(prefix, games)
+
+    return service

@@ -1,0 +1,335 @@
+"""``arena serve``: watching the ladder — the live standings, the replays in the site's viewer, the
+deal keys kept until their deal is over, a version's own logs and incident files.
+
+The versions' folders are copies of the Tute de a dos samples (two seats: quick partidos), made
+clean without an upload; their partidos are played with ``worker.play_next``. What this module
+creates is deleted at its end (tests/serve/conftest.py).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.paths import ROOT
+from tests.serve.support import clean_up, clean_version, logged_in, service_fixture
+
+PREFIX = "watch-test-"
+GAME = "tute-dos"
+
+pytestmark = pytest.mark.sandbox
+
+
+service = service_fixture(PREFIX, (GAME,))
+
+
+def _clean_up() -> None:
+    clean_up(PREFIX, (GAME,))
+
+
+def _client(username: str = "", staff: bool = False) -> Any:
+    """A test client logged in as ``username`` (made when new); not logged in when empty."""
+    return logged_in(PREFIX + username if username else None, staff)
+
+
+def _version(service: Path, ladder: Any, name: str, sample: str) -> Any:
+    """A clean version of student ``name``'s, a copy of a Tute de a dos sample."""
+    return clean_version(service, PREFIX + name, f"Autora {name}", ladder, ROOT / "sample_dos" / sample)
+
+
+@pytest.fixture(scope="module")
+def ladder(service: Path) -> Any:
+    """A Tute de a dos ladder with Ana's and Bruno's versions and one partido played."""
+    from arena.serve.ladder.models import Ladder, LadderPartido
+    from arena.serve.ladder.worker import play_next
+
+    made = Ladder.objects.create(game=GAME, open=True)
+    made.ana = _version(service, made, "ana", "basico")
+    made.bruno = _version(service, made, "bruno", "random_legal")
+    partido = play_next(made)
+    assert partido is not None and partido.status == LadderPartido.DONE, partido and partido.error
+    made.first = partido
+    return made
+
+
+def _live(client: Any, ladder: Any) -> dict[str, Any]:
+    response = client.get(f"/ladders/{ladder.pk}/live.json")
+    assert response.status_code == 200 and response["Content-Type"] == "application/json"
+    data: dict[str, Any] = json.loads(response.content)
+    return data
+
+
+# --- the standings, live
+
+
+def test_live_json_gives_the_standings_and_the_latest_partidos(ladder: Any) -> None:
+    data = _live(_client("eva"), ladder)  # any logged-in user sees the standings
+    assert data["ladder"] == ladder.pk and data["open"] is True
+    names = {r["version"] for r in data["rows"]}
+    assert names == {"Autora ana #1", "Autora bruno #1"}
+    assert all(r["partidos"] >= 1 and r["strength"] is not None for r in data["rows"])
+    assert sum(r["won"] for r in data["rows"]) >= 1
+    first = next(p for p in data["partidos"] if p["id"] == ladder.first.pk)
+    assert first["status"] == "done" and first["state"] == "terminado"
+    assert set(first["seats"]) == names
+    assert first["seed"] == ladder.first.seed  # done, and no partido reuses its deal
+    assert first["viewer"] == f"/partidos/{ladder.first.pk}/"
+    assert first["text"] == f"/partidos/{ladder.first.pk}/replay"
+
+
+def test_live_json_and_the_standings_need_a_login(ladder: Any) -> None:
+    for url in (f"/ladders/{ladder.pk}/live.json", f"/ladders/{ladder.pk}/"):
+        response = _client().get(url)
+        assert response.status_code == 302 and response.url.startswith("/login/")
+        assert ladder.first.seed.encode() not in response.content
+    assert _client("eva").get("/ladders/999999/live.json").status_code == 404
+
+
+def test_the_standings_page_polls_with_a_script_of_its_own(ladder: Any) -> None:
+    page = _client("eva").get(f"/ladders/{ladder.pk}/")
+    text = page.content.decode()
+    assert page.status_code == 200
+    assert 'http-equiv="refresh"' not in text  # no reloads: live.js rewrites the tables
+    # the site's policy, and live.js may fetch from this server only
+    assert page["Content-Security-Policy"].endswith("; connect-src 'self'")
+    assert page["Content-Security-Policy"].startswith("default-src 'none';")
+    assert '<script src="/ladders/live.js" defer></script>' in text
+    assert f'data-live="/ladders/{ladder.pk}/live.json"' in text
+    assert f'href="/partidos/{ladder.first.pk}/"' in text and ladder.first.seed in text
+    assert "Autora ana #1" in text and "Autora bruno #1" in text
+    script = _client("eva").get("/ladders/live.js")
+    assert script.status_code == 200 and script["Content-Type"].startswith("text/javascript")
+    body = script.content.decode()
+    assert "textContent" in body and "innerHTML" not in body
+
+
+def test_the_standings_are_cached_until_a_partido_ends(ladder: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    from django.conf import settings
+
+    from arena.serve.ladder import views, views_watch
+    from arena.serve.ladder.worker import play_next
+
+    monkeypatch.setattr(settings, "STANDINGS_FRESH_S", 0)  # every partido that ends: stale at once
+
+    rows = views_watch.cached_standings(ladder)
+    assert views_watch.cached_standings(ladder) is rows  # not fitted again
+    fresh = views.standings_rows(ladder)
+    assert [(r["version"].pk, r["partidos"], r["won"], r["group"]) for r in rows] == [
+        (r["version"].pk, r["partidos"], r["won"], r["group"]) for r in fresh
+    ]
+    before = {r["version"].pk: r["partidos"] for r in rows}
+    played = play_next(ladder)
+    assert played is not None and played.status == "done"
+    again = views_watch.cached_standings(ladder)
+    assert again is not rows
+    assert {r["version"].pk: r["partidos"] for r in again} == {v: n + 1 for v, n in before.items()}
+    assert views_watch.cached_standings(ladder) is again
+
+
+def test_a_busy_ladder_s_standings_are_fitted_at_most_every_few_seconds(
+    ladder: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from django.conf import settings
+
+    from arena.serve.ladder import views_watch
+    from arena.serve.ladder.worker import play_next
+
+    monkeypatch.setattr(settings, "STANDINGS_FRESH_S", 3600)
+    rows = views_watch.cached_standings(ladder)
+    assert play_next(ladder) is not None
+    assert views_watch.cached_standings(ladder) is rows  # a partido ended, the fit is fresh enough
+    monkeypatch.setattr(settings, "STANDINGS_FRESH_S", 0)
+    assert views_watch.cached_standings(ladder) is not rows
+
+
+# --- the replays
+
+
+def test_a_done_partido_opens_in_the_site_s_viewer(ladder: Any) -> None:
+    client = _client("eva")
+    page = client.get(f"/partidos/{ladder.first.pk}/")
+    assert page.status_code == 200 and page["Content-Type"].startswith("text/html")
+    text = page.content.decode()
+    assert f"Partido {ladder.first.pk}" in text and 'id="viewer"' in text
+    assert 'id="replay-data"' in text and "Autora ana #1" in text
+    for name in ("site.css", "site.js", "viewer.js"):
+        assert f'/viewer/assets/{name}"' in text
+        assert client.get(f"/viewer/assets/{name}").status_code == 200
+    assert "/uploads/" not in text  # the players' folders on the server are not shown
+    assert client.get("/viewer/assets/web.py").status_code == 404
+    assert f'href="/ladders/{ladder.pk}/"' in text
+    assert _client().get(f"/partidos/{ladder.first.pk}/").status_code == 302
+
+
+def test_the_replay_as_text_names_the_seats_as_the_standings(ladder: Any, service: Path) -> None:
+    stored = Path(ladder.first.replay).read_text(encoding="utf-8")
+    assert '"source"' in stored and "/uploads/" in stored  # the referee's, kept on the server
+    for client in (_client("eva"), _client("profe", staff=True)):
+        text = client.get(f"/partidos/{ladder.first.pk}/replay").content.decode()
+        assert '"source"' not in text and "/uploads/" not in text and str(service) not in text
+        players = json.loads(text.splitlines()[0])["players"]
+        assert {p["name"] for p in players} == {"Autora ana #1", "Autora bruno #1"}
+        assert text.splitlines()[1:] == stored.splitlines()[1:]
+
+
+def test_the_viewer_speaks_the_reader_s_language(ladder: Any) -> None:
+    from arena import i18n
+
+    before = i18n.language()
+    spanish = _client("eva").get(f"/partidos/{ladder.first.pk}/").content.decode()
+    reader = _client("eva")
+    reader.cookies["django_language"] = "en"
+    english = reader.get(f"/partidos/{ladder.first.pk}/").content.decode()
+    assert "Antes de la primera línea de la repetición." in spanish
+    assert "Before the first line of the replay." in english
+    assert "Antes de la primera línea" not in english
+    assert i18n.language() == before  # the process's language is left as it was
+
+
+def test_a_queued_partido_has_no_replay_yet(ladder: Any) -> None:
+    from arena.serve.ladder.models import LadderPartido
+
+    queued = LadderPartido.objects.create(ladder=ladder, versions=[ladder.ana.pk, ladder.bruno.pk])
+    try:
+        client = _client("eva")
+        assert client.get(f"/partidos/{queued.pk}/").status_code == 404
+        assert client.get(f"/partidos/{queued.pk}/replay").status_code == 404
+        assert queued.seed not in client.get(f"/ladders/{ladder.pk}/").content.decode()
+        shown = next(p for p in _live(client, ladder)["partidos"] if p["id"] == queued.pk)
+        assert shown["seed"] is None and shown["viewer"] is None
+    finally:
+        queued.delete()
+
+
+def test_a_deal_key_waits_until_every_partido_of_its_deal_is_over(ladder: Any) -> None:
+    from arena.serve.ladder.models import LadderPartido
+
+    first = ladder.first
+    rotation = LadderPartido.objects.create(
+        ladder=ladder, versions=list(reversed(first.versions)), seed=first.seed
+    )
+    try:
+        client = _client("eva")
+        assert first.seed not in client.get(f"/ladders/{ladder.pk}/").content.decode()
+        shown = next(p for p in _live(client, ladder)["partidos"] if p["id"] == first.pk)
+        assert shown["status"] == "done" and shown["seed"] is None and shown["viewer"] is None
+        # its replay holds the deal: it waits too
+        assert client.get(f"/partidos/{first.pk}/").status_code == 404
+        assert client.get(f"/partidos/{first.pk}/replay").status_code == 404
+        LadderPartido.objects.filter(pk=rotation.pk).update(status=LadderPartido.PLAYING)
+        assert first.seed not in json.dumps(_live(client, ladder))
+    finally:
+        rotation.delete()
+    assert first.seed in client.get(f"/ladders/{ladder.pk}/").content.decode()
+    assert client.get(f"/partidos/{first.pk}/").status_code == 200
+
+
+# --- a version's files
+
+
+@pytest.fixture(scope="module")
+def check_files(ladder: Any, service: Path) -> Path:
+    """Ana's check folder as ``arena check`` leaves it, plus links out of it that must not be followed."""
+    from arena.serve.ladder.views_watch import check_folder
+
+    check = check_folder(ladder.ana)
+    (check / "partido-1.jsonl.logs").mkdir(parents=True, exist_ok=True)
+    (check / "startup.logs").mkdir(exist_ok=True)
+    (check / "partido-1.jsonl").write_text('{"type": "partido_start"}\n')
+    (check / "partido-1.jsonl.logs" / "basico.stderr.log").write_text("la traza de Ana\n")
+    (check / "startup.logs" / "basico.stderr.log").write_text("")
+    secret = service / "secret-outside.txt"
+    secret.write_text("fuera del alcance\n")
+    os.symlink(secret, check / "link.txt")
+    os.symlink(check_folder(ladder.bruno).parent, check / "bruno")
+    return check
+
+
+def _files(client: Any, ladder: Any, version: Any) -> Any:
+    return client.get(f"/versions/{version.pk}/files")
+
+
+def _own_seat(ladder: Any, version: Any) -> int:
+    seat: int = ladder.first.versions.index(version.pk)
+    return seat
+
+
+def test_the_author_and_an_instructor_see_the_version_s_files(ladder: Any, check_files: Path) -> None:
+    from arena.serve.ladder.views_watch import version_files
+
+    listed = version_files(ladder.ana)
+    seat = _own_seat(ladder, ladder.ana)
+    mine = f"partidos/{ladder.first.pk}/seat-{seat}.stderr.log"
+    assert {
+        "check/partido-1.jsonl",
+        "check/partido-1.jsonl.logs/basico.stderr.log",
+        "check/startup.logs/basico.stderr.log",
+        mine,
+    } <= set(listed)
+    assert not [name for name in listed if "link" in name or name.startswith("check/bruno")]
+    other = f"partidos/{ladder.first.pk}/seat-{1 - seat}.stderr.log"
+    assert other not in listed  # Bruno's seat: not Ana's to read
+    for client in (_client("ana"), _client("profe", staff=True)):
+        page = _files(client, ladder, ladder.ana)
+        assert page.status_code == 200
+        text = page.content.decode()
+        assert f"/versions/{ladder.ana.pk}/files/check/partido-1.jsonl.logs/basico.stderr.log" in text
+        assert f"/versions/{ladder.ana.pk}/files/{mine}" in text
+        log = client.get(f"/versions/{ladder.ana.pk}/files/check/partido-1.jsonl.logs/basico.stderr.log")
+        assert log.status_code == 200 and log["Content-Type"].startswith("text/plain")
+        assert b"".join(log.streaming_content) == b"la traza de Ana\n"
+        assert client.get(f"/versions/{ladder.ana.pk}/files/{mine}").status_code == 200
+    version_page = _client("ana").get(f"/versions/{ladder.ana.pk}").content.decode()
+    assert f'href="/versions/{ladder.ana.pk}/files"' in version_page
+
+
+def test_another_student_gets_404_for_the_list_and_every_file(ladder: Any, check_files: Path) -> None:
+    from arena.serve.ladder.views_watch import version_files
+
+    bruno = _client("bruno")
+    assert _files(bruno, ladder, ladder.ana).status_code == 404
+    names = list(version_files(ladder.ana))
+    assert names
+    for name in names:
+        response = bruno.get(f"/versions/{ladder.ana.pk}/files/{name}")
+        assert response.status_code == 404, name
+    assert _files(_client(), ladder, ladder.ana).status_code == 302  # not logged in: the login page
+
+
+def test_paths_out_of_the_list_are_not_found(ladder: Any, check_files: Path, service: Path) -> None:
+    ana = _client("ana")
+    base = f"/versions/{ladder.ana.pk}/files/"
+    seat = _own_seat(ladder, ladder.ana)
+    bruno_log = Path(f"{ladder.first.replay}.logs")
+    assert len(list(bruno_log.glob("*.stderr.log"))) == 2  # both seats' logs are on the disk
+    attempts = [
+        "check/../../../../secret_key",
+        "../secret_key",
+        "check/%2e%2e/%2e%2e/upload.zip",
+        "/etc/passwd",
+        "%2Fetc%2Fpasswd",
+        str(service / "secret_key"),
+        "check/link.txt",
+        "check/bruno/1/check/partido-1.jsonl",
+        "check/",
+        "check",
+        f"partidos/{ladder.first.pk}/seat-{1 - seat}.stderr.log",  # the other seat's log
+        f"partidos/{ladder.first.pk}/../../../secret_key",
+    ]
+    for attempt in attempts:
+        response = ana.get(base + attempt)
+        assert response.status_code == 404, attempt
+        assert b"fuera del alcance" not in response.content
+    assert ana.get(f"/versions/{ladder.bruno.pk}/files").status_code == 404
+
+
+def test_in_a_game_of_teams_each_side_s_version_sits_in_its_team_s_seats(service: Path) -> None:
+    from arena.serve.ladder.models import LadderPartido
+    from arena.serve.ladder.views_watch import seat_versions
+
+    assert seat_versions(LadderPartido(versions=[7, 9]), "tute-parejas") == [7, 9, 7, 9]
+    assert seat_versions(LadderPartido(versions=[7, 9, 4]), "tute-cabrero") == [7, 9, 4]
