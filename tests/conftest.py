@@ -5,6 +5,7 @@ from __future__ import annotations
 import signal
 import uuid
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from hypothesis import settings
@@ -37,7 +38,8 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Markers from each test's fixtures (their whole closure): ``sandbox`` (it starts player
     processes: :func:`run_token` or :func:`player_processes`), ``browser`` (a headless browser), and
     ``slow`` for both, so that ``pytest -m "not slow"`` is the fast tier (the rules, the engines, the
-    results)."""
+    results). Also ``slow``: the ``[thorough]`` runs of hypothesis tests (:func:`pytest_generate_tests`)
+    and the few tests marked by hand, each with a comment saying why."""
     for item in items:
         fixtures = set(getattr(item, "fixturenames", ()))
         if fixtures & SANDBOX_FIXTURES:
@@ -46,6 +48,42 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.browser)
         if item.get_closest_marker("sandbox") or item.get_closest_marker("browser"):
             item.add_marker(pytest.mark.slow)
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """A hypothesis test marked ``fast_examples(n)`` (itself or its module) that asks for more than ``n``
+    examples is two: ``[fast]`` runs ``n`` of them, in the fast tier; ``[thorough]`` runs every example
+    its settings ask for, and is ``slow``. Any other test runs as it is."""
+    marker = metafunc.definition.get_closest_marker("fast_examples")
+    if marker is None or not getattr(metafunc.function, "is_hypothesis_test", False):
+        return
+    (fast,) = marker.args
+    full = _settings_of(metafunc.function)
+    if full is not None and full.max_examples <= fast:
+        return
+    tiers = [pytest.param(fast, id="fast"), pytest.param(None, id="thorough", marks=pytest.mark.slow)]
+    metafunc.parametrize("hypothesis_examples", tiers, indirect=True)
+
+
+def _settings_of(test: Any) -> settings | None:
+    """The settings a hypothesis test runs with: ``@given`` reads them from this attribute at each call."""
+    return getattr(test, "_hypothesis_internal_use_settings", None)
+
+
+@pytest.fixture(autouse=True)
+def hypothesis_examples(request: pytest.FixtureRequest) -> Iterator[None]:
+    """The ``[fast]`` run of a test marked ``fast_examples(n)``: its own settings, with ``n`` examples
+    (:func:`pytest_generate_tests`). Every other test runs as it is."""
+    fast = getattr(request, "param", None)
+    full = _settings_of(request.function) if fast is not None else None
+    if full is None:  # not a fast run (or hypothesis keeps its settings elsewhere now: all of them)
+        yield
+        return
+    request.function._hypothesis_internal_use_settings = settings(full, max_examples=fast)
+    try:
+        yield
+    finally:
+        request.function._hypothesis_internal_use_settings = full
 
 
 @pytest.fixture(scope="module")

@@ -11,7 +11,8 @@ from tests.benchmark_scripts import benchmark_lines
 
 
 @pytest.fixture(scope="module")
-def checked() -> list[str]:
+def checked(player_processes: None) -> list[str]:
+    """The script's check, run once: its probes are processes in two real sandboxes."""
     return benchmark_lines("audits/channels.py", "--check")
 
 

@@ -8,6 +8,7 @@ from the Spanish catalog, and on language switches written by hand.
 from __future__ import annotations
 
 import ast
+import functools
 import re
 import string
 from pathlib import Path
@@ -56,11 +57,16 @@ def _wrapped(tree: ast.AST) -> set[int]:
     return ids
 
 
+@functools.cache
+def _parsed(path: Path) -> tuple[list[str], ast.Module]:
+    """The lines of ``path`` and its syntax tree, read once for the module's tests (none changes it)."""
+    source = path.read_text(encoding="utf-8")
+    return source.splitlines(), ast.parse(source)
+
+
 def unwrapped_sentences(path: Path) -> list[str]:
     """``file:line: text`` of each sentence in ``path`` outside the catalogs."""
-    source = path.read_text(encoding="utf-8")
-    lines = source.splitlines()
-    tree = ast.parse(source)
+    lines, tree = _parsed(path)
     skip = _docstrings(tree) | _wrapped(tree)
     found = []
     for node in ast.walk(tree):
@@ -93,7 +99,7 @@ def test_no_language_switch_by_hand() -> None:
     """Languages are chosen by the catalogs: no ``lang == "es"`` and no ``{"es": …, "en": …}`` tables."""
     found = []
     for path in _modules():
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in ast.walk(_parsed(path)[1]):
             if isinstance(node, ast.Compare):
                 values = [node.left, *node.comparators]
                 if any(isinstance(v, ast.Constant) and v.value in i18n.LANGUAGES for v in values):
@@ -114,6 +120,7 @@ def _catalog(lang: str):  # type: ignore[no-untyped-def]
         return read_po(f, locale=lang)
 
 
+@functools.cache
 def _extracted() -> dict[str, tuple[str, int]]:
     messages: dict[str, tuple[str, int]] = {}
     for filename, lineno, message, _comments, _context in extract_from_dir(

@@ -248,6 +248,7 @@ def test_faults_before_the_deal_are_each_judged_even_when_too_few_are_left() -> 
     assert not p.fault(1, "crash", "after the end")
 
 
+@pytest.mark.fast_examples(25)
 @settings(max_examples=150, deadline=None)
 @given(
     n=st.integers(3, 6),

@@ -4,10 +4,10 @@ Three layers (issue 12, point 4):
 
 - named hostile lines (ids of every type, NaN, bad UTF-8, lone surrogates,
   duplicate keys, deep nesting, …), at ``hello`` and in play;
-- a fuzz run of more than 100,000 generated and mutated lines, and hypothesis's
-  JSON values, through the referee's own path: :class:`SubprocessConnection`'s
-  ``_hello`` / ``ask`` (over a fake process), :func:`replies.check_play` as the
-  referee calls it, and the engine;
+- a fuzz run of 100,000 generated and mutated lines, and hypothesis's JSON values
+  (a tenth of each in the fast tier, all in ``[thorough]``), through the referee's
+  own path: :class:`SubprocessConnection`'s ``_hello`` / ``ask`` (over a fake
+  process), :func:`replies.check_play` as the referee calls it, and the engine;
 - hostile bots (``tests/bots/hostile_reply_*``) in real partidos and in a torneo.
 """
 
@@ -505,11 +505,19 @@ def fuzz_lines(seed: int, count: int, judge: Judge) -> Iterator[tuple[str, bytes
 
 
 FUZZ_LINES = 100_000
+"""The thorough run's lines (``slow``); the fast tier's run judges the first tenth of them."""
 
 
-def test_fuzz_every_line_is_judged(judge: Judge) -> None:
+@pytest.mark.parametrize(
+    "lines",
+    [
+        pytest.param(FUZZ_LINES // 10, id="fast"),
+        pytest.param(FUZZ_LINES, id="thorough", marks=pytest.mark.slow),
+    ],
+)
+def test_fuzz_every_line_is_judged(judge: Judge, lines: int) -> None:
     seen = 0
-    for kind, line, which in fuzz_lines(12, FUZZ_LINES, judge):
+    for kind, line, which in fuzz_lines(12, lines, judge):
         try:
             judge.hello(line) if kind == "hello" else judge.play(line, which)
         except AssertionError:
@@ -517,9 +525,9 @@ def test_fuzz_every_line_is_judged(judge: Judge) -> None:
         except BaseException as exc:
             raise AssertionError(f"the referee failed on {line[:300]!r}: {exc!r}") from exc
         seen += 1
-    assert seen >= 100_000
+    assert seen == lines
     tally = judge.tally
-    assert sum(tally.values()) >= FUZZ_LINES
+    assert sum(tally.values()) >= lines
     # the run reached every outcome: valid replies and every fault the engine judges
     for kind in ("ready", "played", "protocol", "not_in_hand", "renuncio", "false_canto"):
         assert tally[kind] > 20, tally
@@ -569,8 +577,10 @@ def reply_lines(draw: st.DrawFn, rid: int) -> bytes:
 HYPOTHESIS = settings(
     max_examples=1000, deadline=None, suppress_health_check=list(HealthCheck), database=None
 )
+FAST = pytest.mark.fast_examples(100)  # the fast tier's tenth; [thorough] runs all 1000
 
 
+@FAST
 @HYPOTHESIS
 @given(value=json_values, ascii_only=st.booleans(), hello=st.booleans())
 def test_hypothesis_any_json_value_is_judged(value: Any, ascii_only: bool, hello: bool) -> None:
@@ -583,6 +593,7 @@ def test_hypothesis_any_json_value_is_judged(value: Any, ascii_only: bool, hello
     assert result in ("protocol", "ready"), result
 
 
+@FAST
 @HYPOTHESIS
 @given(data=st.data(), which=st.integers(0, len(TEMPLATES) - 1))
 def test_hypothesis_reply_shaped_objects_are_judged(data: st.DataObject, which: int) -> None:
@@ -591,6 +602,7 @@ def test_hypothesis_reply_shaped_objects_are_judged(data: st.DataObject, which: 
     judge.play(line, which)
 
 
+@FAST
 @HYPOTHESIS
 @given(cut=st.integers(0, 200), junk=st.binary(max_size=8))
 def test_hypothesis_bytes_spliced_into_a_valid_reply_are_judged(cut: int, junk: bytes) -> None:

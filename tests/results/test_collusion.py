@@ -17,8 +17,15 @@ import pytest
 from arena.results import collusion, ranking, standings
 from tests.paths import ROOT
 
-HONEST_SEEDS = range(12)
-COLLUDING_SEEDS = range(6)
+
+def seeds(count: int, fast: int = 3) -> list[Any]:
+    """``range(count)``: the fast tier draws the first ``fast`` seeds' torneos, the full run all of them
+    (the others are ``slow``)."""
+    return [seed if seed < fast else pytest.param(seed, marks=pytest.mark.slow) for seed in range(count)]
+
+
+HONEST_SEEDS = seeds(12)
+COLLUDING_SEEDS = seeds(6)
 
 
 def draw(

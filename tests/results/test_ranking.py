@@ -81,6 +81,7 @@ def test_strict_rankings_give_choix_s_maximum_likelihood() -> None:
     assert np.allclose(theta - theta.mean(), reference - reference.mean(), atol=2e-3)
 
 
+@pytest.mark.fast_examples(20)
 @given(st.data())
 def test_the_gradient_of_the_tied_likelihood_is_exact(data: st.DataObject) -> None:
     n = data.draw(st.integers(3, 7))
@@ -220,6 +221,7 @@ def test_without_resamples_there_is_an_order_but_no_interval() -> None:
     assert set(p.group) == {"a"} and all(math.isnan(a) for a in p.ahead)
 
 
+@pytest.mark.fast_examples(20)
 @given(st.data())
 def test_the_hessian_of_the_tied_likelihood_is_exact(data: st.DataObject) -> None:
     n = data.draw(st.integers(3, 7))

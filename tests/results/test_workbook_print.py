@@ -85,6 +85,13 @@ def tables() -> tuple[pd.DataFrame, ...]:
     )
 
 
+@pytest.fixture(scope="module")
+def spanish(tables: tuple[pd.DataFrame, ...], tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The Spanish workbook of :func:`frames`, written once for the tests that only read it."""
+    with i18n.speaking("es"):
+        return write_workbook(frames(tables, "es"), tmp_path_factory.mktemp("spanish") / "w.xlsx")
+
+
 def frames(tables: tuple[pd.DataFrame, ...], lang: str) -> dict[str, pd.DataFrame]:
     theta = tables[0].set_index("entrant")["fuerza"].reindex(ENTRANTS).to_numpy(dtype=float)
     sospechas = suspicions(synthetic_records(), ENTRANTS, theta)
@@ -140,10 +147,9 @@ def test_every_sheet_prints_a4_landscape_one_page_wide_with_its_titles(
 
 
 def test_captions_are_on_the_notes_sheet_and_the_callers_replace_the_defaults(
-    tables: tuple[pd.DataFrame, ...], tmp_path: Path
+    tables: tuple[pd.DataFrame, ...], spanish: Path, tmp_path: Path
 ) -> None:
-    path = write_workbook(frames(tables, "es"), tmp_path / "w.xlsx")
-    notes = pd.read_excel(path, sheet_name="Notas")
+    notes = pd.read_excel(spanish, sheet_name="Notas")
     assert list(notes.columns) == ["Hoja", "Nota"]
     said: dict[str, str] = {}
     for sheet, note in zip(notes["Hoja"], notes["Nota"], strict=True):
@@ -153,7 +159,7 @@ def test_captions_are_on_the_notes_sheet_and_the_callers_replace_the_defaults(
         "Fila A, columna B: parte de los partidos que A y B jugaron juntos"
     )
     assert said["Pares"].startswith("Fila A, columna B: la parte de los remuestreos del bootstrap")
-    pos = pd.read_excel(path, sheet_name="Posiciones")  # the header on row 1: read as it is
+    pos = pd.read_excel(spanish, sheet_name="Posiciones")  # the header on row 1: read as it is
     assert list(pos.columns[:3]) == [headers_in("es")[k] for k in ("puesto", "entrant", "grupo")]
     assert list(pos[headers_in("es")["entrant"]]) == list(tables[0]["entrant"])
 
@@ -167,11 +173,9 @@ def test_captions_are_on_the_notes_sheet_and_the_callers_replace_the_defaults(
     assert header_row(wb["Partidos"]) == 1 and wb["Partidos"].freeze_panes == "A2"
 
 
-def test_formats_filter_colour_scale_and_chart_follow_the_table(
-    tables: tuple[pd.DataFrame, ...], tmp_path: Path
-) -> None:
+def test_formats_filter_colour_scale_and_chart_follow_the_table(spanish: Path) -> None:
     h = headers_in("es")
-    wb = openpyxl.load_workbook(write_workbook(frames(tables, "es"), tmp_path / "w.xlsx"))
+    wb = openpyxl.load_workbook(spanish)
     ws = wb["Posiciones"]
     top, n = header_row(ws), len(ENTRANTS)
     head = [c.value for c in ws[top]]
@@ -319,6 +323,7 @@ NO_OFFICE = "LibreOffice (soffice) is not installed; .ci/run installs it when CI
 NO_PDFTOTEXT = "pdftotext (Debian's poppler-utils) is not installed; .ci/run installs it with LibreOffice"
 
 
+@pytest.mark.slow  # an integration with LibreOffice: soffice starts and renders a PDF (seconds)
 @pytest.mark.skipif(SOFFICE is None, reason=NO_OFFICE)
 def test_libreoffice_prints_every_sheet_one_page_wide_with_names_on_every_page(
     tables: tuple[pd.DataFrame, ...], tmp_path: Path

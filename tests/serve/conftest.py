@@ -75,6 +75,12 @@ def _configure(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
     folder = boot.configure(tmp_path_factory.mktemp("serve"))
     boot.migrate()
+    from django.test.utils import override_settings
+
+    # Passwords hashed with MD5 here, not with the service's PBKDF2 (a million rounds, a third of a
+    # second a password on 2 cores): no test here is about the hash, and the lockout's counts the
+    # hashes made. The browser tests' server, a process of its own, keeps PBKDF2.
+    override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]).enable()
     return folder
 
 

@@ -12,11 +12,17 @@ import pytest
 
 def clean_up(prefix: str, games: tuple[str, ...]) -> None:
     """Delete what a test module made: the ladders of ``games`` with their partidos (and finals),
-    the users whose names start with ``prefix`` with their versions, and their audit rows."""
+    the users whose names start with ``prefix`` with their versions, and their audit rows; first the
+    background checks still running (uploads'), which write their versions when done."""
+    import threading
+
     from django.contrib.auth import get_user_model
 
     from arena.serve.ladder.models import AuditLog, FinalTorneo, Ladder, LadderPartido, Version
 
+    for thread in threading.enumerate():
+        if thread.name.startswith("check-"):
+            thread.join(60)
     FinalTorneo.objects.filter(ladder__game__in=games).delete()
     LadderPartido.objects.filter(ladder__game__in=games).delete()
     Version.objects.filter(student__user__username__startswith=prefix).delete()

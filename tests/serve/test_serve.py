@@ -137,10 +137,11 @@ def test_the_pages_catalog_translates_every_message() -> None:
 
     with boot.CATALOG.open("rb") as f:
         catalog = read_po(f, locale="es")
-    missing = [f"{where}: {msgid!r}" for msgid, where in messages().items() if catalog.get(msgid) is None]
+    pages = messages()  # read once: it reads every file of the pages
+    missing = [f"{where}: {msgid!r}" for msgid, where in pages.items() if catalog.get(msgid) is None]
     missing += [f"untranslated {e.id!r}" for e in catalog if e.id and not e.string]
     assert not missing, "not in arena/serve/locale/es/LC_MESSAGES/django.po:\n" + "\n".join(missing)
-    stale = [e.id for e in catalog if e.id and e.id not in messages()]
+    stale = [e.id for e in catalog if e.id and e.id not in pages]
     assert not stale, f"in django.po but no longer in the pages: {stale}"
 
 
@@ -241,6 +242,8 @@ def test_an_upload_that_is_no_player_is_refused_with_the_reason() -> None:
     assert "player.py" in Version.objects.get(pk=int(tar.url.rsplit("/", 1)[1])).report
 
 
+@pytest.mark.sandbox  # the upload is checked as the one above: the sample opponents play in the sandbox
+@pytest.mark.slow
 def test_the_player_s_files_can_be_uploaded_without_a_zip() -> None:
     from django.core.files.uploadedfile import SimpleUploadedFile
 

@@ -133,6 +133,7 @@ def test_a_closed_ladder_refuses_uploads_and_records_nothing(service: Path) -> N
     assert ladder.open and _audited("liga abierta: tute-dos")
 
 
+@pytest.mark.sandbox  # the upload accepted before the deadline is checked in the background: in the sandbox
 def test_after_the_deadline_uploads_are_refused_with_the_date(service: Path) -> None:
     from arena.serve.ladder.models import Version
 
@@ -322,12 +323,16 @@ def test_with_a_scheduler_the_partidos_are_played_on_the_dask_cluster(service: P
     assert not list(replay.parent.glob(".*"))  # no temporary file left beside it
 
 
-def test_an_unreachable_scheduler_is_one_line_before_anything_starts(tmp_path: Path) -> None:
+def test_an_unreachable_scheduler_is_one_line_before_anything_starts(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     pytest.importorskip("distributed", reason="the distributed extra is not installed")
     pytest.importorskip("django")
     from click.testing import CliRunner
 
     from arena.cli.serve import serve_cmd
+
+    monkeypatch.setattr("arena.tournament.cluster.backend.CONNECT_S", 0.5)  # nothing listens: no wait
 
     result = CliRunner().invoke(serve_cmd, [str(tmp_path / "data"), "--scheduler", "tcp://127.0.0.1:9"])
     assert result.exit_code == 1

@@ -62,6 +62,7 @@ def _played(active: Sequence[int], tables: Sequence[Sequence[int]]) -> Counter[i
     return played
 
 
+@pytest.mark.fast_examples(12)
 @settings(max_examples=60, deadline=None)
 @given(
     n=st.integers(2, 14),
@@ -145,6 +146,7 @@ def test_everyone_meets_everyone(n: int, sizes: tuple[int, ...], seed: int) -> N
     assert len(met) == n * (n - 1) // 2
 
 
+@pytest.mark.fast_examples(6)
 @settings(max_examples=30, deadline=None)
 @given(
     n=st.integers(6, 12),

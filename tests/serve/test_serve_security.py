@@ -59,7 +59,7 @@ def _login(client: Any, username: str, password: str, address: str, **headers: s
 
 @pytest.fixture
 def hashes(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The user names whose password Django's ModelBackend checked (one PBKDF2 hash each)."""
+    """The user names whose password Django's ModelBackend checked (one password hash each)."""
     from django.contrib.auth.backends import ModelBackend
 
     checked: list[str] = []

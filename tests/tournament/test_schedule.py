@@ -57,6 +57,7 @@ def check_shape(schedule: list[ScheduledPartido], n: int, k: int) -> None:
         assert 0 <= p.seed < 2**53
 
 
+@pytest.mark.fast_examples(10)
 @settings(max_examples=60, deadline=None)
 @given(tables(), st.integers(1, 5), SEEDS)
 def test_round_robin_covers_every_subset_rounds_times(nk: tuple[int, int], rounds: int, seed: int) -> None:
@@ -70,6 +71,7 @@ def test_round_robin_covers_every_subset_rounds_times(nk: tuple[int, int], round
     assert len({p.seed for p in schedule}) == len(schedule), "one deal per partido"
 
 
+@pytest.mark.fast_examples(10)
 @settings(max_examples=60, deadline=None)
 @given(tables(), st.integers(1, 9), SEEDS)
 def test_every_entrant_sits_in_every_seat_evenly(nk: tuple[int, int], rounds: int, seed: int) -> None:
@@ -108,6 +110,7 @@ def test_duplicate_replays_each_deal_under_every_rotation(
         assert len(set(counts)) == 1
 
 
+@pytest.mark.fast_examples(12)
 @settings(max_examples=80, deadline=None)
 @given(tables(max_n=10), st.data(), SEEDS, st.booleans())
 def test_partidos_draws_a_balanced_subset(
@@ -158,6 +161,7 @@ def big_draws(draw: st.DrawFn) -> tuple[int, int, int]:
     return n, k, count
 
 
+@pytest.mark.fast_examples(3)
 @settings(max_examples=20, deadline=None)
 @given(big_draws(), SEEDS, st.booleans())
 def test_big_draws_keep_every_promise(nkc: tuple[int, int, int], seed: int, dup: bool) -> None:
@@ -304,7 +308,15 @@ def test_in_blocks_of_2k_rounds_each_neighbour_plays_after_the_other_as_often(
         assert len(set(counts)) == 1, counts
 
 
-@pytest.mark.parametrize(("n", "k", "partidos"), [(12, 4, 600), (30, 4, 2000), (9, 6, 84), (7, 4, 105)])
+@pytest.mark.parametrize(
+    ("n", "k", "partidos"),
+    [
+        (12, 4, 600),
+        pytest.param(30, 4, 2000, marks=pytest.mark.slow),  # a whole course's draw: seconds
+        (9, 6, 84),
+        (7, 4, 105),
+    ],
+)
 def test_neighbours_spread_over_the_pairs_in_a_typical_course(n: int, k: int, partidos: int) -> None:
     """Measured (benchmarks/experiments/seating.py), held here for a few courses: "A plays right
     after B" within a couple of partidos of "B right after A" and of every other ordered pair that

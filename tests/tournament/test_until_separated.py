@@ -28,7 +28,8 @@ SEPARATING = replace(CONFIG, until_separated=True, budget=BUDGET)
 
 
 @pytest.fixture(scope="module")
-def separated(players: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+def separated(players: Path, tmp_path_factory: pytest.TempPathFactory, player_processes: None) -> Path:
+    """The torneo played until separated, with 2 workers: its players are processes."""
     out = tmp_path_factory.mktemp("separated") / "torneo"
     execute(out, players, SEPARATING, 2)
     return out

@@ -48,7 +48,7 @@ class Strict(F.Fuerte):  # type: ignore[name-defined,misc]
 
 
 @pytest.mark.parametrize(("n", "ruleset"), SEARCH_TABLES)
-@pytest.mark.parametrize("seed", [11, 12])
+@pytest.mark.parametrize("seed", [11, pytest.param(12, marks=pytest.mark.slow)])  # the second: full run
 def test_it_never_faults(n: int, ruleset: RuleSet, seed: int) -> None:
     """Two strong players at every table size (the 6-player dealer sits out): no fault."""
     players: list[Player] = [Strict(seed=1, simulations=8), Strict(seed=2, simulations=8)]

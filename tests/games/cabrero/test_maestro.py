@@ -404,7 +404,7 @@ def test_pruning_keeps_the_moves_reproducible_and_legal() -> None:
 
     def moves(prune: bool) -> list[tuple[int, str]]:
         events: list[dict[str, Any]] = []
-        player = Strict(seed=4, simulations=40)
+        player = Strict(seed=4, simulations=20)  # enough for it to prune (42 candidates dropped), not more
         player.prune = prune
         original = player.search
 
@@ -463,7 +463,7 @@ def test_every_deal_reaching_a_coarse_node_has_its_moves(n: int, monkeypatch: py
     """A node's moves are worked out once; with the coarse key, every later visit (another deal,
     other cards fallen) checks that they are still exactly the moves of the deal reaching it."""
     monkeypatch.setattr(M, "CHECK_NODES", True)
-    player = Strict(seed=3, simulations=30)
+    player = Strict(seed=3, simulations=15)  # a few thousand visits checked at every table size
     player.coarse = True
     result = play_partido([player] + [OTHERS[i % 3]() for i in range(n - 1)], seed=7 + n)
     assert result.faults == [] and result.manos >= 1

@@ -284,6 +284,7 @@ def manos_of(events: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
 
 PROPS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 FAST = settings(max_examples=500, deadline=None)
+pytestmark = pytest.mark.fast_examples(25)  # [fast]: 25 examples of each property; [thorough] (slow): all
 
 
 # ----------------------------------------------------------------- 1. dealing

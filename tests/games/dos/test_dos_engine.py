@@ -701,6 +701,7 @@ def check_views(p: DosPartido, shadow_events: Sequence[Event]) -> int:
     return checked
 
 
+@pytest.mark.fast_examples(25)
 @settings(max_examples=150)
 @given(
     seed=st.integers(0, 2**32 - 1), renuncio=st.sampled_from(POLICIES), p_fault=st.sampled_from([0.0, 0.01])

@@ -13,6 +13,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -177,6 +178,7 @@ def drivers(draw: st.DrawFn, faults: bool = True) -> Driver:
 
 
 PROPS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+pytestmark = pytest.mark.fast_examples(25)  # [fast]: 25 examples of each property; [thorough] (slow): all
 
 
 def played(seed: int, rules: ParejasRules, d: Driver) -> tuple[ParejasPartido, list[dict[str, Any]]]:

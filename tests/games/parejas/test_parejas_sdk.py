@@ -87,6 +87,7 @@ class Checker(ParejasPlayer):
         return Move(sing="tirar") if self.rng.random() < 0.2 else None
 
 
+@pytest.mark.fast_examples(8)
 @settings(max_examples=30)
 @given(seed=st.integers(0, 2**32 - 1), ruleset=st.sampled_from(RULESETS))
 def test_the_view_agrees_with_every_request(seed: int, ruleset: str) -> None:
