@@ -732,17 +732,29 @@ def kernel_records(since_us: int = 0) -> list[tuple[int, bytes]]:
     return out
 
 
-def killed_call(uid: int | None, since_us: int) -> str | None:
+KILL_RECORD_WAIT_S = 1.0
+"""How long :func:`killed_call` waits for the kill's record: the kernel's audit thread writes it a
+moment after the process died, later on a loaded machine."""
+
+
+def killed_call(uid: int | None, since_us: int, wait_s: float = KILL_RECORD_WAIT_S) -> str | None:
     """The call that got a process of ``uid`` killed by the filter since ``since_us`` (its name), if logged.
 
     The kernel logs every kill by a seccomp filter (audit record 1326: uid, signal, call number),
-    readable by a root referee in /dev/kmsg; None where it cannot be read or names no such kill.
+    readable by a root referee in /dev/kmsg; None where it cannot be read or names no such kill
+    within ``wait_s`` (called only for a process that died of SIGSYS).
     """
     if uid is None:
         return None
-    found = None
-    for _when, text in kernel_records(since_us):
-        match = KILLED_RECORD.search(text)
-        if match and int(match.group(1)) == uid:
-            found = int(match.group(2))
-    return None if found is None else call_name(found)
+    deadline = time.monotonic() + wait_s
+    while True:
+        found = None
+        for _when, text in kernel_records(since_us):
+            match = KILLED_RECORD.search(text)
+            if match and int(match.group(1)) == uid:
+                found = int(match.group(2))
+        if found is not None:
+            return call_name(found)
+        if time.monotonic() >= deadline or not os.access("/dev/kmsg", os.R_OK):
+            return None
+        time.sleep(0.05)

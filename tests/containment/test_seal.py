@@ -204,7 +204,7 @@ def test_the_killed_call_is_named_from_the_kernel_log() -> None:
     _pid, status = os.waitpid(pid, 0)
     assert os.WIFSIGNALED(status) and os.WTERMSIG(status) == 31
     assert seal.killed_call(uid, since) == "acct"
-    assert seal.killed_call(uid + 1, since) is None
+    assert seal.killed_call(uid + 1, since, wait_s=0.2) is None
 
 
 @pytest.mark.parametrize(("mechanism", "warm"), STARTS)
