@@ -228,7 +228,7 @@ class Box:
         hit = self.cgroup.limit_hit() if self.cgroup else None
         if hit or signal_name != "SIGSYS" or self.mechanism == "none":
             return hit
-        call = seal.killed_call(self.uid, self.since_us - 1_000_000)
+        call = seal.killed_call(self.uid, self.since_us)
         return _(SEALED_CALL).format(call=call) if call else None
 
     def cpu_ns(self) -> int | None:

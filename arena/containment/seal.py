@@ -699,9 +699,15 @@ def program_fd() -> int:
     return fd
 
 
+KERNEL_CLOCK_SLACK_US = 1_000_000
+"""The kernel log stamps records with its own clock (``local_clock``), which runs apart from
+CLOCK_MONOTONIC by up to milliseconds: a record written just after :func:`now_us` can carry an
+earlier stamp (CI saw 0.5 ms). ``since`` starts this much earlier; the uid tells records apart."""
+
+
 def now_us() -> int:
-    """The kernel log's clock now, in microseconds (for :func:`killed_call`'s ``since``)."""
-    return time.clock_gettime_ns(time.CLOCK_MONOTONIC) // 1000
+    """A point of the kernel log's clock no later than now, in µs (:func:`killed_call`'s ``since``)."""
+    return time.clock_gettime_ns(time.CLOCK_MONOTONIC) // 1000 - KERNEL_CLOCK_SLACK_US
 
 
 def kernel_records(since_us: int = 0) -> list[tuple[int, bytes]]:
