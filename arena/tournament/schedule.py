@@ -12,6 +12,14 @@ Guarantees (see ``docs/tournament.md``):
   the group size under ``duplicate``);
 * seats: each entrant's number of partidos in each seat differs by at most one
   from one seat to another (exactly equal under ``duplicate``);
+* neighbours: the seat orders are searched so that, for every ordered pair (A, B),
+  the partidos in which B plays right after A come within ±1 of the pair's share,
+  the partidos they play together / (K − 1) (:class:`_Pairs`). Reached in a round
+  robin of more entrants than a table seats whose blocks of circular orders allow it
+  (they count a pair K partidos at a time, so their share must be within 1 of a
+  multiple of K): tested up to 8 entrants (tests/tournament/test_seating_neighbours.py);
+  mostly reached elsewhere (``--partidos``, the until-separated batches), searched
+  within a bounded work; :func:`seating_balance` measures it;
 * ``duplicate``: one deal (one partido seed) per group, played under all 6 orders (K = 3) or the
   K cyclic rotations of one order (K >= 4), so every entrant holds every seat's
   cards once (twice for K = 3) per deal;
@@ -23,14 +31,17 @@ Guarantees (see ``docs/tournament.md``):
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 import itertools
 import math
+import operator
 import random
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import cast
 
 from arena.i18n import _
 from arena.seeds import Seed, check_seed, derive, is_key
@@ -374,12 +385,132 @@ class _Cyclic:
         out: list[tuple[int, ...]] = []
         for block in blocks:
             rng.shuffle(block)  # position in the block = seat
+        self._order(blocks, rng)
+        for block in blocks:
             tables = list(zip(*(label[b:] + label[:b] for b in block), strict=True))
             rng.shuffle(tables)
             out += tables
         seated = len(out)
         out += [tuple(label[e] for e in t) for t in self._rest(count - seated, rng)]
         return out, seated
+
+    def _order(self, blocks: list[list[int]], rng: random.Random) -> None:
+        """Choose each base block's circular order (its seats) so that "B plays right after A" comes
+        close to each ordered pair's share (:class:`_Pairs`) over the developments.
+
+        Seated in a block's order, the development plays B right after A once for each step of
+        the order from one member to the next that is B − A (mod n): the count of an ordered pair
+        depends only on its difference, so the search weighs n − 1 counts, against the share of
+        the pairs of each difference (``met`` of its class / (K − 1)), with :class:`_Pairs`'s
+        measure. Coordinate descent as :func:`_even_circles` (each block's order chosen again
+        among the (K − 1)! given the others, until none changes or :data:`CIRCLE_WORK` orders
+        weighed), then, while a difference is beyond ±1 of its share, a focused walk as
+        :func:`_walk_circles` over the blocks that hold it (at most :data:`WALK_STALL` steps
+        without fewer differences beyond, the best state kept).
+        """
+        n, k = self.n, self.k
+        k1 = k - 1
+        after = [0] * n
+        share = [self.met[self.cls[d]] for d in range(n)]  # K − 1 times a pair's share, by difference
+        orders, getters = _circles(k)
+
+        def steps(order: Sequence[int]) -> list[int]:
+            return [(order[s] - order[s - 1]) % n for s in range(k)]
+
+        def cost(d: int, more: int) -> int:
+            """What ``more`` steps of difference ``d`` add to the measure."""
+            was = k1 * after[d] - share[d]
+            now = was + k1 * more
+            return (
+                now * now
+                - was * was
+                + NEIGHBOUR_EXCESS * (max(0, abs(now) - k1) ** 2 - max(0, abs(was) - k1) ** 2)
+            )
+
+        def play(block: Sequence[int], sign: int) -> None:
+            for d in steps(block):
+                after[d] += sign
+
+        def totals(block: Sequence[int]) -> list[int]:
+            """What each circular order of ``block`` (taken out) adds to the measure."""
+            diff = [(b - a) % n for a in block for b in block]
+            rise = [cost(d, 1) if d else 0 for d in diff]
+            if len(set(diff)) == k * k - k + 1:  # no difference twice: the steps' rises add up
+                return [sum(get(rise)) for get in getters]
+            out = []  # where an order steps by one difference twice, counted as it adds up
+            for get in getters:
+                taken = get(diff)
+                out.append(
+                    sum(get(rise))
+                    if len(set(taken)) == k
+                    else sum(cost(d, c) for d, c in Counter(taken).items())
+                )
+            return out
+
+        def beyond() -> list[int]:
+            return [d for d in range(1, n) if abs(k1 * after[d] - share[d]) > k1]
+
+        for block in blocks:
+            play(block, 1)
+        work = CIRCLE_WORK
+        changed = True
+        while changed and work > 0:
+            changed = False
+            for block in blocks:
+                play(block, -1)
+                found = totals(block)
+                best = found.index(min(found))  # 0, the order as it is, unless another is better
+                if best:
+                    block[:] = [block[p] for p in orders[best]]
+                    changed = True
+                play(block, 1)
+                work -= len(orders)
+                if work <= 0:
+                    break
+        off = beyond()
+        if not off:
+            return
+        holding: dict[int, list[int]] = {}
+        for b, block in enumerate(blocks):
+            for d in {(y - x) % n for x in block for y in block if x != y}:
+                holding.setdefault(d, []).append(b)
+        tenure = min(max(2, len(blocks) // 10), len(blocks) - 1)
+        changed_at = [-tenure - 1] * len(blocks)
+        best_state = (len(off), [list(block) for block in blocks])
+        step = fewest_at = 0
+        while off and step - fewest_at <= WALK_STALL and work > 0:
+            step += 1
+            seating = holding.get(off[rng.randrange(len(off))], [])
+            free = [b for b in seating if step - changed_at[b] > tenure] or seating
+            if not free:
+                break
+            if len(free) > WALK_TABLES:
+                free = rng.sample(free, WALK_TABLES)
+            work -= len(free) * len(orders)
+            low: int | None = None
+            ties: list[tuple[int, int]] = []
+            for b in free:
+                play(blocks[b], -1)
+                found = totals(blocks[b])
+                play(blocks[b], 1)
+                for x in range(1, len(orders)):
+                    if low is None or found[x] - found[0] < low:
+                        low, ties = found[x] - found[0], [(b, x)]
+                    elif found[x] - found[0] == low:
+                        ties.append((b, x))
+            b, x = ties[rng.randrange(len(ties))]
+            if rng.random() < 0.02:
+                b, x = free[rng.randrange(len(free))], rng.randrange(1, len(orders))
+            play(blocks[b], -1)
+            blocks[b][:] = [blocks[b][p] for p in orders[x]]
+            play(blocks[b], 1)
+            changed_at[b] = step
+            off = beyond()
+            if len(off) < best_state[0]:
+                best_state = (len(off), [list(block) for block in blocks])
+                fewest_at = step
+        for block, kept in zip(blocks, best_state[1], strict=True):
+            block[:] = kept
 
     def _meet(self, others: Sequence[int], x: int, sign: int) -> None:
         """Count (``sign`` 1) or take back (-1) the differences of ``x`` with each of ``others``."""
@@ -522,22 +653,502 @@ def _by_cost(costs: list[int], rng: random.Random) -> Iterator[int]:
         yield from ties
 
 
+NEIGHBOUR_EXCESS = 16
+"""How much more the seat search weighs a pair's distance from its share beyond ±1 than within it
+(:class:`_Pairs`): enough that it trades many small deviations for one past the bound."""
+CIRCLE_WORK = 4_000_000
+"""The most circular orders :func:`_even_circles` weighs (a bound for the biggest draws: about two
+passes over the 77,520 circular orders of 20 entrants at tables of 5 over 50 rounds)."""
+SPREAD_WORK = 400_000
+"""The most seat orders (and tables scanned for a partner) :func:`_spread_neighbours` weighs."""
+WALK_WORK = 4_000_000
+"""The most circular orders one :func:`_walk_circles` weighs (a bound: about a second; most walks
+end far sooner, every pair within ±1)."""
+WALK_PER_PIECE = 100_000
+"""… and at most this many per circular order searched, so that a design whose pairs cannot all
+come within ±1 is not searched long."""
+TABLE_WORK = 3_000_000
+"""The most re-seatings one :func:`_walk_tables` weighs (each costs more than a circular order)."""
+TABLE_PER_PIECE = 150_000
+"""… and at most this many per table searched."""
+WALK_STALL = 8000
+"""A walk stops after this many steps without fewer pairs beyond ±1 than it has met (in the designs
+the tests search, a walk that reached ±1 went at most some 1,900 steps between two such)."""
+WALK_TABLES = 12
+"""The most circular orders (or tables) one step of a walk weighs: a few, drawn, of those that seat
+the pair it mends (more makes each step surer and slower; 12 mends 8 entrants at tables of 4 over
+4 rounds, and 7 at tables of 4 or 5 over one, where 6 did not)."""
+SEAT_WEIGHT = 16
+"""What :func:`_walk_tables` weighs a unit of :attr:`_Seated.uneven` (a seat count one past
+"within one"), in (K − 1)² (about a pair one partido off its share near it)."""
+
+
+class _Pairs:
+    """Who played right after whom, and who met whom, over the ordered pairs of ``n`` entrants.
+
+    The seat search's measure. In a partido at a table of K every entrant has exactly one entrant
+    right after it, one of the K − 1 others; so over the partidos ``a`` and ``b`` play together,
+    ``met(a, b)``, ``b`` should come right after ``a`` in ``met(a, b) / (K − 1)``: the *share* of
+    the ordered pair (a, b), its mean. (Summed over b it is a's partidos, as the counts are. In a
+    round robin every pair meets as often, so it is also the mean over all ordered pairs: 8 for 6
+    entrants at tables of 4 over 4 rounds, each pair together in 24 partidos. A after B and B
+    after A together: about ``2 met / (K − 1)``; exactly ``met`` at K = 3, where any two are
+    neighbours, so there the share is A after B as often as B after A.)
+
+    Per ordered pair the measure weighs ``d = (K − 1) after(a, b) − met(a, b)`` (K − 1 times the
+    distance from the share, an integer): ``d² + NEIGHBOUR_EXCESS · max(0, |d| − (K − 1))²`` —
+    the sum of squares, which evens the pairs out, and more for each partido past ±1 of the share.
+    Counts are flat lists, pair (a, b) at ``a · n + b``; :attr:`beyond` keeps the pairs past ±1.
+    """
+
+    def __init__(self, n: int, k: int) -> None:
+        self.n, self.k = n, k
+        self.after = [0] * (n * n)
+        """``after[a·n + b]``: partidos in which ``b`` played right after ``a``."""
+        self.met = [0] * (n * n)
+        """``met[a·n + b]``: partidos ``a`` and ``b`` played together."""
+        self.beyond: set[int] = set()
+        """The ordered pairs farther than 1 from their share."""
+
+    def _mark(self, pair: int) -> None:
+        """Put ``pair`` in :attr:`beyond` or take it out, as it now is."""
+        k1 = self.k - 1
+        if abs(k1 * self.after[pair] - self.met[pair]) > k1:
+            self.beyond.add(pair)
+        else:
+            self.beyond.discard(pair)
+
+    def meet(self, members: Sequence[int], times: int = 1) -> None:
+        """Count ``times`` partidos of ``members`` together (:attr:`beyond` is not updated: call
+        :meth:`mark` after the meetings of a search are all counted)."""
+        n, met = self.n, self.met
+        for a in members:
+            row = a * n
+            for b in members:
+                met[row + b] += times
+            met[row + a] -= times  # not a pair
+
+    def mark(self) -> None:
+        """Count :attr:`beyond` again from scratch."""
+        k1 = self.k - 1
+        self.beyond = {
+            i for i, (a, m) in enumerate(zip(self.after, self.met, strict=True)) if abs(k1 * a - m) > k1
+        }
+
+    def play(self, order: Sequence[int], times: int, both: bool = False, mark: bool = True) -> None:
+        """Count ``times`` partidos seated in ``order`` (and as many in its reverse when ``both``);
+        a negative ``times`` takes them back. ``mark``: update :attr:`beyond` (else see :meth:`mark`)."""
+        n, after = self.n, self.after
+        prev = order[-1]
+        for e in order:
+            after[prev * n + e] += times
+            if both:
+                after[e * n + prev] += times
+            if mark:
+                self._mark(prev * n + e)
+                if both:
+                    self._mark(e * n + prev)
+            prev = e
+
+    def rise(self, pair: int, times: int) -> int:
+        """What ``times`` more partidos of ``pair`` (``a·n + b``) right after add to the measure."""
+        k1 = self.k - 1
+        d = k1 * self.after[pair] - self.met[pair]
+        e = d + k1 * times
+        out = e * e - d * d
+        over, before = abs(e) - k1, abs(d) - k1
+        if over > 0 or before > 0:
+            out += NEIGHBOUR_EXCESS * (
+                (over * over if over > 0 else 0) - (before * before if before > 0 else 0)
+            )
+        return out
+
+    def costs(self, members: Sequence[int], times: int, both: bool) -> list[int]:
+        """For each ``i·K + j`` (i ≠ j): the rise if ``members[j]`` played right after ``members[i]``
+        ``times`` more partidos (and ``members[i]`` after ``members[j]`` as many, when ``both``)."""
+        n, k = self.n, self.k
+        out = [0] * (k * k)
+        for i, a in enumerate(members):
+            for j in range(i + 1, k):
+                b = members[j]
+                ab, ba = self.rise(a * n + b, times), self.rise(b * n + a, times)
+                if both:
+                    out[i * k + j] = out[j * k + i] = ab + ba
+                else:
+                    out[i * k + j], out[j * k + i] = ab, ba
+        return out
+
+    def arcs(self, order: Sequence[int], both: bool) -> set[int]:
+        """The pairs (``a·n + b``) of ``order`` played in (and of its reverse, when ``both``)."""
+        n = self.n
+        prev = order[-1]
+        out = set()
+        for e in order:
+            out.add(prev * n + e)
+            if both:
+                out.add(e * n + prev)
+            prev = e
+        return out
+
+    def change(self, old: Sequence[int], new: Sequence[int], times: int, both: bool) -> int:
+        """What replacing the ``times`` partidos seated in ``old`` (counted) by as many in ``new``
+        (both ways round when ``both``) adds to the measure; nothing is changed. (A pair of
+        ``new`` only is not one of ``old``'s, so its rise does not depend on taking ``old`` out.)"""
+        was, now = self.arcs(old, both), self.arcs(new, both)
+        return sum(self.rise(x, times) for x in now - was) + sum(self.rise(x, -times) for x in was - now)
+
+    def replace(self, old: Sequence[int], new: Sequence[int], times: int, both: bool) -> int:
+        """Replace the ``times`` partidos seated in ``old`` (counted) by as many in ``new`` (both ways
+        round when ``both``), touching only the pairs that differ; what that adds to the measure."""
+        was, now = self.arcs(old, both), self.arcs(new, both)
+        rise = 0
+        for x, t in itertools.chain(((x, -times) for x in was - now), ((x, times) for x in now - was)):
+            rise += self.rise(x, t)
+            self.after[x] += t
+            self._mark(x)
+        return rise
+
+
+_Getter = Callable[[list[int]], tuple[int, ...]]
+"""An ``operator.itemgetter`` of several items of a list of costs."""
+
+
+@functools.cache
+def _circles(k: int) -> tuple[list[tuple[int, ...]], list[_Getter]]:
+    """The (K − 1)! circular orders of positions 0..K−1 (0 first; the first is 0, 1, …, K−1 itself),
+    and for each a getter of its K pairs' costs from a :meth:`_Pairs.costs` list."""
+    orders = [(0, *rest) for rest in itertools.permutations(range(1, k))]
+    return orders, [_getter([o[s - 1] * k + o[s] for s in range(k)]) for o in orders]
+
+
+def _getter(items: list[int]) -> _Getter:
+    """The getter of ``items`` (two or more) of a list."""
+    return cast(_Getter, operator.itemgetter(*items))
+
+
+def _totals(members: Sequence[int], both: bool, pairs: _Pairs) -> list[int]:
+    """For each circular order of ``_circles(K)``: what playing ``members`` in it K times (in its K
+    rotations; both ways round when ``both``) adds to the measure."""
+    cost = pairs.costs(members, pairs.k, both)
+    return [sum(get(cost)) for get in _circles(pairs.k)[1]]
+
+
+def _circle(members: Sequence[int], both: bool, pairs: _Pairs, rng: random.Random) -> list[int]:
+    """The greedy circular order of ``members``: the one that adds least to the measure given the
+    partidos counted so far (ties drawn with ``rng``), counted."""
+    shuffled = rng.sample(list(members), len(members))
+    totals = _totals(shuffled, both, pairs)
+    order = [shuffled[x] for x in _circles(pairs.k)[0][totals.index(min(totals))]]
+    pairs.play(order, pairs.k, both)
+    return order
+
+
+def _even_circles(circles: Sequence[tuple[list[int], bool]], pairs: _Pairs, work: int = CIRCLE_WORK) -> None:
+    """Coordinate descent over the circular orders: each in turn is taken out and chosen again among
+    the (K − 1)! given all the others, changed only when that lowers the measure; passes until one
+    changes nothing, or ``work`` orders weighed. ``circles``: (the order, changed in place; played
+    both ways round), each counted in ``pairs`` (K partidos each way). Deterministic."""
+    k = pairs.k
+    orders = _circles(k)[0]
+    changed = True
+    while changed and work > 0:
+        changed = False
+        for order, both in circles:
+            pairs.play(order, -k, both)
+            totals = _totals(order, both, pairs)
+            best = totals.index(min(totals))  # 0, the order as it is, unless another is better
+            if best:
+                order[:] = [order[x] for x in orders[best]]
+                changed = True
+            pairs.play(order, k, both)
+            work -= len(orders)
+            if work <= 0:
+                break
+
+
+def _walk_circles(
+    circles: Sequence[tuple[list[int], bool]], pairs: _Pairs, rng: random.Random, work: int = WALK_WORK
+) -> None:
+    """A focused walk over the circular orders (min-conflicts, as for exact designs), while some
+    ordered pair is beyond ±1 of its share, till ``work`` circular orders weighed; the best state
+    met (fewest pairs beyond, then the least measure) is kept.
+
+    A step draws a pair beyond ±1 and weighs every other circular order of a few of the circular
+    orders that seat both (:data:`WALK_TABLES`; none changed in the last few steps), given all the
+    rest; it takes the change that lowers the measure most or raises it least (ties, and one step
+    in fifty, drawn): it may rise, which lets the walk leave the descent's local minima (6
+    entrants at tables of 4 over 4 rounds: some 20 steps from where the descent stops, 4 to 12
+    partidos, to 8 for every ordered pair). Deterministic from ``rng``.
+    """
+    if not pairs.beyond:
+        return
+    k, n = pairs.k, pairs.n
+    orders = _circles(k)[0]
+    holding: dict[int, list[int]] = {}
+    for c, (order, _both) in enumerate(circles):
+        for a, b in itertools.permutations(order, 2):
+            holding.setdefault(a * n + b, []).append(c)
+    tenure = min(max(2, len(circles) // 10), len(circles) - 1)
+    changed_at = [-tenure - 1] * len(circles)
+    measure = 0
+    best = (len(pairs.beyond), measure)
+    kept = [list(order) for order, _both in circles]
+    step = fewest_at = 0
+    fewest = len(pairs.beyond)
+    while work > 0 and step - fewest_at <= WALK_STALL:
+        if not pairs.beyond:
+            return
+        step += 1
+        seating = holding.get(sorted(pairs.beyond)[rng.randrange(len(pairs.beyond))], [])
+        if not seating:
+            break  # a pair beyond ±1 that no circular order seats
+        free = [c for c in seating if step - changed_at[c] > tenure] or seating
+        if len(free) > WALK_TABLES:
+            free = rng.sample(free, WALK_TABLES)
+        work -= len(free) * len(orders)
+        low: int | None = None
+        ties: list[tuple[int, int]] = []
+        for c in free:
+            order, both = circles[c]
+            pairs.play(order, -k, both)
+            totals = _totals(order, both, pairs)
+            pairs.play(order, k, both)
+            for x in range(1, len(orders)):
+                rise = totals[x] - totals[0]
+                if low is None or rise < low:
+                    low, ties = rise, [(c, x)]
+                elif rise == low:
+                    ties.append((c, x))
+        c, x = ties[rng.randrange(len(ties))]
+        if rng.random() < 0.02:
+            c, x = free[rng.randrange(len(free))], rng.randrange(1, len(orders))
+        order, both = circles[c]
+        new = [order[p] for p in orders[x]]
+        measure += pairs.replace(order, new, k, both)
+        order[:] = new
+        changed_at[c] = step
+        if len(pairs.beyond) < fewest:
+            fewest, fewest_at = len(pairs.beyond), step
+        if (len(pairs.beyond), measure) < best:
+            best = (len(pairs.beyond), measure)
+            kept = [list(order) for order, _both in circles]
+    for (order, both), order_kept in zip(circles, kept, strict=True):
+        pairs.replace(order, order_kept, k, both)
+        order[:] = order_kept
+
+
+class _Seated:
+    """Tables seated one partido each (changed in place), counted in ``pairs``, with their entrants'
+    seat counts and how far those are from "within one" (:func:`_walk_tables` may pass through such
+    states; :func:`_spread_neighbours` keeps them within one)."""
+
+    def __init__(self, seated: list[list[int]], pairs: _Pairs) -> None:
+        k = pairs.k
+        self.seated, self.pairs, self.k = seated, pairs, k
+        self.counts: dict[int, list[int]] = {}
+        self.together: dict[tuple[int, int], list[int]] = {}
+        """The tables that seat both of two entrants (the smaller first)."""
+        self.tables_of: dict[int, list[int]] = {}
+        """The tables that seat each entrant."""
+        for t, seats in enumerate(seated):
+            for s, e in enumerate(seats):
+                self.counts.setdefault(e, [0] * k)[s] += 1
+                self.tables_of.setdefault(e, []).append(t)
+            pairs.meet(seats)
+            pairs.play(seats, 1, mark=False)
+            for x, y in itertools.combinations(sorted(seats), 2):
+                self.together.setdefault((x, y), []).append(t)
+        pairs.mark()
+        self.fewest = {e: sum(row) // k for e, row in self.counts.items()}
+        """Each entrant's count in every seat is this or one more when they are within one."""
+        self.uneven = 0
+        """The sum over entrants and seats of the squared distance of the count from those two."""
+
+    def _off(self, e: int, count: int) -> int:
+        low = self.fewest[e]
+        return (low - count) ** 2 if count < low else (count - low - 1) ** 2 if count > low + 1 else 0
+
+    def moves(self, t: int) -> list[int]:
+        """For each ``i·K + s``: what moving the member in seat ``i`` of table ``t`` to seat ``s`` adds to
+        :attr:`uneven` (the members' moves add up: each is its own entrant's)."""
+        k, counts, off = self.k, self.counts, self._off
+        out = [0] * (k * k)
+        for i, e in enumerate(self.seated[t]):
+            row = counts[e]
+            leave = off(e, row[i] - 1) - off(e, row[i])
+            for s in range(k):
+                if s != i:
+                    out[i * k + s] = leave + off(e, row[s] + 1) - off(e, row[s])
+        return out
+
+    def move(self, t: int, new: list[int]) -> int:
+        """Seat table ``t`` as ``new`` (counts, :attr:`uneven` and pairs updated); what that adds to
+        the measure."""
+        seats, counts = self.seated[t], self.counts
+        for s, (e, f) in enumerate(zip(seats, new, strict=True)):
+            if e != f:
+                self.uneven -= self._off(e, counts[e][s]) + self._off(f, counts[f][s])
+                counts[e][s] -= 1
+                counts[f][s] += 1
+                self.uneven += self._off(e, counts[e][s]) + self._off(f, counts[f][s])
+        rise = self.pairs.replace(seats, new, 1, False)
+        seats[:] = new
+        return rise
+
+
+@functools.cache
+def _table_moves(k: int) -> list[tuple[_Getter, _Getter, tuple[int, ...]]]:
+    """The re-seatings a walk step weighs for a table: two seats swapped, three seats round (either
+    way), and the table turned round (the same neighbours, other seats). Each as (a getter of its
+    K pairs' costs from a :meth:`_Pairs.costs` list of the table, a getter of its members' moves
+    from a :meth:`_Seated.moves` list, ``p``: ``new[s] = old[p[s]]``)."""
+    perms: set[tuple[int, ...]] = set()
+    for i, j in itertools.combinations(range(k), 2):
+        p = list(range(k))
+        p[i], p[j] = j, i
+        perms.add(tuple(p))
+    for i, j, m in itertools.permutations(range(k), 3):
+        p = list(range(k))
+        p[i], p[j], p[m] = j, m, i
+        perms.add(tuple(p))
+    for shift in range(1, k):
+        perms.add(tuple((s + shift) % k for s in range(k)))
+    return [
+        (_getter([p[s - 1] * k + p[s] for s in range(k)]), _getter([p[s] * k + s for s in range(k)]), p)
+        for p in sorted(perms)
+    ]
+
+
+def _walk_tables(tables: _Seated, rng: random.Random, work: int = WALK_WORK) -> None:
+    """A focused walk over the seated tables (min-conflicts, as :func:`_walk_circles`), while some
+    ordered pair is beyond ±1 of its share, till ``work`` re-seatings weighed; the best state met
+    with every entrant's seat counts within one (fewest pairs beyond, then the least measure) is
+    kept.
+
+    A step draws a pair beyond ±1 — or, while some entrant's seat counts are two apart, half of
+    the time such an entrant — and weighs every re-seating of :func:`_table_moves` in a few of
+    the tables that seat them (none re-seated in the last few steps); it takes the one that lowers
+    the energy most or raises it least (ties, and one step in fifty, drawn). The energy is the
+    measure plus :data:`SEAT_WEIGHT` × (K − 1)² per unit of :attr:`_Seated.uneven`: the walk may
+    take an entrant's counts two apart on the way, since the moves that keep them within one do
+    not connect the seatings (a single pass of 5 entrants at tables of 4, each in every seat
+    once: the seatings that swapping seats in chains of tables reaches all leave some pair beyond
+    ±1, though exact ones exist). Deterministic from ``rng``.
+    """
+    pairs, seated, k, n = tables.pairs, tables.seated, tables.k, tables.pairs.n
+    if not seated or not pairs.beyond:
+        return
+    weight = SEAT_WEIGHT * (k - 1) ** 2
+    moves = _table_moves(k)
+    tenure = min(max(2, len(seated) // 10), len(seated) - 1)
+    changed_at = [-tenure - 1] * len(seated)
+    measure = 0
+    best = (len(pairs.beyond), measure)
+    kept = [list(seats) for seats in seated]
+    step = fewest_at = 0
+    fewest = len(pairs.beyond)
+    while work > 0 and step - fewest_at <= WALK_STALL:
+        step += 1
+        if tables.uneven and (not pairs.beyond or rng.random() < 0.5):
+            uneven = [e for e, row in tables.counts.items() if max(row) - min(row) > 1]
+            holding = tables.tables_of[uneven[rng.randrange(len(uneven))]]
+        else:
+            a, b = divmod(sorted(pairs.beyond)[rng.randrange(len(pairs.beyond))], n)
+            holding = tables.together.get((a, b) if a < b else (b, a)) or tables.tables_of.get(a, [])
+        if not holding:
+            break  # a pair beyond ±1 whose entrant sits in none of these tables
+        free = [t for t in holding if step - changed_at[t] > tenure] or holding
+        if len(free) > WALK_TABLES:
+            free = rng.sample(free, WALK_TABLES)
+        work -= len(free) * len(moves)
+        if rng.random() < 0.02:
+            t, p = free[rng.randrange(len(free))], moves[rng.randrange(len(moves))][2]
+        else:
+            low: int | None = None
+            ties: list[tuple[int, tuple[int, ...]]] = []
+            for u in free:
+                old = seated[u]
+                pairs.play(old, -1)
+                cost = pairs.costs(old, 1, False)
+                pairs.play(old, 1)
+                kept_cost = sum(cost[((s - 1) % k) * k + s] for s in range(k))
+                shifts = tables.moves(u)
+                for arcs, moved, q in moves:
+                    energy = sum(arcs(cost)) - kept_cost + weight * sum(moved(shifts))
+                    if low is None or energy < low:
+                        low, ties = energy, [(u, q)]
+                    elif energy == low:
+                        ties.append((u, q))
+            t, p = ties[rng.randrange(len(ties))]
+        measure += tables.move(t, [seated[t][s] for s in p])
+        changed_at[t] = step
+        if not tables.uneven and len(pairs.beyond) < fewest:
+            fewest, fewest_at = len(pairs.beyond), step
+        if not tables.uneven and (len(pairs.beyond), measure) < best:
+            best = (len(pairs.beyond), measure)
+            if not pairs.beyond:
+                return
+            kept = [list(seats) for seats in seated]
+    for t, seats in enumerate(kept):
+        tables.move(t, seats)
+
+
+def _reachable(pairs: _Pairs) -> bool:
+    """Whether ±1 of every share may be reached by circular orders alone (each counts K partidos of
+    its pairs): not when some pair's share is farther than 1 from every multiple of K."""
+    k1, k = pairs.k - 1, pairs.k
+    step = k1 * k  # d moves by (K − 1) K per order
+    return all(min(m % step, step - m % step) <= k1 for m in set(pairs.met) if m)
+
+
+def _search_circles(circles: Sequence[tuple[list[int], bool]], pairs: _Pairs, rng: random.Random) -> None:
+    """Bring the circular orders' "B right after A" close to each pair's share: coordinate descent
+    (:func:`_even_circles`), then, where ±1 may be reached (:func:`_reachable`) and is not yet,
+    the focused walk (:func:`_walk_circles`) and the descent again."""
+    _even_circles(circles, pairs)
+    if pairs.beyond and _reachable(pairs):
+        _walk_circles(circles, pairs, rng, min(WALK_WORK, WALK_PER_PIECE * len(circles)))
+        _even_circles(circles, pairs)
+
+
+def _search_tables(tables: _Seated, rng: random.Random) -> None:
+    """Bring "B right after A" close to each pair's share by re-seating the tables, keeping every
+    entrant's seat counts within one: descent (:func:`_spread_neighbours`), then, while a pair is
+    beyond ±1, the focused walk (:func:`_walk_tables`) and the descent again."""
+    _spread_neighbours(tables)
+    if tables.pairs.beyond:
+        _walk_tables(tables, rng, min(TABLE_WORK, TABLE_PER_PIECE * len(tables.seated)))
+        _spread_neighbours(tables)
+
+
 def duplicate_orders(
     tables: Sequence[tuple[int, tuple[int, ...]]], k: int, rng: random.Random
 ) -> list[list[tuple[int, ...]]]:
-    """Per table: every order of a shuffled base (K = 3), or the K cyclic rotations of the circular
-    order whose neighbours have played in that direction least so far (K >= 4: over the deals, A
-    right after B about as often as B after A, and neighbours spread over the pairs)."""
-    out = []
-    after: Counter[tuple[int, int]] = Counter()
+    """Per table: every order of a shuffled base (K = 3), or the K cyclic rotations of one circular
+    order (K >= 4), the circular orders chosen greedily deal after deal, then searched
+    (:func:`_search_circles`) so that every ordered pair's "B right after A" comes close to its
+    share (:class:`_Pairs`): A right after B about as often as B after A, and the pairs even among
+    themselves (within ±1 of the share where the design allows it: a pair's count is a multiple of
+    K, so its share must be within 1 of one, and the search must find such orders)."""
+    n = 1 + max((e for _round, members in tables for e in members), default=0)
+    pairs = _Pairs(n, k)
+    bases: list[list[int]] = []
+    circles: list[tuple[list[int], bool]] = []
+    if k > 3:
+        for _round, members in tables:
+            pairs.meet(members, k)
+        pairs.mark()
     for _round, members in tables:
         if k == 3:
             base = list(members)
             rng.shuffle(base)
         else:
-            base = _circle(members, after, False, rng)
-            for a, b in zip(base, base[1:] + base[:1], strict=True):
-                after[(a, b)] += k
+            base = _circle(members, False, pairs, rng)
+            circles.append((base, False))
+        bases.append(base)
+    _search_circles(circles, pairs, rng)
+    out = []
+    for base in bases:
         if k == 3:
             rotations = [tuple(base[i:] + base[:i]) for i in range(3)]
             rev = base[::-1]
@@ -556,83 +1167,94 @@ def _seat(
     rng: random.Random,
     fixed: range = range(0),
 ) -> list[list[tuple[int, ...]]]:
-    """Seat orders balanced per entrant (seats) and per pair (who plays right after whom).
+    """Seat orders balanced per entrant (seats) and per ordered pair (who plays right after whom).
 
     Passes go in blocks: each block of 2K passes seats each subset under the K cyclic
     rotations of one circular order and then the K rotations of its reverse, so every
     entrant sits in every seat equally and, within the block, A plays right after B as
     often as B after A; a last block of K passes (when K more are left) the K rotations
-    alone. Each block's circular order of a subset is the one whose neighbours have sat
-    together least so far (:func:`_circle`), so the neighbours spread over the pairs.
-    The tables at ``fixed`` keep their order (exactly balanced by construction); the
-    remaining tables are seated by :func:`seat_balanced`, whose counts differ by at most one.
+    alone. The blocks' circular orders are chosen greedily (:func:`_circle`) and then searched
+    (:func:`_search_circles`) towards each ordered pair's share of the blocks' partidos
+    (:class:`_Pairs`): the blocks of 2K passes against their own share first, then the last
+    block of K passes given them, then all together if a pair is still beyond ±1 (5 entrants at
+    tables of 4 over 100 passes: the 60 orders of the 2K blocks and the 5 of the last reach the
+    share, 100 for every ordered pair, one after the other, where one search of all 65 stopped
+    at 96 to 104). The tables at ``fixed`` keep their order (developments, exactly balanced by
+    construction, their base blocks' orders searched by :meth:`_Cyclic._order`). The remaining
+    tables are seated as :func:`seat_balanced` does, each entrant's counts within one, and
+    searched (:func:`_search_tables`) towards each pair's share of the whole schedule, given the
+    blocks and the fixed tables.
     """
     doubles, left = divmod(passes, 2 * k)
     cycled = 2 * k * doubles + (k if left >= k else 0)
-    after: Counter[tuple[int, int]] = Counter()
+    pairs = _Pairs(n, k)
     base: dict[tuple[tuple[int, ...], int], list[int]] = {}
-    out: list[list[tuple[int, ...]]] = []
+    circles: list[tuple[list[int], bool]] = []
     rest: list[tuple[int, ...]] = []
-    rest_at: list[int] = []
+    pieces: dict[tuple[tuple[int, ...], int], bool] = {}  # (subset, block): played both ways round
+    for i, (r, members) in enumerate(tables):
+        if i not in fixed and r < cycled:
+            pieces[(members, r // (2 * k))] = r // (2 * k) < doubles  # a block of 2K passes: both
+    for ways in (True, False):  # the blocks of 2K passes first: their own share, then with the last
+        for (members, _block), both in pieces.items():
+            if both == ways:
+                pairs.meet(members, 2 * k if both else k)
+        pairs.mark()
+        added: list[tuple[list[int], bool]] = []
+        for (members, block), both in pieces.items():
+            if both == ways:
+                base[(members, block)] = circle = _circle(members, both, pairs, rng)
+                added.append((circle, both))
+        _search_circles(added, pairs, rng)
+        circles += added
+    if pairs.beyond and len(circles) > len(added) > 0:
+        _search_circles(circles, pairs, rng)  # the blocks of 2K passes may help the last
+    for i, (r, members) in enumerate(tables):
+        if i in fixed:
+            pairs.meet(members)
+            pairs.play(members, 1, mark=False)  # counted in beyond by _Seated
+        elif r >= cycled:
+            rest.append(members)
+    seated = _colour(rest, n, k)
+    _search_tables(_Seated(seated, pairs), rng)
+    out: list[list[tuple[int, ...]]] = []
+    left_seats = iter(seated)
     for i, (r, members) in enumerate(tables):
         if i in fixed:
             out.append([members])
         elif r < cycled:
             block, offset = divmod(r, 2 * k)
-            both = block < doubles  # a block of 2K passes: the order and its reverse
-            if (members, block) not in base:
-                base[(members, block)] = circle = _circle(members, after, both, rng)
-                for a, b in zip(circle, circle[1:] + circle[:1], strict=True):
-                    after[(a, b)] += k
-                    if both:
-                        after[(b, a)] += k
             order = base[(members, block)]
             if offset >= k:
                 order, offset = order[::-1], offset - k
             out.append([tuple(order[offset:] + order[:offset])])
         else:
-            out.append([])
-            rest.append(members)
-            rest_at.append(i)
-    for i, seats in zip(rest_at, seat_balanced(rest, n, k, after), strict=True):
-        out[i] = [seats]
+            out.append([tuple(next(left_seats))])
     return out
 
 
-def _circle(
-    members: tuple[int, ...], after: Counter[tuple[int, int]], both: bool, rng: random.Random
-) -> list[int]:
-    """The circular order of ``members`` whose neighbours played next to each other least so far.
-
-    ``after[(a, b)]``: partidos in which ``b`` played right after ``a``. ``both``: the order will
-    be played both ways round (cost: the pair's count either way), else as it is (cost: that way).
-    Ties are drawn with ``rng`` (deterministic from the torneo's key).
-    """
-    shuffled = rng.sample(members, len(members))
-    best: list[int] = shuffled
-    best_cost: int | None = None
-    for rest in itertools.permutations(shuffled[1:]):
-        circle = [shuffled[0], *rest]
-        pairs = zip(circle, circle[1:] + circle[:1], strict=True)
-        cost = sum(after[(a, b)] + (after[(b, a)] if both else 0) for a, b in pairs)
-        if best_cost is None or cost < best_cost:
-            best, best_cost = circle, cost
-    return best
-
-
 def seat_balanced(
-    tables: Sequence[Sequence[int]], n: int, k: int, after: Counter[tuple[int, int]] | None = None
+    tables: Sequence[Sequence[int]], n: int, k: int, rng: random.Random | None = None
 ) -> list[tuple[int, ...]]:
-    """Seat each table so every entrant's counts per seat differ by at most one.
+    """Seat each table so every entrant's counts per seat differ by at most one (:func:`_colour`),
+    then search the seats (:func:`_search_tables`) so that who plays right after whom comes close
+    to each ordered pair's share (:class:`_Pairs`). ``rng``: the search's draws; by default one
+    seeded from the tables (so the same tables are seated the same)."""
+    seated = _colour(tables, n, k)
+    if rng is None:
+        rng = random.Random(hashlib.sha256(repr([list(t) for t in tables]).encode()).hexdigest())
+    _search_tables(_Seated(seated, _Pairs(n, k)), rng)
+    return [tuple(seats) for seats in seated]
+
+
+def _colour(tables: Sequence[Sequence[int]], n: int, k: int) -> list[list[int]]:
+    """Seats for ``tables`` with every entrant's counts per seat within one of each other.
 
     A proper K-edge-colouring (colour = seat) of the bipartite graph between
     tables and entrant "chunks": each entrant's appearances, in table order, are
     cut into chunks of K, so a chunk sits in each seat at most once and a full
     chunk exactly once. König's theorem says such a colouring exists; it is built
     one edge at a time, flipping an alternating path when the free colours differ.
-    Then :func:`_spread_neighbours` swaps seats within tables, keeping the counts within one,
-    so that who plays right after whom spreads over the pairs (``after``: the counts so far,
-    updated).
     """
     t_count = len(tables)
     appearances = [0] * n
@@ -663,85 +1285,102 @@ def seat_balanced(
                 c = a
             at[u][c] = t
             at[t][c] = u
-    seated = [[owner[at[t][c]] for c in range(k)] for t in range(t_count)]
-    _spread_neighbours(seated, k, Counter() if after is None else after)
-    return [tuple(seats) for seats in seated]
+    return [[owner[at[t][c]] for c in range(k)] for t in range(t_count)]
 
 
-SPREAD_WORK = 200_000
-"""The most seat swaps :func:`_spread_neighbours` weighs (a bound for the biggest draws)."""
+def _orders_within(allowed: list[list[int]]) -> Iterator[tuple[int, ...]]:
+    """Every assignment of distinct seats, seat ``p[i]`` for member ``i`` taken from ``allowed[i]``
+    (the first: each member's first allowed seat)."""
+    k = len(allowed)
+    taken = [False] * k
+    chosen = [0] * k
+
+    def place(i: int) -> Iterator[tuple[int, ...]]:
+        if i == k:
+            yield tuple(chosen)
+            return
+        for s in allowed[i]:
+            if not taken[s]:
+                taken[s] = True
+                chosen[i] = s
+                yield from place(i + 1)
+                taken[s] = False
+
+    return place(0)
 
 
-def _spread_neighbours(seated: list[list[int]], k: int, after: Counter[tuple[int, int]]) -> None:
-    """Swap entrants' seats within tables where that spreads "B plays right after A" better.
+def _spread_neighbours(tables: _Seated, work: int = SPREAD_WORK) -> None:
+    """Re-seat tables where that brings "B plays right after A" closer to each pair's share.
 
-    The measure is the sum of squares of ``after[(a, b)]`` over ordered pairs (its total is
-    fixed, so it is smallest when A→B and B→A, and the pairs, are as even as they can be).
-    A move swaps two entrants' seats in one table where both their seat counts stay within one,
-    or in two tables at once (A and B trade seats i and j in one, j and i in the other) where
-    the counts do not change at all. Passes over the tables until no move improves, or
-    :data:`SPREAD_WORK` moves weighed. Deterministic.
+    The measure is :class:`_Pairs`'s. Two moves: a table re-seated in its best order among
+    those that keep every member's seat counts within one (each member moving only to a seat
+    it has sat in less often than the one it leaves); or two tables at once where A and B trade
+    seats i and j in one and j and i in the other (counts unchanged). Passes over the tables
+    until no move improves, or ``work`` orders weighed and tables scanned. Deterministic.
     """
-    counts: dict[int, list[int]] = {}
-    together: dict[tuple[int, int], list[int]] = {}
-    for t, seats in enumerate(seated):
-        for s, e in enumerate(seats):
-            counts.setdefault(e, [0] * k)[s] += 1
-        for s in range(k):
-            after[(seats[s], seats[(s + 1) % k])] += 1
-        for x, y in itertools.permutations(seats, 2):
-            together.setdefault((x, y), []).append(t)
+    seated, pairs, counts, k = tables.seated, tables.pairs, tables.counts, tables.k
+    every = list(range(k))
 
-    def swap(seats: list[int], i: int, j: int) -> int:
-        """Swap seats i and j of a table; what that adds to the measure."""
-        delta = 0
-        for s in range(k):
-            pair = (seats[s], seats[(s + 1) % k])
-            after[pair] -= 1
-            delta -= 2 * after[pair] + 1
-        seats[i], seats[j] = seats[j], seats[i]
-        for s in range(k):
-            pair = (seats[s], seats[(s + 1) % k])
-            delta += 2 * after[pair] + 1
-            after[pair] += 1
-        return delta
+    def reseat(t: int, seats: list[int]) -> bool:
+        """Re-seat a table in its best order allowed by its members' seat counts; whether it changed."""
+        nonlocal work
+        allowed = []
+        for i, e in enumerate(seats):
+            row = counts[e]
+            high, low = max(row), min(row)
+            allowed.append(
+                [i] if row[i] != high or high == low else [i] + [j for j in every if row[j] == low]
+            )
+        if all(len(a) == 1 for a in allowed):
+            return False
+        pairs.play(seats, -1)
+        cost = pairs.costs(seats, 1, False)
+        pairs.play(seats, 1)
+        best: tuple[int, ...] | None = None
+        low_cost = 0
+        for p in _orders_within(allowed):
+            work -= 1
+            order = [0] * k
+            for i, s in enumerate(p):
+                order[s] = i
+            total = sum(cost[order[s - 1] * k + order[s]] for s in range(k))
+            if best is None or total < low_cost:
+                best, low_cost = p, total
+        assert best is not None  # the identity is always allowed, and enumerated first
+        new = list(seats)
+        for i, s in enumerate(best):
+            new[s] = seats[i]
+        if new == seats:
+            return False
+        tables.move(t, new)
+        return True
 
-    def movable(e: int, frm: int, to: int) -> bool:
-        """Whether ``e``'s seat counts stay within one after a move from seat ``frm`` to ``to``."""
-        row = list(counts[e])
-        row[frm] -= 1
-        row[to] += 1
-        return max(row) - min(row) <= 1
-
-    work = 0
     improved = True
-    while improved and work < SPREAD_WORK:
+    while improved and work > 0:
         improved = False
         for t, seats in enumerate(seated):
+            if work <= 0:
+                break
+            if reseat(t, seats):
+                improved = True
             for i, j in itertools.combinations(range(k), 2):
-                work += 1
                 a, b = seats[i], seats[j]
-                if movable(a, i, j) and movable(b, j, i):
-                    if swap(seats, i, j) < 0:
-                        counts[a][i] -= 1
-                        counts[a][j] += 1
-                        counts[b][j] -= 1
-                        counts[b][i] += 1
-                        improved = True
-                        continue
-                    swap(seats, i, j)
-                for u in together[(a, b)]:
+                for u in tables.together[(a, b) if a < b else (b, a)]:
+                    work -= 1
                     other = seated[u]
                     if u == t or other[j] != a or other[i] != b:
                         continue
-                    work += 1
-                    delta = swap(seats, i, j)
-                    delta += swap(other, i, j)
-                    if delta < 0:
+                    swapped, other_swapped = list(seats), list(other)
+                    swapped[i], swapped[j] = b, a
+                    other_swapped[i], other_swapped[j] = a, b
+                    old = list(seats)
+                    change = tables.move(t, swapped)
+                    change += pairs.change(other, other_swapped, 1, False)
+                    if change < 0:
+                        tables.move(u, other_swapped)
                         improved = True
                         break
-                    swap(other, i, j)
-                    swap(seats, i, j)
+                    tables.move(t, old)
 
 
 def _flip(at: list[list[int]], start: int, a: int, b: int) -> None:
@@ -771,6 +1410,13 @@ class SeatingBalance:
     fewest: int
     most: int
     """The fewest and most partidos any ordered pair that met sat A right before B."""
+    spread: float = 0.0
+    """For each ordered pair (A, B) that met, |partidos B played right after A − its share|, the share
+    being the partidos they played together / (K − 1) (the mean: each of the K − 1 others follows
+    an entrant equally often; see ``_Pairs``): the largest. At most 1: every ordered neighbour pair
+    within ±1 of its mean."""
+    beyond: int = 0
+    """The ordered pairs that met farther than 1 from their share."""
 
 
 def seating_balance(entrants: int, table_size: int, seats: Iterable[Sequence[int]]) -> SeatingBalance:
@@ -778,16 +1424,20 @@ def seating_balance(entrants: int, table_size: int, seats: Iterable[Sequence[int
     ``table_size`` (play goes from seat s to s + 1, mod the table)."""
     positions = [[0] * table_size for _e in range(entrants)]
     after: Counter[tuple[int, int]] = Counter()
-    met: set[tuple[int, int]] = set()
+    met: Counter[tuple[int, int]] = Counter()
     for table in seats:
         for s, e in enumerate(table):
             positions[e][s] += 1
             after[(e, table[(s + 1) % len(table)])] += 1
         met.update(itertools.permutations(table, 2))
     counts = [after[pair] for pair in met] or [0]
+    share = max(1, table_size - 1)
+    off = [abs(after[pair] - met[pair] / share) for pair in met]
     return SeatingBalance(
         position=max((max(row) - min(row) for row in positions if any(row)), default=0),
         neighbours=max((abs(after[(a, b)] - after[(b, a)]) for a, b in met), default=0),
         fewest=min(counts),
         most=max(counts),
+        spread=max(off, default=0.0),
+        beyond=sum(d > 1 + 1e-9 for d in off),
     )

@@ -221,8 +221,8 @@ def _digest(schedule: list[ScheduledPartido]) -> str:
 @pytest.mark.parametrize(
     ("n", "partidos", "seed", "digest"),
     [
-        (12, 40, 5, "c4977a47e8ccd005"),  # a small draw: the greedy (neighbours spread since issue 28)
-        (60, 5_050, "ab" * 32, "c93bc6ecc1d51a01"),  # a big draw: developments and a rest
+        (12, 40, 5, "7adda197c45446a0"),  # a small draw: the greedy (neighbours spread since issue 28)
+        (60, 5_050, "ab" * 32, "223e37fee690ef23"),  # a big draw: developments and a rest
     ],
 )
 def test_the_schedule_is_the_same_on_every_machine(
