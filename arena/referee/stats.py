@@ -20,6 +20,9 @@ FIELDS = ("manos", "manos_perdidas")
 """The house's counts per seat, which every game's ``tally`` counts: manos dealt in (void ones
 excluded) and manos lost. The game's own counts come after (:attr:`GameSpec.counts`)."""
 
+NOT_COUNTS = frozenset({"won", "place", "faults", "reply_ms", "reply_cpu_ms"})
+"""The keys of a seat's figures that are not counts to sum: its result, faults and reply times."""
+
 
 def fields(spec: GameSpec) -> tuple[str, ...]:
     """Every count of a seat in a partido of game ``spec``: the house's, then the game's."""

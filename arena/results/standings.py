@@ -27,7 +27,7 @@ from arena import games, inert
 from arena.games.gamespec import GameSpec
 from arena.i18n import _, n_
 from arena.protocol import PROCESS_FAULTS
-from arena.referee.stats import FIELDS, finishing_places
+from arena.referee.stats import FIELDS, NOT_COUNTS, finishing_places
 from arena.results import ranking
 from arena.tournament.store import ACCUSE_FIELDS
 
@@ -109,10 +109,6 @@ def tally(records: Sequence[dict[str, Any]], entrants: Sequence[str]) -> Tally:
     out.ms = [spread(t) for t in ms]
     out.cpu_ms = [spread(t) for t in cpu]
     return out
-
-
-NOT_COUNTS = frozenset({"won", "place", "faults", "reply_ms", "reply_cpu_ms"})
-"""The keys of a seat's figures that are not counts to sum."""
 
 
 def outcomes(

@@ -20,13 +20,9 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from arena.games.gamespec import seat_sides
-from arena.referee.stats import FIELDS, finishing_places
+from arena.referee.stats import FIELDS, NOT_COUNTS, finishing_places
 
 T = TypeVar("T")
-
-NOT_COUNTS = frozenset({"won", "place", "faults", "reply_ms", "reply_cpu_ms"})
-"""The keys of a seat's figures that are not counts."""
-
 
 def seat_specs(sides: Sequence[T], teams: Sequence[Sequence[int]]) -> list[T]:
     """The player of each seat: side ``i`` in every seat of ``teams[i]``."""

@@ -34,7 +34,7 @@ from typing import Any
 
 from arena.errors import ArenaError
 from arena.i18n import N_, _, stored
-from arena.referee.stats import FIELDS
+from arena.referee.stats import FIELDS, NOT_COUNTS
 from arena.seeds import Seed
 from arena.tournament.schedule import ScheduledPartido
 from arena.tournament.sides import end_by_side
@@ -169,7 +169,7 @@ TUTE_COUNTS_V3 = ("porotos_perdidos", "capotes", "tutes", "cantos")
 """Schema 3's columns of a seat's game counts (the Tute games', the only ones then)."""
 _SEAT_COLUMNS = ("won", "place", *FIELDS, "counts", "faults", "move_ms", "move_cpu_ms")
 _SEAT_COLUMNS_V3 = ("won", "place", *FIELDS, *TUTE_COUNTS_V3, "faults", "move_ms", "move_cpu_ms")
-HOUSE_KEYS = frozenset({*FIELDS, "won", "place", "faults", "reply_ms", "reply_cpu_ms"})
+HOUSE_KEYS = NOT_COUNTS | frozenset(FIELDS)
 """The keys of a seat's figures that are not the game's counts."""
 
 
