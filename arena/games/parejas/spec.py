@@ -2,12 +2,29 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from typing import Any
 
 from arena.games.common.account import FAULT_HINTS, tute_seam
 from arena.games.gamespec import GameSpec, lazy_engine, rules_reader
 from arena.games.parejas import account, rules
 from arena.i18n import N_
+
+
+def _audit(events: Sequence[dict[str, Any]], draws: int, every: int) -> Iterator[tuple[int, float]]:
+    """The peek test (:mod:`arena.games.parejas.audit`), each decision given to its **pair**: 0 or 1,
+    the pair's first seat, which is also its index among a torneo's sides (a torneo's entrant is a
+    pair: its store's players are by side)."""
+    from arena.games.parejas.audit import decisions  # the engine, only when auditing
+
+    return ((d.pair, d.excess) for d in decisions(events, draws, every))
+
+
+def _tell(events: Sequence[dict[str, Any]]) -> Iterator[tuple[int, float, int, int]]:
+    """The reply-time tell's replies, each given to its pair as :func:`_audit` does."""
+    from arena.games.parejas.audit import replies
+
+    return ((seat % 2, ms, hand, stratum) for seat, ms, hand, stratum in replies(events))
 
 
 def _make_rules(
@@ -56,6 +73,8 @@ SPEC = GameSpec(
     make_rules=_make_rules,
     narrate_start=account.narrate_start,
     **tute_seam(account.tally_mano, account.narrate_mano_end),
+    audit=_audit,
+    tell=_tell,
     player_hint="arena.parejas.sdk.ParejasPlayer",
     sdk_modules=("arena.parejas.sdk", "arena.games.parejas.sdk"),
     samples="sample_pairs",
