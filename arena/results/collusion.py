@@ -19,15 +19,26 @@ seat but B; without B, every other seat): one number per partido, which respects
 correlation of one partido's pairs. ``ventaja_a`` is A's mean edge with B at the table minus
 without; ``ventaja_b`` the same for B with and without A.
 
-**The test** of the ordered pair (A, B): ``p`` is the one-sided Welch t test
-(Welch–Satterthwaite degrees of freedom) that A gains from B by more than :data:`MIN_EDGE`,
-``ventaja_a > MIN_EDGE``. The margin is a null hypothesis shifted by a least effect: a mild
-genuine interaction (a style that happens to suit another's) is never flagged, however many
-partidos make it significant. The p-values are Holm-corrected over every ordered pair tested
-(family-wise level :data:`FAMILY_ALPHA`); a pair is flagged (``sospecha``) when its corrected
-p-value is below it and A gains more than B does (``ventaja_a > ventaja_b``): the direction,
-master and servant. Beside it, ``p_ab`` tests that difference (the partidos together paired)
-and ``p_b`` that B gives itself up (``ventaja_b < −MIN_EDGE``): evidence, not conditions.
+**A's edge in manos** reads the same partidos finer: places come from a few eliminations, manos
+lost are counted by the tens in a partido. Each seat's share of its manos lost (the game's
+``loss_count`` per mano dealt in); A's edge in manos is the third parties' mean share minus A's;
+``ventaja_manos_a`` is its mean with B minus without. No model is needed for it to be fair: the
+same comparison, with and without B, over A's partidos. Where the manos are not counted (a game
+without a loss count, or a partido without stats) the measure is NaN and the places alone test.
+
+**The test** of the ordered pair (A, B): ``p_lugares`` and ``p_manos`` are the one-sided Welch t
+tests (Welch–Satterthwaite degrees of freedom) that A gains from B at all, in places and in manos;
+``p`` is the smaller doubled (Bonferroni over the :data:`MEASURES` measures, whatever their
+correlation). The p-values are Holm-corrected over every ordered pair tested (family-wise level
+:data:`FAMILY_ALPHA` against pairs that do not interact); a pair is flagged (``sospecha``) when
+its corrected p-value is below it and, in the measure that gave ``p``, A gains more than B does
+(the direction: master and servant) and at least the least gain (:data:`MIN_EDGE` in places,
+:data:`MIN_MANOS_EDGE` in manos). The least gain is a bar on the estimate, not a shifted null: a
+mild genuine interaction (a style that happens to suit another's) is never flagged, however many
+partidos make it significant, while a servant's gain is tested at full power (issue 50: the null
+shifted by the least gain missed, at 750 partidos, a pair that gave its master +0.12 in manos).
+Beside it, ``p_ab`` tests that A gains more than B in places (the partidos together paired) and
+``p_b`` that B gives itself up (``ventaja_b < −MIN_EDGE``): evidence, not conditions.
 
 Why A's gain and not also B's loss: a servant need not lose. In Tute Cabrero a mano lost by a
 third party is one the servant does not lose, so helping the master and staying safe go
@@ -69,10 +80,20 @@ FAMILY_ALPHA = 0.01
 """Family-wise error rate of the flags over every ordered pair of a torneo (Holm)."""
 
 MIN_EDGE = 0.05
-"""The least gain flagged: A's edge over third parties with B minus without, in chances of
-finishing ahead of one (0.05: one more third party beaten in twenty). Between the sample
+"""The least gain flagged in places: A's edge over third parties with B minus without, in chances
+of finishing ahead of one (0.05: one more third party beaten in twenty). Between the sample
 players the gains measure up to about 0.05 (torneos of 3,000 partidos); a servant that searches
-for its master gives 0.16–0.3 (``benchmarks/audits/collusion.py``)."""
+for its master gives 0.12–0.3 (``benchmarks/audits/collusion.py``)."""
+
+MIN_MANOS_EDGE = 0.07
+"""The least gain flagged in manos: A's edge in manos (third parties' share of their manos lost
+minus A's) with B minus without (0.07: seven manos in a hundred). Between the sample players, in
+8 honest torneos of 3,000 partidos (200 ordered pairs), the largest measured 0.063 (standard
+error 0.019); a servant that searches for its master gives 0.12–0.29 at 750 partidos
+(``benchmarks/audits/collusion.py --partidos 750 --save DIR``)."""
+
+MEASURES = 2
+"""The test reads two measures of A's gain (places and manos): each p-value is doubled (Bonferroni)."""
 
 MIN_PARTIDOS = 5
 """The fewest partidos in each group a pair's tests compare (A with B, A without B, B without A)."""
@@ -96,10 +117,14 @@ COLUMNS = (
     "lugar_b",
     "ventaja_a",
     "ventaja_b",
+    "ventaja_manos_a",
+    "ventaja_manos_b",
     "porotos_a",
     "porotos_b",
     "p_b",
     "p_ab",
+    "p_lugares",
+    "p_manos",
     "p",
     "p_corregida",
     "sospecha",
@@ -174,6 +199,12 @@ class _Block:
     """(P, k): each seat's mean residual over every other seat."""
     third: np.ndarray
     """(P, k, k): [p, s, o]: seat s's mean residual over the seats other than s and o."""
+    edge_manos: np.ndarray
+    """(P, k): each seat's edge in manos: the other seats' mean share of manos lost minus its own."""
+    third_manos: np.ndarray
+    """(P, k, k): [p, s, o]: that edge over the seats other than s and o."""
+    rated: np.ndarray
+    """(P,): 1 where every seat played a mano and its loss is counted (the manos measures read), else 0."""
     expected: np.ndarray
     place: np.ndarray
     porotos: np.ndarray
@@ -214,11 +245,20 @@ def _blocks(records: Sequence[dict[str, Any]], entrants: Sequence[str], theta: n
         np.fill_diagonal(third, 0.0)
         places = finishing_places(rec["ranking"])
         lost = rec["_lost"]
+        rated = all(m > 0 for _x, m in lost)
+        share = np.array([x / m if m > 0 else 0.0 for x, m in lost])
+        behind = share[None, :] - share[:, None]  # [s, c]: c's share of manos lost minus s's
+        manos_total = behind.sum(axis=1)
+        manos_third = (manos_total[:, None] - behind) / (k - 2)
+        np.fill_diagonal(manos_third, 0.0)
         rows.setdefault(k, []).append(
             (
                 seated,
                 total / (k - 1),
                 third,
+                manos_total / (k - 1),
+                manos_third,
+                float(rated),
                 0.5 + (1 - pi).sum(axis=1),  # 1 + Σ_{j≠i} π_ji: the diagonal's 1 − π_ii is ½
                 [places.get(s, float(k)) for s in range(k)],
                 [x for x, _m in lost],
@@ -241,21 +281,32 @@ class _Tally:
         z = np.zeros
         self.n1, self.s1, self.ss1 = z(n), z(n), z(n)  # each entrant's edge over all, every partido
         self.por1, self.man1 = z(n), z(n)
+        self.n1m, self.s1m, self.ss1m = z(n), z(n), z(n)  # the same in manos, partidos rated
         names = ("cnt", "y", "yy", "x", "xx", "d", "dd", "exp", "place", "por", "man")
-        self.pair = {name: z(nn) for name in names}
+        self.pair = {name: z(nn) for name in (*names, "cm", "ym", "yym", "xm", "xxm")}
         for b in blocks:
             seated, x = b.seated, b.edge
             k = seated.shape[1]
             flat = seated.ravel()
+            r = b.rated[:, None]
+            xm = b.edge_manos * r
             for arr, w in ((self.n1, None), (self.s1, x), (self.ss1, x * x)):
                 arr += np.bincount(flat, weights=None if w is None else w.ravel(), minlength=n)
+            for arr, w in ((self.n1m, np.broadcast_to(r, x.shape)), (self.s1m, xm), (self.ss1m, xm * xm)):
+                arr += np.bincount(flat, weights=w.ravel(), minlength=n)
             self.por1 += np.bincount(flat, weights=b.porotos.ravel(), minlength=n)
             self.man1 += np.bincount(flat, weights=b.manos.ravel(), minlength=n)
             third, expected, place, porotos, manos = b.third, b.expected, b.place, b.porotos, b.manos
             for s, o in itertools.permutations(range(k), 2):
                 ids = seated[:, s] * n + seated[:, o]
                 y, d = third[:, s, o], third[:, s, o] - third[:, o, s]
+                ym = b.third_manos[:, s, o] * b.rated
                 for name, w in (
+                    ("cm", b.rated),
+                    ("ym", ym),
+                    ("yym", ym * ym),
+                    ("xm", xm[:, s]),
+                    ("xxm", xm[:, s] ** 2),
                     ("cnt", None),
                     ("y", y),
                     ("yy", y * y),
@@ -292,7 +343,7 @@ def _welch(groups: Sequence[tuple[float, np.ndarray, np.ndarray, np.ndarray]], s
     return np.where(few | ~(v > 0), np.nan, p)
 
 
-def _evaluate(tally: _Tally, n: int, min_edge: float) -> dict[str, np.ndarray]:
+def _evaluate(tally: _Tally, n: int, min_edge: float, min_manos_edge: float) -> dict[str, np.ndarray]:
     """Every ordered pair's figures and p-values (arrays of n², a·n + b)."""
     q = tally.pair
     back = np.arange(n * n).reshape(n, n).T.ravel()  # (a, b) -> (b, a)
@@ -302,8 +353,11 @@ def _evaluate(tally: _Tally, n: int, min_edge: float) -> dict[str, np.ndarray]:
     # A without B: A's partidos less those with B (its edge over all, summed there as x)
     wo_n, wo_s, wo_ss = tally.n1[a_of] - cnt, tally.s1[a_of] - q["x"], tally.ss1[a_of] - q["xx"]
     bw_n, bw_s, bw_ss = wo_n[back], wo_s[back], wo_ss[back]  # B without A
+    cm = q["cm"]  # the same in manos, over the partidos rated
+    wo_nm, wo_sm, wo_ssm = tally.n1m[a_of] - cm, tally.s1m[a_of] - q["xm"], tally.ss1m[a_of] - q["xxm"]
     with np.errstate(invalid="ignore", divide="ignore"):
         gain = np.where(wo_n > 0, q["y"] / cnt - wo_s / wo_n, np.nan)
+        gain_manos = np.where((wo_nm > 0) & (cm > 0), q["ym"] / cm - wo_sm / wo_nm, np.nan)
         rate = 100 * q["por"] / q["man"]
         rest = 100 * (tally.por1[a_of] - q["por"]) / (tally.man1[a_of] - q["man"])
         out = {
@@ -313,17 +367,29 @@ def _evaluate(tally: _Tally, n: int, min_edge: float) -> dict[str, np.ndarray]:
             "lugar_esperado_a": q["exp"] / cnt,
             "lugar_a": q["place"] / cnt,
             "ventaja_a": gain,
+            "ventaja_manos_a": gain_manos,
             "porotos_a": np.where((q["man"] > 0) & (tally.man1[a_of] > q["man"]), rate - rest, np.nan),
         }
     out["lugar_esperado_b"] = out["lugar_esperado_a"][back]
     out["lugar_b"] = out["lugar_a"][back]
     out["ventaja_b"] = gain[back]
+    out["ventaja_manos_b"] = gain_manos[back]
     out["porotos_b"] = out["porotos_a"][back]
-    p_a = _welch([(1.0, cnt, q["y"], q["yy"]), (-1.0, wo_n, wo_s, wo_ss)], min_edge)
+    p_a = _welch([(1.0, cnt, q["y"], q["yy"]), (-1.0, wo_n, wo_s, wo_ss)], 0.0)
     out["p_b"] = _welch([(-1.0, cnt, q["y"], q["yy"]), (1.0, wo_n, wo_s, wo_ss)], min_edge)[back]
     diff = [(1.0, cnt, q["d"], q["dd"]), (-1.0, wo_n, wo_s, wo_ss), (1.0, bw_n, bw_s, bw_ss)]
     out["p_ab"] = _welch(diff, 0.0)
-    out["p"] = np.where(a_of == b_of, np.nan, p_a)
+    p_m = _welch([(1.0, cm, q["ym"], q["yym"]), (-1.0, wo_nm, wo_sm, wo_ssm)], 0.0)
+    mine = a_of == b_of
+    out["p_lugares"] = np.where(mine, np.nan, p_a)
+    out["p_manos"] = np.where(mine, np.nan, p_m)
+    out["p"] = np.minimum(1.0, MEASURES * np.fmin(out["p_lugares"], out["p_manos"]))
+    by_manos = ~(out["p_lugares"] < out["p_manos"])  # the measure that gives p (manos on a tie or NaN)
+    out["ayuda"] = np.where(  # in that measure: A gains more than B, and at least the least gain
+        by_manos,
+        (gain_manos > out["ventaja_manos_b"]) & (gain_manos >= min_manos_edge),
+        (gain > out["ventaja_b"]) & (gain >= min_edge),
+    )
     return out
 
 
@@ -337,11 +403,16 @@ FIGURES = (
     "lugar_b",
     "ventaja_a",
     "ventaja_b",
+    "ventaja_manos_a",
+    "ventaja_manos_b",
     "porotos_a",
     "porotos_b",
     "p_b",
     "p_ab",
+    "p_lugares",
+    "p_manos",
     "p",
+    "ayuda",
 )
 
 
@@ -352,6 +423,7 @@ def suspicions(
     alpha: float = FAMILY_ALPHA,
     min_edge: float = MIN_EDGE,
     loss: str | None = None,
+    min_manos_edge: float = MIN_MANOS_EDGE,
 ) -> pd.DataFrame:
     """One row per ordered pair (A, B) of entrants that shared a partido, most suspicious first
     (by corrected p-value, then p-value, then A's gain). See the module's docstring.
@@ -371,17 +443,21 @@ def suspicions(
       the partidos together; ``lugar_esperado_b``, ``lugar_b``: the same for B;
     * ``ventaja_a``: A's mean edge over third parties with B minus without B (chances of
       finishing ahead of one, beyond the model's); ``ventaja_b``: B's, with A minus without A;
+    * ``ventaja_manos_a``: A's mean edge in manos (third parties' share of manos lost minus A's)
+      with B minus without; ``ventaja_manos_b``: B's, with A minus without A;
     * ``porotos_a``: A's porotos lost per 100 manos with B minus without B; ``porotos_b``: B's,
       with A minus without A;
     * ``p_b``: one-sided p-value of ``ventaja_b < -min_edge`` (B gives itself up); ``p_ab``: of
-      ``ventaja_a > ventaja_b``; ``p``: of ``ventaja_a > min_edge`` (the test);
+      ``ventaja_a > ventaja_b``; ``p_lugares``: of ``ventaja_a > 0``; ``p_manos``: of
+      ``ventaja_manos_a > 0``; ``p``: the smaller doubled (the test);
       ``p_corregida``: Holm's, over every pair tested;
-    * ``sospecha``: flagged: ``p_corregida`` below ``alpha`` and ``ventaja_a > ventaja_b``.
+    * ``sospecha``: flagged: ``p_corregida`` below ``alpha`` and, in the measure that gave ``p``,
+      A's gain above B's and at least ``min_edge`` (places) or ``min_manos_edge`` (manos).
     """
     n = len(entrants)
     loss = games.default().loss_count if loss is None else loss
     records = [{**rec, "_lost": _lost(rec, loss)} for rec in records]
-    judge = _Judge(records, entrants, np.asarray(theta, dtype=float), min_edge)
+    judge = _Judge(records, entrants, np.asarray(theta, dtype=float), (min_edge, min_manos_edge))
     shared, rows = judge(frozenset())
     m = max(1, int(np.count_nonzero(~np.isnan(rows["p"]))))
     standing: frozenset[int] = frozenset()
@@ -395,7 +471,7 @@ def suspicions(
     for key in COLUMNS[2:-2]:
         df[key] = rows[key]
     df["p_corregida"] = holm(rows["p"])
-    df["sospecha"] = ((df["p_corregida"] < alpha) & (df["ventaja_a"] > df["ventaja_b"])).to_numpy(dtype=bool)
+    df["sospecha"] = ((df["p_corregida"] < alpha) & (rows["ayuda"] > 0)).to_numpy(dtype=bool)
     for col in ("juntos", "partidos_a_sin_b", "partidos_b_sin_a", "apartados"):
         df[col] = df[col].astype(int)
     df = df.sort_values(["p_corregida", "p", "ventaja_a"], ascending=[True, True, False], na_position="last")
@@ -409,7 +485,7 @@ def _standing_out(
     (Holm over ``m`` tests), or B giving itself up to A (Bonferroni over ``m``), by the smaller
     of its two corrected p-values."""
     corrected = holm(rows["p"])
-    flagged = (corrected < alpha) & (rows["ventaja_a"] > rows["ventaja_b"])
+    flagged = (corrected < alpha) & (rows["ayuda"] > 0)
     given = np.minimum(1.0, rows["p_b"] * m)
     score = np.fmin(np.where(flagged, corrected, np.nan), np.where(given < alpha, given, np.nan))
     score[np.isin(shared, list(standing))] = np.nan
@@ -422,13 +498,17 @@ class _Judge:
     """Judges every pair on the partidos kept, its strengths refitted to them."""
 
     def __init__(
-        self, records: Sequence[dict[str, Any]], entrants: Sequence[str], theta: np.ndarray, min_edge: float
+        self,
+        records: Sequence[dict[str, Any]],
+        entrants: Sequence[str],
+        theta: np.ndarray,
+        margins: tuple[float, float],
     ) -> None:
-        self.records, self.entrants, self.min_edge = records, entrants, min_edge
+        self.records, self.entrants, self.margins = records, entrants, margins
         self.n = n = len(entrants)
         index = {name: i for i, name in enumerate(entrants)}
         self.seated = [[index[name] for name in rec["players"]] for rec in records]
-        self.base = _evaluate(_Tally(_blocks(records, entrants, theta), n), n, min_edge)
+        self.base = _evaluate(_Tally(_blocks(records, entrants, theta), n), n, *margins)
         self.shared = np.array(
             [x for x in np.flatnonzero(self.base["juntos"] > 0) if x // n != x % n], dtype=np.intp
         )
@@ -469,5 +549,5 @@ class _Judge:
             ]
             theta = fit(outcomes, self.n)
             tally = _Tally(_blocks(kept, self.entrants, theta), self.n)
-            self.cache[aside] = _evaluate(tally, self.n, self.min_edge), len(self.records) - len(kept)
+            self.cache[aside] = _evaluate(tally, self.n, *self.margins), len(self.records) - len(kept)
         return self.cache[aside]

@@ -101,11 +101,15 @@ HEADERS: dict[str, str] = {
     "lugar_b": N_("B's place (together)"),
     "ventaja_a": N_("A's edge over the others, with B minus without"),
     "ventaja_b": N_("B's edge over the others, with A minus without"),
+    "ventaja_manos_a": N_("A's edge in manos over the others, with B minus without"),
+    "ventaja_manos_b": N_("B's edge in manos over the others, with A minus without"),
     "porotos_a": N_("A's porotos lost per 100 manos, with B minus without"),
     "porotos_b": N_("B's porotos lost per 100 manos, with A minus without"),
     "p_a": N_("p (A gains)"),
     "p_b": N_("p (B gives up)"),
     "p_ab": N_("p (A gains more than B)"),
+    "p_lugares": N_("p (A gains, in places)"),
+    "p_manos": N_("p (A gains, in manos)"),
     "p": N_("p"),
     "p_corregida": N_("p corrected (Holm)"),
     "sospecha": N_("To look at"),
@@ -125,11 +129,15 @@ DECIMALS = {
     "lugar_b": "0.00",
     "ventaja_a": "0.000",
     "ventaja_b": "0.000",
+    "ventaja_manos_a": "0.000",
+    "ventaja_manos_b": "0.000",
     "porotos_a": "0.0",
     "porotos_b": "0.0",
     "p_a": "0.0000",
     "p_b": "0.0000",
     "p_ab": "0.0000",
+    "p_lugares": "0.0000",
+    "p_manos": "0.0000",
     "p": "0.0000",
     "p_corregida": "0.0000",
     "exceso": "0.000",
@@ -521,9 +529,10 @@ def default_captions(h: dict[str, str], columns: Any) -> dict[str, list[str]]:
         "Sospechas": [
             _(
                 "Not an accusation: a figure for the instructor to look at. Row A, B: how A does against "
-                "the other players when B sits at its table, compared with when B does not and with what "
-                "the strengths predict, and what B gives up there. {flag}: beyond chance after correcting "
-                "for the number of pairs (Holm, 1%); look at the replays of their partidos together."
+                "the other players when B sits at its table (in places and in manos lost), compared with "
+                "when B does not and with what the strengths predict, and what B gives up there. {flag}: "
+                "beyond chance after correcting for the number of pairs and the two measures (Holm, 1%); "
+                "look at the replays of their partidos together."
             ).format(flag=h["sospecha"]),
         ],
         "Auditoría": [

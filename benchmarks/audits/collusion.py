@@ -33,6 +33,16 @@ not) and of every flagged pair, the totals by servant, and last the line
     colluding pairs flagged: k of K; honest torneos with a false flag: f of F
 
 (``k``: colluding torneos whose pair was flagged; ``f``: honest torneos with any pair flagged).
+Measured (issue 50: the manos measure, the least gain a bar on the estimate), at 750 partidos::
+
+    python benchmarks/audits/collusion.py --partidos 750 --servants escudero,criado --honest 20 --seed 11
+    escudero: flagged in 4 of 4 colluding torneos   (seed 2002, --honest 12: 4 of 4; 6x4: p corrected 0.001)
+    criado: flagged in 0 of 4 colluding torneos     (its master gains 0.02-0.06 in manos)
+    colluding pairs flagged: 4 of 8; honest torneos with a false flag: 0 of 20   (seed 2002: 0 of 12)
+
+and 0 of 8 honest torneos of 3,000 partidos (``--partidos 3000 --colluding 0 --honest 8``).
+``--save DIR`` writes each torneo's records (``torneo_<n>.json``) to study other measures on them.
+
 Defaults: 8 colluding and 20 honest torneos of 1,600 partidos, about 8 minutes on 2 cores::
 
     python benchmarks/audits/collusion.py
@@ -42,11 +52,12 @@ Defaults: 8 colluding and 20 honest torneos of 1,600 partidos, about 8 minutes o
 from __future__ import annotations
 
 import argparse
+import json
 import multiprocessing
 import os
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
@@ -146,7 +157,7 @@ def analyse(torneo: Torneo, records: list[dict[str, Any]]) -> Any:
     return collusion.suspicions(records, entrants, fit.theta)
 
 
-LEFT_OUT = ("partidos_a_sin_b", "partidos_b_sin_a", "p_b", "p")
+LEFT_OUT = ("partidos_a_sin_b", "partidos_b_sin_a", "porotos_a", "porotos_b", "p_b", "p_lugares", "p")
 """Of :data:`arena.results.collusion.COLUMNS`, what :func:`evidence` leaves out (to fit a line):
 the sizes of the groups apart, the one-sided p-values before correction."""
 
@@ -180,6 +191,7 @@ def main() -> None:
     ap.add_argument("--servants", default="escudero", help=f"comma-separated, of {', '.join(SERVANTS)}")
     ap.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1))
     ap.add_argument("--seed", type=int, default=2002, help="the first torneo's schedule seed")
+    ap.add_argument("--save", type=Path, help="write each torneo's records here (torneo_<n>.json)")
     args = ap.parse_args()
     servants = [s.strip() for s in args.servants.split(",") if s.strip()]
     if not servants or any(s not in SERVANTS for s in servants):
@@ -199,6 +211,10 @@ def main() -> None:
     false_honest = false_colluding = 0
     with multiprocessing.Pool(args.workers) as pool:
         for torneo, records, seconds in pool.imap_unordered(play, torneos, chunksize=1):
+            if args.save:
+                args.save.mkdir(parents=True, exist_ok=True)
+                saved = {"torneo": asdict(torneo), "entrants": torneo.entrants, "records": records}
+                (args.save / f"torneo_{torneo.number}.json").write_text(json.dumps(saved))
             df = analyse(torneo, records).assign(torneo=torneo.number)
             flags = df[df["sospecha"]]
             pair = {(MASTER, torneo.servant), (torneo.servant, MASTER)} if torneo.colluding else set()

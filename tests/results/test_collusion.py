@@ -37,10 +37,13 @@ def draw(
     pair: tuple[int, int] | None = None,
     boost: float = 1.5,
     last: bool = True,
+    spare: float = 0.0,
 ) -> tuple[list[dict[str, Any]], list[str], list[float]]:
     """A synthetic torneo: records, entrant names and the fitted strengths. Entrant 0 (the master
     when ``pair`` is given) has true strength 0, the rest N(0, 0.7²); ``ties``: the share of
-    partidos whose two best are tied; ``last``: the servant is put last. The porotos are noise."""
+    partidos whose two best are tied; ``last``: the servant is put last. The porotos are noise;
+    with ``spare``, each seat loses each of its 10 manos with chance 0.3, the master with the
+    servant at the table ``0.3 − spare``."""
     rng = np.random.default_rng(seed)
     names = [f"e{i}" for i in range(n)]
     true = np.concatenate([[0.0], rng.normal(0, 0.7, n - 1)])
@@ -58,7 +61,9 @@ def draw(
         groups = [(s,) for s in order]
         if rng.random() < ties:
             groups = [groups[0] + groups[1], *groups[2:]]
-        stats = [{"porotos_perdidos": int(x), "manos": 10} for x in rng.integers(0, 5, size=k)]
+        chance = 0.3 - spare * (seats == (pair or (-1,))[0]) * together
+        lost = rng.binomial(10, chance) if spare else rng.integers(0, 5, size=k)
+        stats = [{"porotos_perdidos": int(x), "manos": 10} for x in lost]
         records.append(
             {
                 "partido": f"p{p:04d}",
@@ -198,6 +203,31 @@ def test_a_mild_interaction_is_not_flagged_however_many_partidos() -> None:
     assert 0 < row["ventaja_a"] < collusion.MIN_EDGE
     assert not df["sospecha"].any()
     without_margin = collusion.suspicions(records, names, theta, min_edge=0.0)
+    assert without_margin.iloc[0][["a", "b", "sospecha"]].tolist() == ["e0", "e1", True]
+
+
+def test_a_servant_seen_only_in_the_manos_is_flagged() -> None:
+    """B spares A manos (A loses 0.12 fewer of its manos with B at the table) without moving the
+    places: the places measure sees nothing, the manos measure flags the pair, and only it."""
+    records, names, theta = draw(0, k=4, partidos=750, pair=(0, 1), boost=0.0, last=False, spare=0.12)
+    df = collusion.suspicions(records, names, theta)
+    flagged = df[df["sospecha"]]
+    assert list(zip(flagged["a"], flagged["b"], strict=True)) == [("e0", "e1")], df.head(3).to_string()
+    row = flagged.iloc[0]
+    assert row["p_manos"] < 1e-4 < row["p_lugares"]
+    assert row["p"] == pytest.approx(collusion.MEASURES * row["p_manos"])  # both measures read: Bonferroni
+    assert row["ventaja_manos_a"] == pytest.approx(0.12, abs=0.04)
+    check_p_values(df)
+
+
+def test_a_mild_gain_in_manos_is_not_flagged_however_many_partidos() -> None:
+    """A gain in manos below MIN_MANOS_EDGE is significant in a big torneo, but not flagged."""
+    records, names, theta = draw(1, k=4, partidos=12_000, pair=(0, 1), boost=0.0, last=False, spare=0.04)
+    df = collusion.suspicions(records, names, theta)
+    row = df[(df["a"] == "e0") & (df["b"] == "e1")].iloc[0]
+    assert row["p_manos"] < 1e-6 and 0 < row["ventaja_manos_a"] < collusion.MIN_MANOS_EDGE
+    assert not df["sospecha"].any()
+    without_margin = collusion.suspicions(records, names, theta, min_manos_edge=0.0)
     assert without_margin.iloc[0][["a", "b", "sospecha"]].tolist() == ["e0", "e1", True]
 
 
