@@ -37,6 +37,10 @@ only the ``fixed`` sender::
     MIN_BITS (0.25) keeps them unflagged
     timing senders flagged: 1 of 3; honest entrants flagged by the tell: 0 of 18
 
+Under load (two busy loops on the 2 cores, ``--torneos 2 --encodings fixed,suit --seed 11``, 475 s):
+the receiver read 41.7% (fixed) and 68.3% (suit) right; fixed 0.278 bits (flagged), suit 0.141
+(not); honest entrants 0.087 bits at most, none flagged: ``1 of 2; 0 of 12``.
+
 Why: the tell regresses the times (ranked within strata) on the 40 cards held, one coefficient a
 card for every reply of the mano, so it sees only a time that is the same linear function of the
 hand at every reply. A sender cycling through its hand (``suit``: another card each reply) averages
