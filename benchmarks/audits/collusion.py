@@ -183,6 +183,29 @@ def schedule(args: argparse.Namespace, servants: list[str]) -> list[Torneo]:
     return out
 
 
+CHECK_SEED = 2003
+"""Issue 50's case: 6 entrants at tables of 4, 750 partidos, the searching servant (its master gains
+about 0.12 in places and in manos; a shifted null left it unflagged)."""
+
+
+def check(workers: int) -> int:
+    """Issue 50's case, colluding and honest (the same schedule): one line each, 0 when both hold."""
+    torneos = [Torneo(n, "6x4", "escudero", n == 1, 750, CHECK_SEED) for n in (1, 2)]
+    failed = 0
+    with multiprocessing.Pool(workers) as pool:
+        for torneo, records, _seconds in pool.imap(play, torneos):
+            df = analyse(torneo, records)
+            flags = [(a, b) for a, b in df.loc[df["sospecha"], ["a", "b"]].itertuples(index=False)]
+            want = [(MASTER, torneo.servant)] if torneo.colluding else []
+            kind = "colluding" if torneo.colluding else "honest"
+            ok = flags == want
+            failed += not ok
+            shown = ", ".join(f"{b} for {a}" for a, b in flags) or "none"
+            verdict = "" if ok else " (failed)"
+            print(f"check: {kind} 6x4 torneo of {len(records)} partidos: flagged {shown}{verdict}")
+    return 1 if failed else 0
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--partidos", type=int, default=1600, help="partidos per torneo")
@@ -192,12 +215,15 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1))
     ap.add_argument("--seed", type=int, default=2002, help="the first torneo's schedule seed")
     ap.add_argument("--save", type=Path, help="write each torneo's records here (torneo_<n>.json)")
+    ap.add_argument("--check", action="store_true", help="only issue 50's case (the tests)")
     args = ap.parse_args()
     servants = [s.strip() for s in args.servants.split(",") if s.strip()]
     if not servants or any(s not in SERVANTS for s in servants):
         ap.error(f"--servants: of {', '.join(SERVANTS)}")
     import pandas as pd
 
+    if args.check:
+        sys.exit(check(args.workers))
     torneos = schedule(args, servants)
     print(
         f"{args.colluding} colluding + {args.honest} honest torneos of {args.partidos} partidos;"
