@@ -7,8 +7,9 @@ Also a measurement (not a test)::
 
     python -m tests.games.parejas.test_audit --partidos 40 --draws 8
 
-plays N partidos of a cheating pair against ``heuristica`` and N of ``heuristica`` against
-``random_legal``, audits them, and prints each pair's mean excess, z and the audit's time per partido.
+plays N partidos of each field (:data:`KINDS`): a pair that sees every hand against ``heuristica``,
+a pair that sees its partner's hand only against ``heuristica``, and ``heuristica`` against
+``random_legal``; audits them, and prints each pair's mean excess, z and the audit's time per partido.
 """
 
 from __future__ import annotations
@@ -49,7 +50,10 @@ class Truth:
         self.rules = ParejasRules()
         self.mano_start([[]] * 4, 0)
 
-    def mano_start(self, hands: list[list[str]], trump: int) -> None:
+    def mano_start(self, hands: list[list[str]], trump: int, start: dict[str, Any] | None = None) -> None:
+        self.start = start or {}
+        self.played: list[tuple[int, int]] = []
+        self.sung: list[tuple[int, str]] = []
         self.hands = [parse_mask(h) for h in hands]
         self.trump = trump
         self.table: list[tuple[int, int]] = []
@@ -65,9 +69,10 @@ class Truth:
         if kind == "partido_start":
             self.rules = ParejasRules.from_dict(e["rules"])
         elif kind == "mano_start":
-            self.mano_start(e["hands"], SUITS.index(e["trump"]))
+            self.mano_start(e["hands"], SUITS.index(e["trump"]), e)
         elif kind == "played":
             c = parse(e["card"])
+            self.played.append((e["seat"], c))
             self.hands[e["seat"]] &= ~(1 << c)
             self.table.append((e["seat"], c))
         elif kind == "trick_end":
@@ -76,6 +81,7 @@ class Truth:
             self.last, self.table = pair, []
             self.baza += 1
         elif kind == "sang":
+            self.sung.append((e["seat"], e["canto"]))
             self.has_sung[e["seat"]] = True
             if e["canto"] != "tute":
                 self.sung_suits |= 1 << pr.canto_suit(e["canto"], self.trump)
@@ -87,18 +93,30 @@ class Truth:
             self.sung_suits, self.has_sung, self.last, self.rules,
         )  # fmt: skip
 
+    def seen(self) -> audit.Seen:
+        """The mano's public record, as every seat saw it."""
+        e = self.start
+        shown = -1 if not e.get("shown") else parse(e["shown"])
+        return audit.Seen(
+            e["mano"], e["mano_seat"], e["dealer"], self.trump, shown, tuple(self.played), tuple(self.sung),
+            self.rules,
+        )  # fmt: skip
+
 
 class Cheater(ParejasPlayer):
     """Plays, among its legal cards, the one best on the TRUE deal by the audit's own value; sings the
-    best canto offered, never gives up."""
+    best canto offered, never gives up. ``partner_only``: it sees its partner's hand only (a channel
+    between the pair's two processes), and plays the card best on average over deals of the
+    opponents' cards drawn given its own, its partner's and the play (:data:`PARTNER_DEALS` of them)."""
 
     name = "Tramposo"
 
-    def __init__(self, truth: Truth, seed: int = 9, rollouts: int = 8) -> None:
+    def __init__(self, truth: Truth, seed: int = 9, rollouts: int = 8, partner_only: bool = False) -> None:
         super().__init__()
         self.truth = truth
         self.rng = random.Random(seed)
         self.rollouts = rollouts
+        self.partner_only = partner_only
 
     def play(self, request: ParejasRequest) -> Move | str | None:
         if request.kind == "sing":
@@ -107,28 +125,56 @@ class Cheater(ParejasPlayer):
             return None
         if len(request.legal) == 1:
             return request.legal[0]
-        sim = self.truth.sim(self.view.seat)
-        assert sim.hands[self.view.seat] == parse_mask(request.hand), "the truth is out of step"
-        return max(request.legal, key=lambda c: audit.card_value(sim, parse(c), self.rng, self.rollouts))
+        me = self.view.seat
+        sim = self.truth.sim(me)
+        assert sim.hands[me] == parse_mask(request.hand), "the truth is out of step"
+        if not self.partner_only:
+            return max(request.legal, key=lambda c: audit.card_value(sim, parse(c), self.rng, self.rollouts))
+        know = audit.infer(self.truth.seen(), me, sim.hands[me])
+        partner = pr.partner(me)
+        known = {**know.known, **{c: partner for c in cards_of(sim.hands[partner])}}
+        dealer = audit.Dealer(know._replace(known=known))
+        totals = dict.fromkeys(request.legal, 0.0)
+        for _d in range(PARTNER_DEALS):
+            drawn = sim.clone()
+            for s, h in dealer.deal(self.rng).items():
+                drawn.hands[s] = h
+            for c in request.legal:
+                totals[c] += audit.card_value(drawn, parse(c), self.rng, self.rollouts // 2)
+        return max(request.legal, key=lambda c: totals[c])
+
+
+PARTNER_DEALS = 6
+"""Deals of the opponents' cards a partner-only peeker weighs its cards over."""
+KINDS = {
+    "omniscient": ("tramposo", "heuristica2"),
+    "partner": ("socio", "heuristica2"),
+    "honest": ("heuristica", "azar"),
+}
+"""The fields: the first entrant (the cheater, or an honest pair) and its opponents."""
 
 
 def _field(
-    partidos: int, cheat: bool, draws: int, every: int = 1, seed: int = 0
+    partidos: int, kind: str, draws: int, every: int = 1, seed: int = 0
 ) -> tuple[list[tuple[str, str, list[str]]], dict[str, list[list[float]]], float]:
-    """``partidos`` partidos of a pair (the cheater, or ``heuristica``) against ``heuristica`` (against
-    ``random_legal`` for the honest field), the pairs swapping sides each partido; their audits as
-    ``arena audit`` keeps them (by pair: the entrant), and the audit's CPU seconds."""
-    names = ["tramposo" if cheat else "heuristica", "heuristica2" if cheat else "azar"]
+    """``partidos`` partidos of a pair (:data:`KINDS`: a cheater that sees every hand, one that sees its
+    partner's, or ``heuristica``) against ``heuristica`` (against ``random_legal`` for the honest
+    field), the pairs swapping sides each partido; their audits as ``arena audit`` keeps them (by
+    pair: the entrant), and the audit's CPU seconds."""
+    names = KINDS[kind]
     records, found = [], {}
     spent = 0.0
     for i in range(partidos):
         truth = Truth()
-        first = Cheater(truth, seed + i) if cheat else Heuristica()
-        second = Heuristica() if cheat else RandomPair()
-        pairs = [
-            (first, Cheater(truth, seed + i + 1000) if cheat else Heuristica()),
-            (second, type(second)()),
-        ]
+        if kind == "honest":
+            pairs = [(Heuristica(), Heuristica()), (RandomPair(), RandomPair())]
+        else:
+            only = kind == "partner"
+            cheaters = (
+                Cheater(truth, seed + i, partner_only=only),
+                Cheater(truth, seed + i + 1000, partner_only=only),
+            )
+            pairs = [cheaters, (Heuristica(), Heuristica())]
         side = i % 2  # the side the first entrant sits on
         order = [pairs[side], pairs[1 - side]]
         players = [order[0][0], order[1][0], order[0][1], order[1][1]]
@@ -147,7 +193,7 @@ def _field(
         assert spec.audit is not None
         found[f"p{i}"] = [[s, x] for s, x in spec.audit(events, draws, every)]
         spent += time.process_time() - t0
-        records.append((f"p{i}", "", entrants))
+        records.append((f"p{i}", "", list(entrants)))
     return records, found, spent
 
 
@@ -160,18 +206,18 @@ def _mean(found: dict[str, list[list[float]]], records: list[tuple[str, str, lis
 
 
 def test_a_pair_that_plays_by_the_true_deal_has_a_clearly_positive_excess() -> None:
-    records, found, _cpu = _field(6, cheat=True, draws=4, every=2)
+    records, found, _cpu = _field(6, "omniscient", draws=4, every=2)
     assert _mean(found, records, "tramposo") > 0.03
     assert abs(_mean(found, records, "heuristica2")) < 0.03
 
 
 @pytest.mark.slow  # plays and audits 2 × 20 partidos (about a minute)
 def test_the_peek_test_flags_the_cheating_pair_and_no_honest_pair() -> None:
-    records, found, _cpu = _field(20, cheat=True, draws=6)
+    records, found, _cpu = _field(20, "omniscient", draws=6)
     verdicts = {v.entrant: v for v in peek.verdicts(records, found, ["tramposo", "heuristica2"])}
     assert verdicts["tramposo"].flagged and verdicts["tramposo"].excess > 3 * peek.MIN_EXCESS, verdicts
     assert not verdicts["heuristica2"].flagged, verdicts
-    records, found, _cpu = _field(20, cheat=False, draws=6)
+    records, found, _cpu = _field(20, "honest", draws=6)
     honest = peek.verdicts(records, found, ["heuristica", "azar"])
     assert not any(v.flagged for v in honest), honest
 
@@ -301,11 +347,12 @@ def measure() -> None:
     parser.add_argument("--draws", type=int, default=audit.DRAWS)
     parser.add_argument("--every", type=int, default=1)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--kinds", nargs="+", default=list(KINDS), choices=list(KINDS))
     args = parser.parse_args()
-    for cheat in (True, False):
-        records, found, cpu = _field(args.partidos, cheat, args.draws, args.every, args.seed)
-        names = ["tramposo", "heuristica2"] if cheat else ["heuristica", "azar"]
-        for v in peek.verdicts(records, found, names):
+    for kind in args.kinds:
+        records, found, cpu = _field(args.partidos, kind, args.draws, args.every, args.seed)
+        print(f"{kind}:")
+        for v in peek.verdicts(records, found, KINDS[kind]):
             print(
                 f"{v.entrant:12} partidos {v.partidos} decisions {v.decisions} excess {v.excess:+.4f} "
                 f"z {v.z:.1f} p_corr {v.p_corrected:.2g} flagged {v.flagged}"
