@@ -513,6 +513,9 @@ class _Public:
         self.start: Event = {}
         self.played: list[tuple[int, int]] = []
         self.sung: list[tuple[int, str]] = []
+        self.asked: set[int] = set()
+        """The seats asked to sing or give up since their last card (the house's knowledge, for the
+        tell's strata: such a seat has just replied once more, holding what it was asked about)."""
 
     def see(self, e: Event) -> None:
         kind = e["type"]
@@ -572,6 +575,7 @@ def _walk(events: Sequence[Event]) -> Iterator[tuple[ParejasPartido, _Public, Ev
                 return True
             if m.phase == PLAY_PHASE:
                 return False
+            public.asked.add(m.turn)
             p.play(None)
             feed()
         return False
@@ -592,17 +596,20 @@ def _walk(events: Sequence[Event]) -> Iterator[tuple[ParejasPartido, _Public, Ev
             elif kind == "conceded":
                 if not reach(TIRAR_PHASE, e["seat"]):
                     return
+                public.asked.add(e["seat"])
                 p.play(None, pr.TIRAR)
                 feed()
             elif kind == "sang":
                 if not reach(SING_PHASE, e["seat"]):
                     return
+                public.asked.add(e["seat"])
                 p.play(None, e["canto"])
                 feed()
             elif kind == "played":
                 if not reach(PLAY_PHASE, e["seat"]):
                     return
                 yield p, public, e
+                public.asked.discard(e["seat"])
                 p.play(e["card"])
                 feed()
     except (IllegalMove, ValueError):
@@ -632,15 +639,16 @@ def decisions(
 def replies(events: Sequence[Event]) -> Iterator[tuple[int, float, int, int]]:
     """Every card played with its measured reply time, for the reply-time tell: (seat, ms, the seat's
     hand then as a card mask, and what its time may honestly depend on, as one number: where it plays
-    in the baza and whether it leads after a baza (it has just been sent its end and the cantos), how
-    many legal cards it has, how many it holds)."""
-    for p, _public, e in _walk(events):
+    in the baza, whether it leads after a baza (it has just been sent its end and the cantos), whether
+    it was just asked to sing or give up, how many legal cards it has, how many it holds)."""
+    for p, public, e in _walk(events):
         if "ms" not in e:
             continue
         m = p.mano
         assert m is not None
         hand = m.hands[e["seat"]]
-        situation = len(m.table) * 2 + (1 if not m.table and m.baza > 1 else 0)
+        after = 1 if not m.table and m.baza > 1 else 0
+        situation = (len(m.table) * 2 + after) * 2 + (1 if e["seat"] in public.asked else 0)
         legal = pr.legal_mask(hand, m.lead, m.winning, m.trump, p.rules.ruleset)
         stratum = (situation * 16 + legal.bit_count()) * 16 + hand.bit_count()
         yield e["seat"], float(e["ms"]), hand, stratum
