@@ -263,6 +263,8 @@ def test_the_true_deal_is_always_one_the_player_could_be_facing(ruleset: str) ->
     under both rulesets' P13 (the partner's hand as hidden as the opponents')."""
     checked = 0
     for events in _partidos(ruleset):
+        played = [e for e in events if e["type"] == "played"]
+        assert len(list(audit._walk(events))) == len(played)  # the passes and tirar inferred, all followed
         for p, public, e in audit._walk(events):
             m = p.mano
             assert m is not None
@@ -315,6 +317,22 @@ def test_contradictory_voids_fall_back_to_the_counts() -> None:
     know = audit.Knowledge(0, {1: 2, 2: 2, 3: 2}, unseen, {}, {1: unseen, 2: unseen, 3: 0})
     hands = audit.Dealer(know).deal(random.Random(1))
     assert all(h.bit_count() == 2 for h in hands.values()) and sum(hands.values()) == unseen
+
+
+def test_every_timed_card_of_a_partido_is_a_reply_of_the_tell() -> None:
+    events: list[dict[str, Any]] = []
+    play_partido(
+        [Heuristica(), RandomPair(), Heuristica(), RandomPair()], 8, sinks=[events.append], game=GAME
+    )
+    played = [e for e in events if e["type"] == "played"]
+    replies = list(audit.replies(events))
+    assert len(replies) == len(played) and all(ms >= 0 for _s, ms, _h, _k in replies)
+    for (seat, _ms, hand, stratum), e in zip(replies, played, strict=True):
+        assert seat == e["seat"] and hand >> parse(e["card"]) & 1  # the hand before the card left it
+        assert stratum % 16 == hand.bit_count() and 1 <= (stratum // 16) % 16 <= hand.bit_count()
+    spec = games.spec(GAME)
+    assert spec.tell is not None
+    assert [s for s, _ms, _h, _k in spec.tell(events)] == [e["seat"] % 2 for e in played]  # by pair
 
 
 # ---------------------------------------------------------------- (c) arena audit on a torneo of pairs
