@@ -77,6 +77,7 @@ def audit(folder: Path, draws: int, every: int, workers: int) -> None:
         _("Decisions"),
         _("Excess per decision"),
         "z",
+        _("Late in the mano"),
         _("p corrected"),
         _("Peek?"),
         _("Time tell (bits per reply)"),
@@ -91,6 +92,7 @@ def audit(folder: Path, draws: int, every: int, workers: int) -> None:
                 str(r.decisions),
                 "—" if math.isnan(r.excess) else f"{r.excess:+.3f}",
                 "—" if math.isnan(r.z) else f"{r.z:.1f}",
+                "—" if math.isnan(r.late_excess) else f"{r.late_excess:+.3f}",
                 "—" if math.isnan(r.p_corrected) else f"{r.p_corrected:.4f}",
                 _("YES") if r.flagged else _("no"),
                 "—" if math.isnan(t.bits) else f"{t.bits:.2f}",
@@ -130,7 +132,10 @@ def _write_csv(path: Path, rows: list[Verdict], told: list[Tell]) -> None:
     head = ["entrant", "partidos", "decisions", "excess", "z", "p", "p_corrected", "flagged"]
     with path.open("w", newline="", encoding="utf-8") as f:
         out = csv.writer(f)
-        out.writerow([*head, "replies", "tell_bits", "tell_p", "tell_p_corrected", "tell_flagged"])
+        tell = ["replies", "tell_bits", "tell_p", "tell_p_corrected", "tell_flagged"]
+        out.writerow([*head, *tell, "late_excess", "late_z"])
         for r, t in zip(rows, told, strict=True):
             peeked = [r.entrant, r.partidos, r.decisions, r.excess, r.z, r.p, r.p_corrected, int(r.flagged)]
-            out.writerow([*peeked, t.replies, t.bits, t.p, t.p_corrected, int(t.flagged)])
+            out.writerow(
+                [*peeked, t.replies, t.bits, t.p, t.p_corrected, int(t.flagged), r.late_excess, r.late_z]
+            )

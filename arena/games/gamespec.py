@@ -226,11 +226,12 @@ class GameSpec:
     reply_example: str = '{"type":"play","id":<id>,...}'
     """A reply to ``play`` as ``arena check`` shows it to a player whose reply broke the protocol
     (translated where shown, when the catalog has it)."""
-    audit: Callable[[Sequence[Event], int, int], Iterator[tuple[int, float]]] | None = None
+    audit: Callable[[Sequence[Event], int, int], Iterator[tuple[int, float, bool]]] | None = None
     """The game's peek test (``arena audit``): ``audit(events, draws, every)`` yields, for the audited
-    decisions of a partido's replay, the seat and its *excess* — how much better the decision was on
+    decisions of a partido's replay, the seat, its *excess* — how much better the decision was on
     the true deal than on the deals the seat could be facing (0 in expectation for a player that sees
-    only what it may). None: the game has none yet."""
+    only what it may) — and whether it came late in the mano (its second half: what a channel passes
+    accrues over the mano, so a second test reads those alone). None: the game has none yet."""
     tell: Callable[[Sequence[Event]], Iterator[tuple[int, float, int, int]]] | None = None
     """The reply-time tell's data (``arena audit``): ``tell(events)`` yields, for each timed decision of
     a partido's replay, the seat, its reply time (ms), its hidden holding then (a bit mask) and what its

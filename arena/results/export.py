@@ -115,6 +115,8 @@ HEADERS: dict[str, str] = {
     "sospecha": N_("To look at"),
     "decisiones": N_("Decisions audited"),
     "exceso": N_("Excess per decision"),
+    "exceso_tardio": N_("Excess per decision, late in the mano"),
+    "z_tardio": N_("z, late in the mano"),
     "espia": N_("Peek?"),
     "bits_tiempo": N_("Time tell (bits per reply)"),
     "p_tiempo": N_("p of the time tell (corrected)"),
@@ -141,6 +143,8 @@ DECIMALS = {
     "p": "0.0000",
     "p_corregida": "0.0000",
     "exceso": "0.000",
+    "exceso_tardio": "0.000",
+    "z_tardio": "0.0",
     "z": "0.0",
     "bits_tiempo": "0.00",
     "p_tiempo": "0.0000",
@@ -539,7 +543,8 @@ def default_captions(h: dict[str, str], columns: Any) -> dict[str, list[str]]:
             _(
                 "Not an accusation either: arena audit's figures. Excess: how much better an entrant's "
                 "choices were on the true deal than on the deals it could be facing (0 on average for a "
-                "player that sees only what it may); {peek}: beyond chance (Holm, 1%) and at least 0.01. "
+                "player that sees only what it may), over all its decisions and over those late in the mano; "
+                "{peek}: beyond chance (Holm, 1%) and at least 0.01. "
                 "Time tell: what its reply times say about the cards it holds, in bits per reply; "
                 "{tell}: beyond chance. See docs/audit.md."
             ).format(peek=h["espia"], tell=h["delata"]),

@@ -6,10 +6,13 @@ its player could be facing. A player that sees only what it may has an expected 
 its strength or luck; one that reads hidden cards, through any channel (a kernel counter, its reply
 times, a partner process), has a positive one. Per entrant, the mean excess per decision is tested
 against 0 with the partido as the unit (a partido's decisions share a deal: a cluster-robust standard
-error), one-sided; Holm's correction over the entrants keeps the chance of any false flag in an
-honest field at most :data:`ALPHA`. An entrant is flagged when its corrected p-value is below
-:data:`ALPHA` *and* its mean excess is at least :data:`MIN_EXCESS` (the game's draws of the hidden
-cards are not its players' exact beliefs: a small bias is not a peek).
+error), one-sided — over all its decisions, and over its *late* ones alone (the second half of each
+mano: a channel that passes a hand a few cards at a time, as reply timing does, gives its reader the
+hand only then, and the whole mano's mean dilutes it); the smaller p-value doubled (Bonferroni over
+the two) is the entrant's. Holm's correction over the entrants keeps the chance of any false flag in
+an honest field at most :data:`ALPHA`. An entrant is flagged when its corrected p-value is below
+:data:`ALPHA` *and* the mean excess of the test that gave it is at least :data:`MIN_EXCESS` (the
+game's draws of the hidden cards are not its players' exact beliefs: a small bias is not a peek).
 
 Each partido's decisions are kept in ``DIR/audit/<partido>.json`` as they are found: the audit runs
 in parallel and, interrupted, goes on where it stopped.
@@ -41,6 +44,8 @@ MIN_EXCESS = 0.01
 below it: measured by ``benchmarks/audits/peek.py``)."""
 MIN_PARTIDOS = 5
 """Fewer partidos than this: no verdict for the entrant (too few to estimate the spread)."""
+TESTS = 2
+"""All decisions, and the late ones alone: each p-value is doubled (Bonferroni)."""
 
 
 @dataclass(frozen=True)
@@ -54,13 +59,17 @@ class Verdict:
     """Mean excess per decision (NaN without decisions)."""
     z: float
     p: float
+    """The smaller of the two tests' one-sided p-values, doubled."""
     p_corrected: float
     flagged: bool
+    late_excess: float = math.nan
+    """Mean excess per decision in the second half of the manos (NaN without such decisions)."""
+    late_z: float = math.nan
 
 
 Found = dict[str, list[list[float]]]
-"""By partido: its audited decisions (``[seat, excess]``), or its timed replies (``[seat, ms, hand,
-stratum]``)."""
+"""By partido: its audited decisions (``[seat, excess, late]``; ``[seat, excess]`` as an audit before
+the late test kept them), or its timed replies (``[seat, ms, hand, stratum]``)."""
 
 
 def replies_by_entrant(partidos: Partidos, timed: Found) -> dict[str, list[tuple[float, int, int]]]:
@@ -77,7 +86,11 @@ def audit_partido(replay: Path, draws: int, every: int) -> tuple[list[list[float
     hand, stratum]`` (the reply-time tell: :mod:`arena.results.tell`); empty when its game has none."""
     events = read_replay(replay)
     spec = games.spec(events[0].get("game") or games.default().name)
-    found = [] if spec.audit is None else [[s, round(x, 6)] for s, x in spec.audit(events, draws, every)]
+    found = (
+        []
+        if spec.audit is None
+        else [[s, round(x, 6), int(late)] for s, x, late in spec.audit(events, draws, every)]
+    )
     timed = [] if spec.tell is None else [[s, round(ms, 3), h, k] for s, ms, h, k in spec.tell(events)]
     return found, timed
 
@@ -141,33 +154,61 @@ def run(
 
 def verdicts(partidos: Partidos, found: Found, entrants: Sequence[str]) -> list[Verdict]:
     """Each entrant's test (see the module's docstring), in the order of ``entrants``."""
-    sums: dict[str, list[tuple[float, int]]] = {name: [] for name in entrants}
+    every: dict[str, list[tuple[float, int]]] = {name: [] for name in entrants}
+    late: dict[str, list[tuple[float, int]]] = {name: [] for name in entrants}
     for pid, _replay, players in partidos:
         by_seat: dict[int, list[float]] = {}
-        for seat, excess in found.get(pid, []):
+        late_by_seat: dict[int, list[float]] = {}
+        for seat, excess, *when in found.get(pid, []):
             by_seat.setdefault(int(seat), []).append(excess)
+            if when and when[0]:
+                late_by_seat.setdefault(int(seat), []).append(excess)
         for seat, values in by_seat.items():
-            sums[players[seat]].append((sum(values), len(values)))
+            every[players[seat]].append((sum(values), len(values)))
+            late[players[seat]].append((sum(late_by_seat.get(seat, [])), len(late_by_seat.get(seat, []))))
     rows = []
     for name in entrants:
-        clusters = sums[name]
-        n = sum(k for _s, k in clusters)
-        if n == 0:
-            rows.append((name, len(clusters), 0, math.nan, math.nan, math.nan))
-            continue
-        mean = sum(s for s, _k in clusters) / n
-        spread = sum((s - mean * k) ** 2 for s, k in clusters)
-        p_count = len(clusters)
-        se = math.sqrt(spread * p_count / max(p_count - 1, 1)) / n if p_count >= MIN_PARTIDOS else math.nan
-        z = mean / se if se and se > 0 else math.nan
-        p = 0.5 * math.erfc(z / math.sqrt(2)) if not math.isnan(z) else math.nan
-        rows.append((name, p_count, n, mean, z, p))
+        n, mean, z, p = _cluster_test(every[name])
+        _late_n, late_mean, late_z, late_p = _cluster_test([c for c in late[name] if c[1]])
+        by_late = late_p < p  # the test that gives the entrant's p (NaN compares False: all decisions)
+        best = late_p if by_late else p
+        rows.append(
+            (
+                name,
+                len(every[name]),
+                n,
+                mean,
+                z,
+                math.nan if math.isnan(best) else min(1.0, TESTS * best),
+                late_mean if by_late else mean,
+                late_mean,
+                late_z,
+            )
+        )
     corrected = holm([r[5] for r in rows])  # a NaN (no verdict) is no test
     out = []
-    for (name, p_count, n, mean, z, p), pc in zip(rows, corrected.tolist(), strict=True):
-        flagged = not math.isnan(pc) and pc < ALPHA and mean >= MIN_EXCESS
-        out.append(Verdict(name, p_count, n, mean, z, p, pc, flagged))
+    for (name, p_count, n, mean, z, p, tested, late_mean, late_z), pc in zip(
+        rows, corrected.tolist(), strict=True
+    ):
+        flagged = not math.isnan(pc) and pc < ALPHA and tested >= MIN_EXCESS
+        out.append(Verdict(name, p_count, n, mean, z, p, pc, flagged, late_mean, late_z))
     return out
+
+
+def _cluster_test(clusters: Sequence[tuple[float, int]]) -> tuple[int, float, float, float]:
+    """Decisions, mean excess, z and one-sided p-value over ``clusters`` (each a partido's sum of
+    excess and its count): the cluster-robust standard error; NaN without decisions, and z and p
+    NaN with fewer than :data:`MIN_PARTIDOS` partidos."""
+    n = sum(k for _s, k in clusters)
+    if n == 0:
+        return 0, math.nan, math.nan, math.nan
+    mean = sum(s for s, _k in clusters) / n
+    spread = sum((s - mean * k) ** 2 for s, k in clusters)
+    p_count = len(clusters)
+    se = math.sqrt(spread * p_count / max(p_count - 1, 1)) / n if p_count >= MIN_PARTIDOS else math.nan
+    z = mean / se if se and se > 0 else math.nan
+    p = 0.5 * math.erfc(z / math.sqrt(2)) if not math.isnan(z) else math.nan
+    return n, mean, z, p
 
 
 def partidos_of(store: Any) -> list[tuple[str, str, list[str]]]:
@@ -215,6 +256,8 @@ def frame(verdicts_: Sequence[Verdict], tells_: Sequence[Any]) -> Any:
                 "decisiones": v.decisions,
                 "exceso": v.excess,
                 "z": v.z,
+                "exceso_tardio": v.late_excess,
+                "z_tardio": v.late_z,
                 "p_corregida": v.p_corrected,
                 "espia": bool(v.flagged),
                 "bits_tiempo": t.bits,

@@ -150,6 +150,30 @@ def test_the_verdicts_test_the_mean_excess_with_the_partido_as_unit() -> None:
     assert tiny.p_corrected < peek.ALPHA and not tiny.flagged  # significant, but below the minimum excess
 
 
+def test_a_reader_that_learns_the_hand_late_in_the_mano_is_flagged_by_the_late_test() -> None:
+    """A channel that passes the hand a few cards at a time (reply timing) lets its reader see it only
+    late in each mano: over all its decisions the excess is diluted below the minimum, over the late
+    ones it stands out; an honest player's late decisions do not. Decisions kept by an audit from
+    before the late test (``[seat, excess]``) are read, for the test over all decisions."""
+    names = ["lector", "honesto"]
+    records = [(f"p{i}", "", names) for i in range(60)]
+    rng = random.Random(2)
+    found = {
+        f"p{i}": [[0, rng.gauss(-0.004, 0.05), 0] for _d in range(12)]
+        + [[0, rng.gauss(0.025, 0.05), 1] for _d in range(8)]
+        + [[1, rng.gauss(0.0, 0.05), int(d >= 12)] for d in range(20)]
+        for i in range(60)
+    }
+    reader, honest = peek.verdicts(records, found, names)
+    assert reader.excess < peek.MIN_EXCESS <= reader.late_excess
+    assert reader.flagged and reader.late_z > 5 and reader.p_corrected < peek.ALPHA
+    assert not honest.flagged and abs(honest.late_excess) < peek.MIN_EXCESS
+    old = {pid: [[seat, x] for seat, x, _late in rows] for pid, rows in found.items()}
+    before = peek.verdicts(records, old, names)
+    assert [v.decisions for v in before] == [1200, 1200] and not before[0].flagged
+    assert all(math.isnan(v.late_excess) for v in before)
+
+
 def test_arena_audit_writes_its_csv_and_resumes(tmp_path: Path) -> None:
     from arena.tournament.store import Store
 

@@ -41,12 +41,14 @@ EPSILON = 0.25
 
 @dataclass(frozen=True)
 class Decision:
-    """One audited decision: the seat, the mano, how many legal cards, and the excess."""
+    """One audited decision: the seat, the mano, how many legal cards, the excess, and whether it
+    came in the second half of the mano (what a channel passes accrues over the mano)."""
 
     seat: int
     mano: int
     legal: int
     excess: float
+    late: bool = False
 
 
 class _Viewer(sdk.Player):
@@ -98,8 +100,13 @@ def _advantages(
 
 
 def excess(
-    m: engine.Mano, view: sdk.TableView, hand: Sequence[str], chosen: int, ruleset: rules.RuleSet,
-    draws: int, rng: random.Random,
+    m: engine.Mano,
+    view: sdk.TableView,
+    hand: Sequence[str],
+    chosen: int,
+    ruleset: rules.RuleSet,
+    draws: int,
+    rng: random.Random,
 ) -> tuple[int, float] | None:
     """The excess of playing ``chosen`` at mano ``m`` (the true state), seen as ``view`` with ``hand``;
     None without a real choice. Returns (number of legal cards, excess)."""
@@ -172,7 +179,7 @@ def decisions(
         seat = e["seat"]
         found = excess(m, viewers[seat].view, names_of(m.hands[seat]), parse(e["card"]), ruleset, draws, rng)
         if found is not None:
-            yield Decision(seat, p.mano_number, found[0], found[1])
+            yield Decision(seat, p.mano_number, found[0], found[1], m.baza * 2 > m.nbazas)
 
 
 def replies(events: Sequence[Event]) -> Iterator[tuple[int, float, int, int]]:

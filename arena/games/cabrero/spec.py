@@ -11,10 +11,10 @@ from arena.games.gamespec import GameSpec, lazy_engine, rules_reader
 from arena.i18n import N_
 
 
-def _audit(events: Sequence[dict[str, Any]], draws: int, every: int) -> Iterator[tuple[int, float]]:
+def _audit(events: Sequence[dict[str, Any]], draws: int, every: int) -> Iterator[tuple[int, float, bool]]:
     from arena.games.cabrero.audit import decisions  # the engine, only when auditing
 
-    return ((d.seat, d.excess) for d in decisions(events, draws, every))
+    return ((d.seat, d.excess, d.late) for d in decisions(events, draws, every))
 
 
 def _tell(events: Sequence[dict[str, Any]]) -> Iterator[tuple[int, float, int, int]]:

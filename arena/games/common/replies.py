@@ -16,7 +16,6 @@ _SHOWN_FAULT_FIELDS = {
 status) stays in the replay and the incident file."""
 
 
-
 def view(event: Message, seat: int) -> Message:
     """The event as the player at ``seat`` receives it (no hidden information)."""
     kind = event["type"]

@@ -56,12 +56,14 @@ SEATS = range(pr.PLAYERS)
 
 @dataclass(frozen=True)
 class Decision:
-    """One audited decision: the seat, the mano, how many legal cards, and the excess."""
+    """One audited decision: the seat, the mano, how many legal cards, the excess, and whether it
+    came in the second half of the mano (what a channel passes accrues over the mano)."""
 
     seat: int
     mano: int
     legal: int
     excess: float
+    late: bool = False
 
     @property
     def pair(self) -> int:
@@ -633,7 +635,8 @@ def decisions(
         assert m is not None
         found = excess(Sim.of(m, rules), public.seen(), parse(e["card"]), draws, rng)
         if found is not None:
-            yield Decision(e["seat"], p.mano_number, found[0], found[1])
+            late = m.hands[e["seat"]].bit_count() * 2 <= pr.BAZAS
+            yield Decision(e["seat"], p.mano_number, found[0], found[1], late)
 
 
 def replies(events: Sequence[Event]) -> Iterator[tuple[int, float, int, int]]:

@@ -11,13 +11,13 @@ from arena.games.parejas import account, rules
 from arena.i18n import N_
 
 
-def _audit(events: Sequence[dict[str, Any]], draws: int, every: int) -> Iterator[tuple[int, float]]:
+def _audit(events: Sequence[dict[str, Any]], draws: int, every: int) -> Iterator[tuple[int, float, bool]]:
     """The peek test (:mod:`arena.games.parejas.audit`), each decision given to its **pair**: 0 or 1,
     the pair's first seat, which is also its index among a torneo's sides (a torneo's entrant is a
     pair: its store's players are by side)."""
     from arena.games.parejas.audit import decisions  # the engine, only when auditing
 
-    return ((d.pair, d.excess) for d in decisions(events, draws, every))
+    return ((d.pair, d.excess, d.late) for d in decisions(events, draws, every))
 
 
 def _tell(events: Sequence[dict[str, Any]]) -> Iterator[tuple[int, float, int, int]]:

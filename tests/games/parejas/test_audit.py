@@ -191,14 +191,14 @@ def _field(
         t0 = time.process_time()
         spec = games.spec(GAME)
         assert spec.audit is not None
-        found[f"p{i}"] = [[s, x] for s, x in spec.audit(events, draws, every)]
+        found[f"p{i}"] = [[s, x, int(late)] for s, x, late in spec.audit(events, draws, every)]
         spent += time.process_time() - t0
         records.append((f"p{i}", "", list(entrants)))
     return records, found, spent
 
 
 def _mean(found: dict[str, list[list[float]]], records: list[tuple[str, str, list[str]]], name: str) -> float:
-    values = [x for pid, _r, players in records for s, x in found[pid] if players[int(s)] == name]
+    values = [x for pid, _r, players in records for s, x, *_late in found[pid] if players[int(s)] == name]
     return sum(values) / len(values)
 
 
