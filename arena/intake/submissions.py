@@ -25,6 +25,7 @@ import shutil
 import stat
 import tempfile
 import unicodedata
+import warnings
 import zipfile
 import zlib
 from collections import Counter
@@ -37,7 +38,7 @@ from typing import IO
 from arena.errors import ArenaError
 from arena.i18n import N_, _, n_
 from arena.inert import printable
-from arena.referee.players import PlayerLoadError, find_player, is_player_folder
+from arena.referee.players import PlayerLoadError, PlayerSpec, find_player, is_player_folder
 from arena.tournament.entrants import fingerprint
 
 MiB = 1 << 20
@@ -702,8 +703,82 @@ def survey(into: str | Path) -> list[Entry]:
         except PlayerLoadError as exc:
             out.append(Entry(sub.name, student, True, problem=printable(str(exc)), link=link))
             continue
-        out.append(Entry(sub.name, student, True, command=spec.command, link=link))
+        problem = static_problem(spec)
+        out.append(Entry(sub.name, student, True, command=spec.command, problem=problem, link=link))
     return out
+
+
+SOURCE_CAP = 4 * 1024 * 1024
+"""A ``.py`` file larger than this is not compiled by ``arena submissions list`` (it says so)."""
+PYTHONS = re.compile(r"python(3(\.\d+)?)?$")
+"""A command's program that runs Python: its ``.py`` files are compiled as a Python player's."""
+
+
+def static_problem(spec: PlayerSpec) -> str | None:
+    """What is wrong with a player folder that shows without running anything (one line), else None:
+    a ``.py`` file that does not compile (its file and line), for a Python player or a command run by
+    ``python3``; for a command player, a program that is not there or not executable."""
+    folder = Path(spec.folder)
+    if spec.command:
+        problem = _command_problem(folder, spec.command[0])
+        if problem or not PYTHONS.match(os.path.basename(spec.command[0])):
+            return problem
+    for path in _sources(folder):
+        problem = _compile_problem(folder, path)
+        if problem:
+            return problem
+    return None
+
+
+def _sources(folder: Path) -> list[Path]:
+    """Every ``.py`` file of ``folder`` (hidden folders and ``__pycache__`` aside; links not followed)."""
+    found = []
+    for top, dirs, names in os.walk(folder):
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d != "__pycache__")
+        found += [Path(top) / n for n in sorted(names) if n.endswith(".py") and not n.startswith(".")]
+    return sorted(found, key=lambda p: (p.name != "player.py", p.relative_to(folder).parts))
+
+
+def _compile_problem(folder: Path, path: Path) -> str | None:
+    """Why ``path`` does not compile (``compile()``, nothing run), else None."""
+    shown = printable(str(path.relative_to(folder)))
+    try:
+        st = path.stat()
+        if not stat.S_ISREG(st.st_mode):
+            return None
+        if st.st_size > SOURCE_CAP:
+            return _("{file}: too large to check ({size} bytes)").format(file=shown, size=st.st_size)
+        source = path.read_bytes()
+    except OSError as exc:
+        return _("{file}: cannot be read ({error})").format(file=shown, error=exc.strerror or exc)
+    try:
+        with warnings.catch_warnings():  # a SyntaxWarning (say, "\\d" in a str) is no error
+            warnings.simplefilter("ignore")
+            compile(source, str(path), "exec", dont_inherit=True)
+    except SyntaxError as exc:
+        where = _("{file}, line {line}").format(file=shown, line=exc.lineno) if exc.lineno else shown
+        return _("syntax error in {where}: {error}").format(where=where, error=printable(str(exc.msg)))
+    except (ValueError, RecursionError, MemoryError) as exc:  # null bytes; nesting too deep
+        return _("{file} does not compile: {error}").format(file=shown, error=printable(str(exc)))
+    return None
+
+
+def _command_problem(folder: Path, program: str) -> str | None:
+    """Why a command player's program cannot start (not there, not executable), else None."""
+    if "/" in program:
+        target = Path(program) if program.startswith("/") else folder / program
+        if not target.is_file():
+            return _("command {program} not found").format(program=printable(repr(program)))
+        if not os.access(target, os.X_OK):
+            return _("command {program} is not executable (chmod +x {program})").format(
+                program=printable(program)
+            )
+        return None
+    if shutil.which(program, path="/usr/local/bin:/usr/bin:/bin") is None:
+        return _("command {program} is not installed (not on /usr/bin or /bin)").format(
+            program=printable(repr(program))
+        )
+    return None
 
 
 def _student(folder: Path) -> str | None:

@@ -396,6 +396,65 @@ def test_nothing_imported_and_unusable_archives(tmp_path: Path) -> None:
     assert not (tmp_path / "nowhere").exists()
 
 
+def test_list_compiles_python_players_and_names_the_line(tmp_path: Path) -> None:
+    into = tmp_path / "players"
+    for name, path, text in [
+        ("ana", "player.py", PLAYER.decode()),
+        ("ana", "util.py", "PATTERN = '\\d+'  # a SyntaxWarning only\n"),
+        ("beto", "player.py", PLAYER.decode()),
+        ("beto", "lib/helper.py", "def f(:\n    pass\n"),
+        ("caro", "player.py", "x = 1\nif x\n    pass\n"),
+        ("dani", "player.py", "x = 1\0\n"),
+        ("eva", "player.py", "# ok\n"),
+        ("eva", ".venv/broken.py", "def (\n"),  # hidden folders are not the player's
+        ("eva", "__pycache__/broken.py", "def (\n"),
+    ]:
+        (into / name / path).parent.mkdir(parents=True, exist_ok=True)
+        (into / name / path).write_text(text, encoding="utf-8")
+    done = run("list", str(into), "--lang", "en")
+    assert done.exit_code == 1
+    assert row(done.output, "ana")[2] == "valid (python)"
+    assert row(done.output, "beto")[2].startswith("NOT VALID: syntax error in lib/helper.py, line 1: ")
+    assert row(done.output, "caro")[2].startswith("NOT VALID: syntax error in player.py, line 2: ")
+    assert row(done.output, "dani")[2].startswith("NOT VALID: ")  # null bytes: how depends on the Python
+    assert "player.py" in row(done.output, "dani")[2]
+    assert row(done.output, "eva")[2] == "valid (python)"
+    assert "2 valid entrants, 3 player folders not valid" in done.output
+    assert not list(into.rglob("__pycache__/*.pyc"))  # compiled in memory, nothing written, nothing run
+
+    done = run("list", str(into), "--lang", "es")
+    assert row(done.output, "caro")[2].startswith("NO VÁLIDO: error de sintaxis en player.py, línea 2: ")
+
+
+def test_list_checks_a_command_player_without_running_it(tmp_path: Path) -> None:
+    into = tmp_path / "players"
+    for name, toml in [
+        ("bin_ok", COMMAND.decode()),
+        ("bin_noexec", COMMAND.decode()),
+        ("bin_missing", COMMAND.decode()),
+        ("not_installed", 'command = ["no-such-runtime-51", "bot.js"]\n'),
+        ("py_cmd", 'command = ["python3", "bot.py"]\n'),
+    ]:
+        (into / name).mkdir(parents=True)
+        (into / name / "player.toml").write_text(toml, encoding="utf-8")
+    ran = tmp_path / "ran"
+    for name in ("bin_ok", "bin_noexec"):
+        (into / name / "bot").write_text(f"#!/bin/sh\ntouch {ran}\n", encoding="utf-8")
+    (into / "bin_ok" / "bot").chmod(0o755)
+    (into / "bin_noexec" / "bot").chmod(0o644)
+    (into / "py_cmd" / "bot.py").write_text("print('hi'\n", encoding="utf-8")
+    done = run("list", str(into), "--lang", "en")
+    assert done.exit_code == 1
+    assert row(done.output, "bin_ok")[2] == "valid (command: ./bot)"
+    assert row(done.output, "bin_noexec")[2] == "NOT VALID: command ./bot is not executable (chmod +x ./bot)"
+    assert row(done.output, "bin_missing")[2] == "NOT VALID: command './bot' not found"
+    assert row(done.output, "not_installed")[2] == (
+        "NOT VALID: command 'no-such-runtime-51' is not installed (not on /usr/bin or /bin)"
+    )
+    assert row(done.output, "py_cmd")[2].startswith("NOT VALID: syntax error in bot.py, line 1: ")
+    assert not ran.exists()
+
+
 def test_list_says_which_folders_a_torneo_takes(tmp_path: Path) -> None:
     into = tmp_path / "players"
     for name, file, text in [
