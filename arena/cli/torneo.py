@@ -198,7 +198,8 @@ def tournament(
                 raise click.UsageError(_("give either --rounds or --partidos, not both"))
             folder = out or t.default_out()
             t.check_empty(folder)
-            specs, skipped = collect_intake(paths, default_folders(game))
+            defaults = default_folders(game)
+            specs, skipped = collect_intake(paths, defaults)
             for s in skipped:
                 click.echo(
                     _("Not a player: {folder} — {reason}").format(
@@ -207,7 +208,7 @@ def tournament(
                 )
             left_out = [(str(s.folder), NOT_A_PLAYER, s.reason) for s in skipped]
             if not paths and ctx.get_parameter_source("move_ms") is ParameterSource.DEFAULT:
-                demo_ms = _demo_move_ms(specs, Path(spec.samples), limits_choice.move_ms)
+                demo_ms = _demo_move_ms(specs, defaults[1], limits_choice.move_ms)
                 limits_choice = replace(limits_choice, move_ms=demo_ms)
             if with_samples and len(specs) < table_size:
                 before = {s.folder for s in specs}

@@ -15,11 +15,24 @@ DEFAULT_PLAYERS = Path("players")
 SAMPLE_PLAYERS = Path("sample_players")
 
 
+PACKAGE = Path(__file__).resolve().parents[1]
+"""The ``arena`` package's folder: samples sit beside it in a checkout, inside it in a wheel."""
+
+
+def sample_folder(kind: str | Path) -> Path:
+    """The samples' folder named ``kind`` (a game's spec's ``samples``): in the current folder, else
+    beside the package (a checkout, an editable install), else inside it (an installed wheel, where
+    hatch_build.py puts every ``sample_*/``); ``kind`` itself when none is a folder."""
+    kind = Path(kind)
+    places = [kind, PACKAGE.parent / kind, PACKAGE / kind]
+    return next((p for p in places if p.is_dir()), kind)
+
+
 def default_folders(game: str) -> tuple[Path, Path]:
     """Where a torneo of ``game`` looks for entrants when no path is given: the instructor's, then the
-    samples' (the game's spec names both)."""
+    samples' (the game's spec names both; the samples are found from any folder: :func:`sample_folder`)."""
     spec = games.spec(game)
-    return Path(spec.default_folders[0]), Path(spec.samples)
+    return Path(spec.default_folders[0]), sample_folder(spec.samples)
 
 
 class NoEntrants(PlayerLoadError):
@@ -153,10 +166,8 @@ def with_samples(
 ) -> list[PlayerSpec]:
     """``specs`` topped up with sample players (not already in) up to one table (``--with-samples``);
     ``kind``: the samples' folder name (the game's spec's ``samples``)."""
-    if samples is None:  # here, else beside the package (a checkout), else inside it (a wheel)
-        package = Path(__file__).resolve().parents[1]
-        places = [kind, package.parent / kind, package / kind]
-        samples = next((p for p in places if p.is_dir()), kind)
+    if samples is None:
+        samples = sample_folder(kind)
     out = list(specs)
     have = {s.folder for s in out}
     for spec in survey([samples])[0] if samples.is_dir() else []:

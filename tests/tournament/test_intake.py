@@ -9,7 +9,9 @@ import openpyxl
 import pytest
 from click.testing import CliRunner
 
+from arena import games
 from arena.cli.torneo import tournament
+from arena.tournament import entrants
 from arena.tournament.entrants import survey, with_samples
 from arena.tournament.store import NO_START, NOT_A_PLAYER, Store
 from tests.paths import ROOT
@@ -104,3 +106,46 @@ def test_too_few_left_to_fill_a_table_is_one_line(tmp_path: Path) -> None:
     result = CliRunner().invoke(tournament, [str(field), "--out", str(tmp_path / "t"), *OPTIONS])
     assert result.exit_code == 1
     assert "solo arrancan 2 jugadores, menos que una mesa de 3" in result.output
+
+
+GAMES = [(g, games.spec(g).samples) for g in games.names()]
+
+
+@pytest.mark.parametrize(("game", "kind"), GAMES)
+def test_every_games_samples_are_found_outside_the_checkout(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, game: str, kind: str
+) -> None:
+    """A torneo with no path, run from a folder with no samples: the game's samples beside the package
+    (a checkout), else inside it (an installed wheel: hatch_build.py puts ``sample_*/`` there)."""
+    monkeypatch.chdir(tmp_path)
+    mine, samples = entrants.default_folders(game)
+    assert samples == ROOT / kind
+    found, _skipped = entrants.collect_intake([], (mine, samples))
+    assert len(found) >= 2 and all(s.folder.parent == ROOT / kind for s in found)
+
+    wheel = tmp_path / "site-packages" / "arena"  # the wheel's layout: nothing beside the package
+    shutil.copytree(ROOT / kind, wheel / kind, ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setattr(entrants, "PACKAGE", wheel)
+    mine, samples = entrants.default_folders(game)
+    assert samples == wheel / kind
+    found, _skipped = entrants.collect_intake([], (mine, samples))
+    assert {s.name for s in found} == {s.name for s in survey([ROOT / kind])[0]}
+    assert len(entrants.with_samples([], 2, kind=Path(kind))) == 2
+
+    (tmp_path / kind).mkdir()  # a copy in the current folder comes first
+    shutil.copytree(ROOT / kind / found[0].name, tmp_path / kind / found[0].name)
+    assert entrants.default_folders(game)[1] == Path(kind)
+
+
+@pytest.mark.usefixtures("run_token")
+@pytest.mark.parametrize(("game", "kind"), GAMES)
+def test_the_demo_torneo_of_every_game_runs_from_any_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, game: str, kind: str
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(
+        tournament, ["--game", game, "--out", "t", "--partidos", "1", "--seed", "3", "--lang", "en"]
+    )
+    assert result.exit_code == 0, result.output
+    assert "Demo torneo of the sample players" in result.output
+    assert not (tmp_path / kind).exists()
