@@ -496,9 +496,10 @@ class Partido(TuteActions):
         return [s for s in range(self.n) if self.active[s]]
 
     def request(self) -> wire.PlayRequest | wire.ReviewRequest | dict[str, Any]:
-        """The protocol's ``play`` request for the player to move (without ``id``); under ``accuse``
-        with ``may_accuse``, and after the mano's last baza a ``review`` request; in a playoff
-        [25.3], the hosted game's request (it names its ``game``)."""
+        """The protocol's ``play`` request for the player to move (without ``id``), its ``legal`` the
+        cards :meth:`Mano.legal` allows (protocol revision 1.3); under ``accuse`` with ``may_accuse``,
+        and after the mano's last baza a ``review`` request; in a playoff [25.3], the hosted game's
+        request (it names its ``game``)."""
         if self.playoff is not None and not self.over:
             return self.playoff.request()
         m = self._current()
@@ -510,6 +511,7 @@ class Partido(TuteActions):
             "trick": m.baza,
             "hand": names_of(m.hands[m.turn]),
             "table": [{"seat": s, "card": NAMES[c]} for s, c in m.table],
+            "legal": names_of(m.legal()),
             "may_sing": m.may_sing,
         }
         if self.accuse:

@@ -198,7 +198,11 @@ class TableView(SeenView):
 
 
 class PlayRequest(NamedTuple):
-    """A request to play, with the rules helpers a player needs to answer it."""
+    """A request to play, with the rules helpers a player needs to answer it.
+
+    :meth:`legal` gives the cards you may play (a list of names); :attr:`legal_cards` is the
+    request's own ``legal`` field as the referee sent it.
+    """
 
     mano: int
     baza: int
@@ -208,6 +212,10 @@ class PlayRequest(NamedTuple):
     view: TableView
     may_accuse: tuple[int, ...] = ()
     """Under the ``accuse`` policy: the seats you may accuse now (``Move(accuse=k)``); else empty."""
+    legal_cards: tuple[str, ...] | None = None
+    """The request's ``legal`` (protocol revision 1.3): the cards of the hand the rules allow now,
+    in card order, as the referee judges them; None for a request without it (built by hand, or
+    from an older referee), when :meth:`legal` computes them from the hand and the table."""
 
     @classmethod
     def from_message(cls, msg: wire.PlayRequest, view: TableView) -> PlayRequest:
@@ -219,10 +227,14 @@ class PlayRequest(NamedTuple):
             may_sing=msg["may_sing"],
             view=view,
             may_accuse=tuple(msg.get("may_accuse", ())),
+            legal_cards=tuple(msg["legal"]) if "legal" in msg else None,
         )
 
     def legal(self) -> list[str]:
-        """The cards of the hand the rules allow now."""
+        """The cards of the hand the rules allow now (the request's ``legal``, :attr:`legal_cards`;
+        computed from the hand and the table when the request has none)."""
+        if self.legal_cards is not None:
+            return list(self.legal_cards)
         return _legal(self.hand, self.table, self.view.trump_suit)
 
     def cantos(self) -> list[str]:

@@ -20,6 +20,9 @@ class PlayRequest(TypedDict):
     trick: int  # the wire keeps its name (docs/glossary.md): the baza's number
     hand: list[str]
     table: list[TableCard]
+    legal: list[str]
+    """The cards of ``hand`` the rules allow now, in card order (protocol revision 1.3); under
+    ``accuse`` a held card outside it is accepted too, and is a renuncio."""
     may_sing: bool
     may_accuse: NotRequired[list[int]]
     """Under the ``accuse`` policy only."""
