@@ -36,25 +36,6 @@ function winningCard(table, trump) {
   return winning;
 }
 
-// The cards of `hand` we may play (rules.md, "Playing a trick"). Getting this
-// wrong is a renuncio, which disqualifies us: it is the part to get right.
-function legalCards(hand, table, trump) {
-  if (table.length === 0) return hand; // leading: anything goes
-  const led = suit(table[0].card);
-  const winning = winningCard(table, trump);
-  const follow = hand.filter((c) => suit(c) === led);
-  if (follow.length > 0) {
-    // 1. Follow suit, and beat the winning card if we can.
-    const higher = follow.filter((c) => beats(c, winning, trump));
-    return higher.length > 0 ? higher : follow;
-  }
-  // 2. Without the led suit: a trump that beats the winning card, if we have one.
-  const trumps = hand.filter((c) => suit(c) === trump && beats(c, winning, trump));
-  if (trumps.length > 0) return trumps;
-  // 3. Otherwise any card.
-  return hand;
-}
-
 // ------------------------------------------------------------------ what we remember
 let trump = null; // suit of trump in the current mano (from mano_start)
 let sung = new Set(); // cantos sung by anybody in this mano (from sang events)
@@ -78,8 +59,10 @@ function chooseCanto(hand) {
 const cheaper = (a, b) => points(a) - points(b) || strength(a) - strength(b);
 
 // The card to play: a simple "a más" player (like sample_players/a_mas).
-function chooseCard(hand, table) {
-  const legal = legalCards(hand, table, trump);
+// `legal` is the request's list of the cards we may play (protocol revision 1.3):
+// the referee has already applied follow suit and beat, trump and beat. Any
+// other card would be a renuncio, so we only ever choose among these.
+function chooseCard(legal, table) {
   if (table.length === 0) {
     // Leading: our strongest non-trump card, keeping trumps to win later.
     const plain = legal.filter((c) => suit(c) !== trump);
@@ -103,9 +86,9 @@ function onPlay(req) {
     const canto = chooseCanto(req.hand);
     // Tute is sung WITHOUT a card (a card beside it is a protocol fault).
     if (canto === "tute") return reply({ type: "play", id: req.id, sing: "tute" });
-    if (canto) return reply({ type: "play", id: req.id, card: chooseCard(req.hand, req.table), sing: canto });
+    if (canto) return reply({ type: "play", id: req.id, card: chooseCard(req.legal, req.table), sing: canto });
   }
-  reply({ type: "play", id: req.id, card: chooseCard(req.hand, req.table) });
+  reply({ type: "play", id: req.id, card: chooseCard(req.legal, req.table) });
 }
 
 function onMessage(msg) {
@@ -146,7 +129,7 @@ rl.on("line", (line) => {
     // since a missing reply would be a timeout (and a disqualification).
     console.error(`error on ${line}: ${err.stack}`);
     if (msg.type === "play") {
-      reply({ type: "play", id: msg.id, card: legalCards(msg.hand, msg.table, trump)[0] });
+      reply({ type: "play", id: msg.id, card: msg.legal[0] });
     }
   }
 });

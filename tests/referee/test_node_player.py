@@ -122,8 +122,23 @@ def random_position(rng: random.Random) -> dict[str, Any]:
     }
 
 
+def legal_of(p: dict[str, Any]) -> tuple[list[str], int]:
+    """The position's legal cards by ``arena.rules`` (the request's ``legal``), and the winning card."""
+    trump = cards.SUITS.index(p["trump"])
+    table = [cards.parse(t["card"]) for t in p["table"]]
+    lead = table[0] // 10 if table else -1
+    winning = table[0] if table else -1
+    for c in table[1:]:
+        if rules.beats(c, winning, trump):
+            winning = c
+    return cards.names_of(rules.legal_mask(cards.parse_mask(p["hand"]), lead, winning, trump)), winning
+
+
 def test_answers_match_the_rules() -> None:
-    """Many positions in one process: legal cards, valid cantos, the 'a más' choices."""
+    """Many positions in one process: legal cards, valid cantos, the 'a más' choices.
+
+    Each request carries ``legal`` as the referee sends it (protocol revision 1.3), computed here
+    by ``arena.rules``; the bot chooses among those cards."""
     rng = random.Random(2024)
     positions = [random_position(rng) for _ in range(1500)]
     lines = [{"type": "hello", "id": 1, "protocol": 1, "name": BOT, "limits": LIMITS.to_dict()}]
@@ -131,7 +146,7 @@ def test_answers_match_the_rules() -> None:
         lines.append({"type": "mano_start", "mano": i + 1, "trump": p["trump"], "hand": p["hand"]})
         lines += [{"type": "sang", "seat": 3, "canto": c} for c in p["sung"]]
         req = {"type": "play", "id": i + 2, "mano": i + 1, "trick": 2, "hand": p["hand"]}
-        lines.append({**req, "table": p["table"], "may_sing": p["may_sing"]})
+        lines.append({**req, "table": p["table"], "legal": legal_of(p)[0], "may_sing": p["may_sing"]})
     lines.append({"type": "bye"})
     proc = subprocess.run(
         [NODE, "bot.js"],
@@ -161,13 +176,8 @@ def test_answers_match_the_rules() -> None:
             assert "cuarenta" not in valid or r["sing"] == "cuarenta", (p, r)
         else:
             assert "sing" not in r, (p, r)
-        table = [(t["seat"], cards.parse(t["card"])) for t in p["table"]]
-        lead = table[0][1] // 10 if table else -1
-        winning = table[0][1] if table else -1
-        for _, c in table[1:]:
-            if rules.beats(c, winning, trump):
-                winning = c
-        legal = cards.names_of(rules.legal_mask(hand, lead, winning, trump))
+        table = p["table"]
+        legal, winning = legal_of(p)
         assert r["card"] in legal, (p, r)
         played = cards.parse(r["card"])
         if not table:  # leading: its strongest non-trump card (strongest trump without one)
