@@ -91,10 +91,11 @@ def _accused(seat: object, may_accuse: list[int]) -> int:
 def play_of(obj: object, request: Message) -> tuple[str | None, str | None]:
     """Validate the reply ``obj`` to a ``play`` ``request`` of any game; returns (card, sing).
 
-    The request's fields say what it awaits, whatever the game: without ``legal``
-    (Tute Cabrero) a card, with a canto when ``may_sing`` is true; with ``legal``
-    (Tute por parejas, …) a card when ``legal`` is not empty, otherwise a canto from
-    ``may_sing`` (a list), ``"tirar"`` when ``may_concede``, or neither (a pass), and no card.
+    The request's fields say what it awaits, whatever the game: a card when ``legal`` is
+    not empty (or absent), with a canto beside it when ``may_sing`` is true (Tute Cabrero,
+    whose ``legal``, from protocol revision 1.3, is never empty); otherwise (Tute por
+    parejas, …) a canto from ``may_sing`` (a list), ``"tirar"`` when ``may_concede``, or
+    neither (a pass), and no card.
     """
     may_sing = bool(request.get("may_sing")) or request.get("may_concede") is True
     return check_play(obj, request["id"], may_sing, card_expected=bool(request.get("legal", True)))
