@@ -118,7 +118,7 @@ def _random_move(p: object, request: dict[str, object], rng: object) -> None:
     elif legal is not None:
         p.play(None, None)  # type: ignore[attr-defined]  # pass
     else:
-        from arena.sdk import PlayRequest, TableView  # Tute Cabrero's request has no legal: ask its SDK
+        from arena.sdk import PlayRequest, TableView  # no legal (Cabrero before revision 1.3): its SDK
 
         view = TableView()
         for e in p.events:  # type: ignore[attr-defined]
