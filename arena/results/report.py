@@ -423,7 +423,14 @@ def terminal_table(report: Report) -> str:
     ]
     lines.insert(1, "  ".join("-" * w for w in widths))
     after = ["", *report.suspicion] if report.suspicion else []
-    return "\n".join([*report.separation, "", *lines, *after])
+    return "\n".join([*report.separation, "", *lines, _(ORDER_LINE), *after])
+
+
+ORDER_LINE = N_(
+    "Ordered by estimated strength (Plackett–Luce over each partido's full ranking: every place counts, "
+    "and against whom), not by wins: a player can stand above one with more wins."
+)
+"""The line under the terminal table: what orders it (the workbook's Notas and the site say it too)."""
 
 
 def _python_format(number_format: str) -> str:

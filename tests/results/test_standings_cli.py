@@ -87,6 +87,25 @@ def test_standings_in_english(torneo: Path) -> None:
     assert pos.cell(openpyxl.utils.range_boundaries(pos.auto_filter.ref)[1], 2).value == "Player"
 
 
+@pytest.mark.parametrize(
+    ("lang", "line"),
+    [
+        ("es", "Ordenados por la fuerza estimada (Plackett–Luce sobre la clasificación completa"),
+        ("en", "Ordered by estimated strength (Plackett–Luce over each partido's full ranking"),
+    ],
+)
+def test_the_terminal_table_says_what_orders_it(torneo: Path, lang: str, line: str) -> None:
+    """Right under the table's last row: the order is the strength, so 1st may have fewer wins than 2nd."""
+    done = CliRunner().invoke(main, ["standings", str(torneo), "--lang", lang], catch_exceptions=False)
+    assert done.exit_code == 0, done.output
+    lines = done.output.splitlines()
+    rule = next(i for i, text in enumerate(lines) if text.startswith("---") and set(text) <= {"-", " "})
+    assert [lines[rule + 1 + i].split()[0] for i in range(len(SAMPLES))] == ["1", "2", "3"]
+    under = lines[rule + 1 + len(SAMPLES)]
+    assert under.startswith(line)
+    assert "not by wins" in under or "no por ganados" in under
+
+
 def test_standings_of_a_foreign_folder_is_one_clear_line(tmp_path: Path) -> None:
     done = CliRunner().invoke(main, ["standings", str(tmp_path)])
     assert done.exit_code == 1
