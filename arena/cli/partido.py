@@ -224,8 +224,9 @@ def demo(seed: int | None, out: Path | None) -> None:
     from arena.referee.narrate import narrate
     from arena.referee.players import load_player_class
     from arena.referee.table import play_partido
+    from arena.tournament.entrants import sample_folder
 
-    root = Path("sample_players")
+    root = sample_folder("sample_players")  # here, else the project's, else the installed package's
     if not root.is_dir():
         raise click.ClickException(_("sample_players/: not found; run the demo from the project's folder"))
     out = out or _new_folder(Path("results"), "demo")  # never the folder of another demo

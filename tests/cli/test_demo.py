@@ -30,3 +30,15 @@ def test_a_torneo_with_any_other_player_keeps_its_limit(
     specs = [find_player(ROOT / "sample_players" / "a_mas"), find_player(mine)]
     assert torneo._demo_move_ms(specs, ROOT / "sample_players", 1000) == 1000
     assert capsys.readouterr().out == ""
+
+
+def test_the_demo_partido_runs_from_any_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``arena demo`` outside the checkout: the samples beside (or inside) the package."""
+    from click.testing import CliRunner
+
+    from arena.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    done = CliRunner().invoke(main, ["demo", "--seed", "3", "--out", "d"], catch_exceptions=False)
+    assert done.exit_code == 0, done.output
+    assert (tmp_path / "d" / "partido-1.jsonl").is_file() and not (tmp_path / "sample_players").exists()
