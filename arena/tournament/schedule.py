@@ -468,7 +468,7 @@ class _Cyclic:
                 if work <= 0:
                     break
         off = beyond()
-        if not off:
+        if not off or len(orders) < 2:  # none beyond, or one circular order (two seats): no choice
             return
         holding: dict[int, list[int]] = {}
         for b, block in enumerate(blocks):
@@ -884,6 +884,8 @@ def _walk_circles(
         return
     k, n = pairs.k, pairs.n
     orders = _circles(k)[0]
+    if len(orders) < 2:  # one circular order (two seats): nothing to choose
+        return
     holding: dict[int, list[int]] = {}
     for c, (order, _both) in enumerate(circles):
         for a, b in itertools.permutations(order, 2):

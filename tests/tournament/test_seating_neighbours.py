@@ -195,3 +195,13 @@ def test_the_seating_benchmark_checks_issue_50_s_case() -> None:
     (line,) = benchmark_lines("experiments/seating.py", "--check")
     assert line.startswith("check: 6 entrants at tables of 4 over 4 rounds"), line
     assert "every ordered pair within ±1 of its share" in line
+
+
+@pytest.mark.parametrize("duplicate", [False, True])
+@pytest.mark.parametrize("n", [2, 3, 5])
+def test_tables_of_two_have_one_circular_order_and_are_seated(n: int, duplicate: bool) -> None:
+    """Tute de a dos (and parejas' two sides): one circular order, so nothing to search; the schedule
+    is made (the search once drew from an empty choice here) and every pair meets as often."""
+    sched = make_schedule(n, 2, 2, 5, duplicate=duplicate, sizes=(2,))
+    met = Counter(frozenset(sp.seats) for sp in sched)
+    assert len(met) == math.comb(n, 2) and len(set(met.values())) == 1
