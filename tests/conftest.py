@@ -95,9 +95,11 @@ def player_processes() -> None:
 @pytest.fixture(autouse=True)
 def spanish() -> Iterator[None]:
     """Every test starts in the default language, Spanish, whatever the shell's ARENA_LANG; a test
-    that switches (``i18n.use("en")``, ``--lang en`` in process) cannot leak it to the next."""
-    with i18n.speaking(i18n.DEFAULT):
-        yield
+    that switches (``i18n.use("en")``, ``--lang en`` in process) cannot leak it to the next. (A
+    module's fixture must not take this name: it would switch this one off for the module.)"""
+    i18n.use(i18n.DEFAULT)
+    yield
+    i18n.use(i18n.DEFAULT)  # not "the one before": a module's fixture may have switched it before
 
 
 @pytest.fixture

@@ -26,6 +26,7 @@ import shutil
 import pytest
 from click.testing import CliRunner
 
+from arena import i18n
 from arena.cli import main
 from arena.results.tell import MIN_REPLIES
 from tests.paths import ROOT
@@ -52,10 +53,11 @@ def told(tmp_path_factory: pytest.TempPathFactory, player_processes: None) -> di
     out = base / "torneo"
     runner = CliRunner()
     args = ["tournament", str(players), "--out", str(out), "--table-size", "4", "--rounds", str(ROUNDS)]
-    played = runner.invoke(main, [*args, "--seed", "5", "--workers", "2", "--lang", "en"])
-    assert played.exit_code == 0, played.output
-    audited = runner.invoke(main, ["audit", str(out), "--every", "50", "--lang", "en"])
-    assert audited.exit_code == 0, audited.output
+    with i18n.speaking(i18n.DEFAULT):  # --lang en in process: not beyond this module
+        played = runner.invoke(main, [*args, "--seed", "5", "--workers", "2", "--lang", "en"])
+        assert played.exit_code == 0, played.output
+        audited = runner.invoke(main, ["audit", str(out), "--every", "50", "--lang", "en"])
+        assert audited.exit_code == 0, audited.output
     with (out / "audit.csv").open(newline="", encoding="utf-8") as f:
         return {r["entrant"]: r for r in csv.DictReader(f)}
 

@@ -86,7 +86,7 @@ def tables() -> tuple[pd.DataFrame, ...]:
 
 
 @pytest.fixture(scope="module")
-def spanish(tables: tuple[pd.DataFrame, ...], tmp_path_factory: pytest.TempPathFactory) -> Path:
+def spanish_book(tables: tuple[pd.DataFrame, ...], tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The Spanish workbook of :func:`frames`, written once for the tests that only read it."""
     with i18n.speaking("es"):
         return write_workbook(frames(tables, "es"), tmp_path_factory.mktemp("spanish") / "w.xlsx")
@@ -147,9 +147,9 @@ def test_every_sheet_prints_a4_landscape_one_page_wide_with_its_titles(
 
 
 def test_captions_are_on_the_notes_sheet_and_the_callers_replace_the_defaults(
-    tables: tuple[pd.DataFrame, ...], spanish: Path, tmp_path: Path
+    tables: tuple[pd.DataFrame, ...], spanish_book: Path, tmp_path: Path
 ) -> None:
-    notes = pd.read_excel(spanish, sheet_name="Notas")
+    notes = pd.read_excel(spanish_book, sheet_name="Notas")
     assert list(notes.columns) == ["Hoja", "Nota"]
     said: dict[str, str] = {}
     for sheet, note in zip(notes["Hoja"], notes["Nota"], strict=True):
@@ -159,7 +159,7 @@ def test_captions_are_on_the_notes_sheet_and_the_callers_replace_the_defaults(
         "Fila A, columna B: parte de los partidos que A y B jugaron juntos"
     )
     assert said["Pares"].startswith("Fila A, columna B: la parte de los remuestreos del bootstrap")
-    pos = pd.read_excel(spanish, sheet_name="Posiciones")  # the header on row 1: read as it is
+    pos = pd.read_excel(spanish_book, sheet_name="Posiciones")  # the header on row 1: read as it is
     assert list(pos.columns[:3]) == [headers_in("es")[k] for k in ("puesto", "entrant", "grupo")]
     assert list(pos[headers_in("es")["entrant"]]) == list(tables[0]["entrant"])
 
@@ -173,9 +173,9 @@ def test_captions_are_on_the_notes_sheet_and_the_callers_replace_the_defaults(
     assert header_row(wb["Partidos"]) == 1 and wb["Partidos"].freeze_panes == "A2"
 
 
-def test_formats_filter_colour_scale_and_chart_follow_the_table(spanish: Path) -> None:
+def test_formats_filter_colour_scale_and_chart_follow_the_table(spanish_book: Path) -> None:
     h = headers_in("es")
-    wb = openpyxl.load_workbook(spanish)
+    wb = openpyxl.load_workbook(spanish_book)
     ws = wb["Posiciones"]
     top, n = header_row(ws), len(ENTRANTS)
     head = [c.value for c in ws[top]]
