@@ -44,7 +44,7 @@ from django.utils.translation import gettext as _
 
 from arena.serve.ladder.models import FinalTorneo, Ladder, Version
 
-PROGRESS_LINES = 3, 20
+PROGRESS_LINES = 3, 30
 """The lines of ``arena tournament``'s output a final keeps as its progress: its first and its last."""
 PROGRESS_EVERY_S = 1.0
 """How often, at most, the progress is written to the database while the torneo runs."""
