@@ -106,12 +106,15 @@ def torneo(job: tuple[str, int, int, int, int]) -> Result:
             partido_id=f"p{i}",
         )
         t1 = time.process_time()
-        found[f"p{i}"] = [[d.seat, d.excess] for d in decisions(events, draws, every)]
+        found[f"p{i}"] = [[d.seat, d.excess, int(d.late)] for d in decisions(events, draws, every)]
         audit_cpu += time.process_time() - t1
         play_cpu += t1 - t0
         records.append((f"p{i}", "", [names[s] for s in seats]))
     verdicts = peek.verdicts(records, found, names)
-    told = [f"{v.entrant} {v.decisions} {v.excess:+.3f} z={v.z:.1f}" for v in verdicts]
+    told = [
+        f"{v.entrant} {v.decisions} {v.excess:+.3f} z={v.z:.1f} late {v.late_excess:+.3f} z={v.late_z:.1f}"
+        for v in verdicts
+    ]
     return kind, partidos, [v.entrant for v in verdicts if v.flagged], play_cpu, audit_cpu, told
 
 
