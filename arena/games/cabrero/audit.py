@@ -21,11 +21,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from arena.games.cabrero import engine, rules, sdk
 from arena.games.cabrero.inference import infer, sample_hands
+from arena.games.common.audit import Decision, centred
 from arena.games.common.cards import POINTS, cards_of, names_of, parse
 
 Event = dict[str, Any]
@@ -37,18 +37,6 @@ ROLLOUTS = 4
 EPSILON = 0.25
 """The share of a rollout's moves made at random: a value that weighs more than one line of play
 (measured: it tells a partial peeker from 0 in a third of the partidos the plain policy needs)."""
-
-
-@dataclass(frozen=True)
-class Decision:
-    """One audited decision: the seat, the mano, how many legal cards, the excess, and whether it
-    came in the second half of the mano (what a channel passes accrues over the mano)."""
-
-    seat: int
-    mano: int
-    legal: int
-    excess: float
-    late: bool = False
 
 
 class _Viewer(sdk.Player):
@@ -94,9 +82,7 @@ def _value(m: engine.Mano, card: int, ruleset: rules.RuleSet, rng: random.Random
 def _advantages(
     m: engine.Mano, legal: Sequence[int], ruleset: rules.RuleSet, rng: random.Random
 ) -> list[float]:
-    values = [_value(m, c, ruleset, rng) for c in legal]
-    mean = sum(values) / len(values)
-    return [v - mean for v in values]
+    return centred([_value(m, c, ruleset, rng) for c in legal])
 
 
 def excess(

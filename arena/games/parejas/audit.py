@@ -31,9 +31,9 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from typing import Any, NamedTuple
 
+from arena.games.common.audit import Decision, centred
 from arena.games.common.cards import ABOVE, FULL_DECK, POINTS, SUIT_MASK, SUITS, cards_of, parse, parse_mask
 from arena.games.common.juegos import PLAY_PHASE
 from arena.games.common.tute import PAIR_MASK, TUTE, IllegalMove, beats
@@ -52,23 +52,6 @@ EPSILON = 0.25
 TUTE_VALUE = 1.2
 """The value of a tute sung by the pair in a rollout (it wins the mano, and 2 juegos or the partido)."""
 SEATS = range(pr.PLAYERS)
-
-
-@dataclass(frozen=True)
-class Decision:
-    """One audited decision: the seat, the mano, how many legal cards, the excess, and whether it
-    came in the second half of the mano (what a channel passes accrues over the mano)."""
-
-    seat: int
-    mano: int
-    legal: int
-    excess: float
-    late: bool = False
-
-    @property
-    def pair(self) -> int:
-        """The seat's pair (0: seats 0 and 2, 1: seats 1 and 3)."""
-        return pr.pair_of(self.seat)
 
 
 # ---------------------------------------------------------------- the value: a mano played out
@@ -269,9 +252,7 @@ def card_value(sim: Sim, card: int, rng: random.Random, rollouts: int = ROLLOUTS
 
 def advantages(sim: Sim, legal: Sequence[int], rng: random.Random) -> list[float]:
     """Each legal card's value minus their mean."""
-    values = [card_value(sim, c, rng) for c in legal]
-    mean = sum(values) / len(values)
-    return [v - mean for v in values]
+    return centred([card_value(sim, c, rng) for c in legal])
 
 
 # ---------------------------------------------------------------- what the player could see

@@ -17,7 +17,7 @@ def _audit(events: Sequence[dict[str, Any]], draws: int, every: int) -> Iterator
     pair: its store's players are by side)."""
     from arena.games.parejas.audit import decisions  # the engine, only when auditing
 
-    return ((d.pair, d.excess, d.late) for d in decisions(events, draws, every))
+    return ((rules.pair_of(d.seat), d.excess, d.late) for d in decisions(events, draws, every))
 
 
 def _tell(events: Sequence[dict[str, Any]]) -> Iterator[tuple[int, float, int, int]]:
