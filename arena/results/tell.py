@@ -95,7 +95,7 @@ def entrant_tell(name: str, replies: Sequence[tuple[float, int, int]], seed: int
     spread = float(null.std()) or 1e-12
     p = 0.5 * math.erfc((r2 - float(null.mean())) / spread / math.sqrt(2))  # the shuffles' normal tail
     gained = max(0.0, r2 - float(null.mean()))
-    bits = -0.5 * math.log2(1 - min(gained, 0.999999))
+    bits = max(0.0, -0.5 * math.log2(1 - min(gained, 0.999999)))  # never "-0.00"
     return Tell(name, n, r2, bits, p, math.nan, False)
 
 
