@@ -63,7 +63,11 @@ require_browser()
 pytest.importorskip("django", reason="django is not installed (pip install '.[serve]')")
 
 from selenium import webdriver  # noqa: E402
-from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException  # noqa: E402
+from selenium.common.exceptions import (  # noqa: E402
+    NoSuchElementException,
+    StaleElementReferenceException,
+    WebDriverException,
+)
 from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.remote.webdriver import WebDriver  # noqa: E402
@@ -171,6 +175,11 @@ def _text(driver: WebDriver) -> str:
         try:
             return str(driver.find_element(By.TAG_NAME, "body").text)
         except PAGE_CHANGING:
+            time.sleep(0.25)
+        except WebDriverException as error:
+            # Chromium's inspector, when the body found was replaced before its text was read.
+            if "does not belong to the document" not in str(error):
+                raise
             time.sleep(0.25)
     return str(driver.find_element(By.TAG_NAME, "body").text)
 
