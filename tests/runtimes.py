@@ -8,9 +8,8 @@ players' syscall filter:
 
 * ``c`` — plain C99, built as a static binary (``gcc -static -O2 -o bot bot.c``),
   run as ``./bot``;
-* ``java`` — Java 17, built with ``javac -d . Bot.java``, run by ``java`` with
-  the memory flags of its ``player.toml`` (the sandbox's 1 GiB RLIMIT_AS per
-  process is too small for a JVM with default settings);
+* ``java`` — Java 17, built with ``javac -d . Bot.java``, run by ``java`` with no
+  flags (the player's cgroup bounds its memory, not an address-space rlimit);
 * ``shell`` — bash builtins only, run as ``bash bot.sh``; nothing to build.
 
 The sources are committed, the build artefacts are not: :func:`built` copies a

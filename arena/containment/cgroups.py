@@ -227,6 +227,15 @@ def _run_folders(h: Hierarchy) -> dict[str, Path]:
     return folders
 
 
+def swap_on() -> bool:
+    """Whether the machine has swap in use (a memory limit without swap accounting spills into it)."""
+    try:
+        with open("/proc/swaps", encoding="utf-8") as f:
+            return len(f.read().strip().splitlines()) > 1
+    except OSError:
+        return True
+
+
 def remove_run() -> None:
     """Remove this process's run folders (and kill whatever is still in them)."""
     for folder in _runs.pop(os.getpid(), {}).values():
@@ -254,6 +263,10 @@ class PlayerCgroup:
         """The CPU usage file, open: read twice per request, it is read again in place (``pread``)."""
         self._base = (0, 0)
         """The limits' counters when the current use began (:meth:`reuse`)."""
+        self.holds_memory = False
+        """Whether the cgroup alone bounds the tree's memory: ``memory.max`` set and no swap to
+        spill into (swap limited to 0, or no swap on the machine). Then no address-space rlimit
+        is needed (:meth:`arena.containment.sandbox.Resources.rlimits`)."""
 
     @classmethod
     def create(cls, name: str, limits: CgroupLimits, hierarchy: Hierarchy | None = None) -> PlayerCgroup:
@@ -277,19 +290,25 @@ class PlayerCgroup:
     def _write(self, key: str, name: str, value: str) -> None:
         (self.folders[key] / name).write_text(value)
 
+    def _try_write(self, key: str, name: str, value: str) -> bool:
+        try:
+            self._write(key, name, value)
+        except OSError:
+            return False
+        return True
+
     def _limit(self, limits: CgroupLimits) -> None:
         memory = str(limits.memory_mb << 20)
         quota = str(max(1000, int(limits.cpus * CFS_PERIOD_US)))
         if self.hierarchy.version == 2:
             self._write("unified", "memory.max", memory)
-            with contextlib.suppress(OSError):
-                self._write("unified", "memory.swap.max", "0")
+            self.holds_memory = self._try_write("unified", "memory.swap.max", "0") or not swap_on()
             self._write("unified", "pids.max", str(limits.processes))
             self._write("unified", "cpu.max", f"{quota} {CFS_PERIOD_US}")
             return
         self._write("memory", "memory.limit_in_bytes", memory)
-        with contextlib.suppress(OSError):  # no swap accounting on some kernels
-            self._write("memory", "memory.memsw.limit_in_bytes", memory)
+        # no swap accounting on some kernels: then only a machine without swap holds the limit
+        self.holds_memory = self._try_write("memory", "memory.memsw.limit_in_bytes", memory) or not swap_on()
         self._write("pids", "pids.max", str(limits.processes))
         self._write("cpu", "cpu.cfs_period_us", str(CFS_PERIOD_US))
         self._write("cpu", "cpu.cfs_quota_us", quota)

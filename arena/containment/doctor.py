@@ -53,9 +53,16 @@ def read_other_memory():
     open(f"/proc/{int(victim)}/mem", "rb").close()
 attempt("others_memory_closed", read_other_memory)
 def hog():
-    b = bytearray(3 << 30)
-    b[-1] = 1
-attempt("memory_limit", hog)
+    pid = os.fork()
+    if pid == 0:  # a child takes (and touches) 1 GiB: refused, or killed by the cgroup's OOM killer
+        try:
+            b = bytearray(1 << 30)
+            b[::4096] = b"\1" * (len(b) // 4096)
+        except MemoryError:
+            os._exit(1)
+        os._exit(0)
+    return os.waitpid(pid, 0)[1] != 0
+out["memory_limit"] = hog()
 def tree_hog():
     kids = []
     for _ in range(4):

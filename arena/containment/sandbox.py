@@ -105,20 +105,29 @@ class Resources:
     cpus: float = 1.0
     """The most CPU the player's whole tree may take at once, in cores (cgroup)."""
 
-    def prlimit(self) -> list[str]:
+    def prlimit(self, per_player: bool = False) -> list[str]:
         """``prlimit`` argv that sets :meth:`rlimits` and runs the rest of its arguments."""
         names = {resource.RLIMIT_AS: "as", resource.RLIMIT_CPU: "cpu"}
         names |= {resource.RLIMIT_NPROC: "nproc", resource.RLIMIT_FSIZE: "fsize"}
-        return ["prlimit", *(f"--{names[r]}={soft}:{hard}" for r, soft, hard in self.rlimits()), "--"]
+        limits = self.rlimits(per_player)
+        return ["prlimit", *(f"--{names[r]}={soft}:{hard}" for r, soft, hard in limits), "--"]
 
-    def rlimits(self) -> list[tuple[int, int, int]]:
-        """The per-process limits: (resource, soft, hard)."""
-        return [
-            (resource.RLIMIT_AS, self.memory_mb << 20, self.memory_mb << 20),
+    def rlimits(self, per_player: bool = False) -> list[tuple[int, int, int]]:
+        """The per-process limits: (resource, soft, hard).
+
+        ``per_player``: a cgroup bounds the player's whole tree (memory with no swap, pids), so
+        memory and processes are left to it: address space is not memory (a JVM or a Go runtime
+        reserves gigabytes it never touches, one stack per thread) and ``pids.max`` counts threads.
+        Otherwise (the fallback) ``RLIMIT_AS`` and ``RLIMIT_NPROC`` stand in for them, per process.
+        """
+        out = [
             (resource.RLIMIT_CPU, self.cpu_s, self.cpu_s + 1),  # soft < hard: SIGXCPU names the limit
-            (resource.RLIMIT_NPROC, self.processes, self.processes),
             (resource.RLIMIT_FSIZE, self.file_mb << 20, self.file_mb << 20),
         ]
+        if not per_player:
+            out[:0] = [(resource.RLIMIT_AS, self.memory_mb << 20, self.memory_mb << 20)]
+            out += [(resource.RLIMIT_NPROC, self.processes, self.processes)]
+        return out
 
     def cgroup(self) -> cgroups.CgroupLimits:
         return cgroups.CgroupLimits(self.memory_mb, self.processes, self.cpus)
@@ -708,6 +717,11 @@ def _cgroup(name: str, limits: Resources) -> cgroups.PlayerCgroup | None:
         return None
 
 
+def _holds(box: Box) -> bool:
+    """Whether the box's cgroup bounds its player's memory and processes on its own."""
+    return box.cgroup is not None and box.cgroup.holds_memory
+
+
 @functools.cache
 def _reaches(executable: str) -> bool:
     """Whether an unprivileged uid can run the Python ``executable`` (tried once, as uid 65534)."""
@@ -811,7 +825,7 @@ def contain(
             box.env = _base_env({"PYTHONPATH": str(ARENA_PACKAGE.parent), **(extra_env or {})})
             launcher = str(ARENA_PACKAGE / "player" / "sealing.py")
             sealing = [sys.executable, "-I", "-S", launcher, str(box.seal_fd), "--"]
-            box.argv = [*launch, *limits.prlimit(), *sealing, *drop, *argv]  # sealed before the drop
+            box.argv = [*launch, *limits.prlimit(_holds(box)), *sealing, *drop, *argv]  # sealed, then dropped
             return box
         if python_player:
             argv[-1] = PLAYER_DIR
@@ -820,7 +834,7 @@ def contain(
         os.set_inheritable(box.status[1], True)
         inner = _bwrap_mounts(seen, limits, box.env, as_root)
         inner[1:1] = ["--json-status-fd", str(box.status[1]), "--seccomp", str(box.seal_fd)]
-        box.argv = [*launch, *limits.prlimit(), *inner, "--", *drop, *argv]
+        box.argv = [*launch, *limits.prlimit(_holds(box)), *inner, "--", *drop, *argv]
         return box
     except BaseException:
         box.release()

@@ -123,7 +123,7 @@ class Server:
             "folder": box.cwd,
             "uid": box.uid,
             "tmp_bytes": limits.file_mb << 20,
-            "rlimits": limits.rlimits(),
+            "rlimits": limits.rlimits(box.cgroup.holds_memory),
             "env": {**box.env, "ARENA_PLAYER": "1"},
         }
         in_r, in_w = os.pipe()
