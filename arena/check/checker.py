@@ -33,6 +33,7 @@ from arena.i18n import N_, _, n_
 from arena.inert import printable
 from arena.player.runner import PRINT_NOTE
 from arena.protocol import DEFAULT_GAME, Message
+from arena.referee import diagnose
 from arena.referee.connection import Limits, PlayerFault, SubprocessConnection
 from arena.referee.narrate import reason_name
 from arena.referee.players import PlayerSpec, find_player, unique_names
@@ -214,7 +215,7 @@ def check_player(
             )
         )
         say("  ✗ " + _("hello: {detail}").format(detail=printable(conn.failed.detail)))
-        _say_hints(_hints(conn.failed.reason, conn.failed.detail, conn), say)
+        _say_hints(_hints(conn.failed.reason, conn.failed.detail, conn, hello=True), say)
         say("  " + _("Incident:"))
         say(_indent(conn.incident()))
         report.stuck += conn.stuck
@@ -229,6 +230,7 @@ def check_player(
             )
 
     names: set[str] = {spec.name}
+    reported: dict[tuple[str, str], int] = {}  # each fault's report in full once: where it was
     for i in range(partidos):
         deals = new_key() if seed is None else seed + i
         if sides is None:
@@ -306,7 +308,18 @@ def check_player(
                 line = _("{when}: disqualified for {reason} — {detail}")
             say("  ✗ " + line.format(when=when, reason=what, detail=detail))
             _say_hints(_hints(f.reason, f.detail, watch.watched[f.seat]), say)
-        for path in incidents.values():
+        for at, path in incidents.items():
+            keys = [diagnose.fault_key(f.reason, f.detail) for f in result.faults if f.seat == at]
+            before = reported.get(keys[0]) if len(keys) == 1 else None
+            if before is not None:
+                say(
+                    "  "
+                    + _("Incident ({path}): the same fault as in partido {partido}, reported above").format(
+                        path=printable(str(path)), partido=before
+                    )
+                )
+                continue
+            reported.update((key, i + 1) for key in keys)
             say("  " + _("Incident ({path}):").format(path=printable(str(path))))
             say(_indent(path.read_text(encoding="utf-8")))
         _check_replay(replay, say)
@@ -485,19 +498,61 @@ HINTS = {
 }
 
 
-def _hints(reason: str, detail: str, conn: _Watched) -> list[str]:
-    """The hint lines for a fault of the checked player (its connection holds a timeout's evidence)."""
+READY_EXAMPLE = '{"type":"ready","id":<id>,"name":"<your name>"}'  # not shown
+"""The reply ``hello`` waits for (the hint at hello speaks of it, not of ``play``)."""
+
+
+def _hints(reason: str, detail: str, conn: _Watched, hello: bool = False) -> list[str]:
+    """The hint lines for a fault of the checked player (its connection holds a timeout's evidence,
+    the stdout line of a protocol fault, its standard error); ``hello``: the fault was at hello."""
     if reason == "protocol":
-        if "no request was waiting" in detail or "not valid" in detail:  # not shown
-            return [_("something that is not a reply reached stdout: write your debugging output to stderr")]
+        line = getattr(conn, "fault_line", None)
+        if diagnose.looks_like_debugging(line):
+            return [
+                _("something that is not a reply reached stdout: {line}").format(line=_quoted(line)),
+                "  " + _("write your debugging output to stderr: stdout is only for protocol replies"),
+                "  "
+                + _(
+                    "Node: console.error(…); Java: System.err.println(…); C: fprintf(stderr, …); "
+                    "Python: print(…, file=sys.stderr)"
+                ),
+            ]
+        if hello:
+            return [_("hello waits for one line, exactly {example}, flushed").format(example=READY_EXAMPLE)]
         example = _(games.spec(conn.game).reply_example)
         return [_("the reply must be exactly {example}").format(example=example)]
     if reason == "timeout":
         return timeout_hints(conn.stuck[-1] if conn.stuck else None, conn.spec.kind)
+    if reason == "crash":
+        return crash_hints(conn, hello)
     hint = games.spec(conn.game).fault_hints.get(reason) or HINTS.get(reason)  # the game's own obligations
     if hint is None and reason in games.spec(conn.game).rule_faults:
         hint = N_("play only what the game's rules allow at that moment (its rules page says which)")
     return [_(hint)] if hint else []
+
+
+def _quoted(line: bytes | None) -> str:
+    """A player's stdout line, short and on one line, for a hint."""
+    text = (line or b"").decode("utf-8", errors="replace").rstrip("\n")
+    return repr(text[:80] + ("…" if len(text) > 80 else ""))
+
+
+def crash_hints(conn: _Watched, hello: bool = False) -> list[str]:
+    """What a crash of the checked player's process says: a runtime that ran out of memory or
+    threads (the limit and the fix), the exception and where, or where to read its last words."""
+    tail = conn.process.stderr.tail() if hasattr(conn, "process") else ""
+    runtime = diagnose.runtime_failure(tail)
+    if runtime is not None:
+        res = getattr(conn, "resources", sandbox.Resources())
+        box = getattr(conn, "box", None)
+        advice = diagnose.runtime_advice(
+            runtime, box is not None and box.cgroup is not None, res.memory_mb, res.processes
+        )
+        first = (
+            _("the runtime could not start: {problem}") if hello else _("the runtime failed: {problem}")
+        ).format(problem=_(diagnose.RUNTIME_WORDS[runtime]))
+        return [first, "  " + advice]
+    return [_(HINTS["crash"])]
 
 
 def _say_hints(lines: list[str], say: Say) -> None:

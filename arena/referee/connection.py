@@ -34,6 +34,7 @@ from arena.inert import EXCERPT, printable
 from arena.player.loader import PlayerLoadError
 from arena.player.runner import LOAD_ERROR
 from arena.protocol import Message, ProtocolError
+from arena.referee import diagnose
 from arena.referee.players import PlayerSpec
 
 BYE_GRACE_S = 0.2
@@ -134,8 +135,8 @@ class Connection(Protocol):
         backstop for ``cpu_ms``) the wall clock.
         """
 
-    def incident(self) -> str:
-        """The last protocol lines exchanged and the tail of standard error."""
+    def incident(self, lines: bool = True) -> str:
+        """The last protocol lines exchanged (unless not ``lines``) and the tail of standard error."""
 
     def say_bye(self) -> None:
         """Tell the player the partido is over, without waiting (:meth:`close` then stops it)."""
@@ -154,13 +155,14 @@ class _Transcript:
     def add(self, arrow: str, text: str | bytes) -> None:
         self.lines.append((time.monotonic(), arrow, text))
 
-    def render(self, stderr_tail: str) -> str:
-        out = [_("Last protocol lines (→ referee to player, ← player to referee):")]
-        for at, arrow, text in self.lines:
+    def render(self, stderr_tail: str, lines: bool = True) -> str:
+        out = [_("Last protocol lines (→ referee to player, ← player to referee):")] if lines else []
+        for at, arrow, text in self.lines if lines else ():
             if isinstance(text, bytes):
                 text = text.decode("utf-8", errors="replace").rstrip("\n")
             out.append(f"{(at - self.start) * 1000:9.1f} ms {arrow} {text[:600]}")
-        out.append("")
+        if lines:
+            out.append("")
         out += [_("Tail of standard error:"), stderr_tail.rstrip() or _("(nothing written)"), ""]
         return "\n".join(out)
 
@@ -228,8 +230,8 @@ class InProcessConnection:
     def flush(self) -> None:
         """Events are delivered at once in this process."""
 
-    def incident(self) -> str:
-        return self.transcript.render(self.error_tail)
+    def incident(self, lines: bool = True) -> str:
+        return self.transcript.render(self.error_tail, lines)
 
     def say_bye(self) -> None:
         """Nothing to tell: the object is not called again."""
@@ -271,6 +273,9 @@ class SubprocessConnection:
         self.failed: PlayerFault | None = None
         self.transcript = _Transcript()
         self.last_line: bytes | None = None
+        self.fault_line: bytes | None = None
+        """The stdout line a ``protocol`` fault was about (``arena check`` tells debugging output by it)."""
+        self.resources = rlimits or sandbox.Resources()
         self.last_cpu_ms: float | None = None
         self.last_wall_ms = 0.0
         self._next_id = 0
@@ -401,10 +406,34 @@ class SubprocessConnection:
             self.close()
             raise
         status = seen.evidence.get("exit")
+        assert status is None or isinstance(status, (int, str))
         sig = status if isinstance(status, str) else None
-        limit = self.box.limit_hit(sig) or sandbox.limit_hint(self.process.stderr.tail(), sig)
+        tail = self.process.stderr.tail()
+        runtime = diagnose.runtime_failure(tail) if status is not None else None
+        limit = self.box.limit_hit(sig) or (None if runtime else sandbox.limit_hint(tail, sig))
         detail = _(HELLO_CRASH_LIMIT).format(limit=limit) if limit else _(HELLO_CRASH)
-        return PlayerFault("crash", detail, exit=status)
+        return PlayerFault("crash", self._explained(detail, status), exit=status)
+
+    def _explained(self, detail: str, status: int | str | None) -> str:
+        """``detail`` of a crash led by what the player's standard error says: the exception and the
+        student's file and line, or a runtime that ran out of memory or threads, with the limit and the
+        fix. Only once the process is gone (its last words are then all there: the same line however
+        the referee saw the crash); one line, bounded (:mod:`arena.referee.diagnose`)."""
+        if status is None:
+            return detail
+        tail = self.process.stderr.tail()
+        runtime = diagnose.runtime_failure(tail)
+        if runtime is not None:
+            advice = diagnose.runtime_advice(
+                runtime, self.box.cgroup is not None, self.resources.memory_mb, self.resources.processes
+            )
+            return _("{problem} — {detail}; {advice}").format(
+                problem=_(diagnose.RUNTIME_WORDS[runtime]), detail=detail, advice=advice
+            )
+        folder = self.spec.folder.absolute()
+        roots = [sandbox.PLAYER_DIR, self.box.cwd, str(folder), str(folder.resolve())]
+        error = diagnose.exception_summary(tail, roots, _shown_folder(folder))
+        return _("{error} — {detail}").format(error=error, detail=detail) if error else detail
 
     def _check_sandbox(self, status: int | None) -> None:
         """Raise :class:`SandboxFailure` if the process ended before the sandbox ever ran the player."""
@@ -437,20 +466,23 @@ class SubprocessConnection:
                 sig = signal.Signals(signum).name
             except ValueError:
                 sig = str(signum)
-        limit = self.box.limit_hit(sig) or sandbox.limit_hint(self.process.stderr.tail(), sig)
+        tail = self.process.stderr.tail()
+        limit = self.box.limit_hit(sig) or (
+            None if diagnose.runtime_failure(tail) else sandbox.limit_hint(tail, sig)
+        )
         if sig:
             if limit:
                 detail = _("{what}: killed by {signal} ({limit})").format(what=what, signal=sig, limit=limit)
             else:
                 detail = _("{what}: killed by {signal}").format(what=what, signal=sig)
-            return PlayerFault("crash", detail, exit=sig)
+            return PlayerFault("crash", self._explained(detail, sig), exit=sig)
         if limit:
             detail = _("{what}: exited with status {status} ({limit})").format(
                 what=what, status=status, limit=limit
             )
         else:
             detail = _("{what}: exited with status {status}").format(what=what, status=status)
-        return PlayerFault("crash", detail, exit=status)
+        return PlayerFault("crash", self._explained(detail, status), exit=status)
 
     def _write(self, message: Message, timeout_s: float) -> bool:
         return self._write_line(self._encode(message), timeout_s)
@@ -572,9 +604,10 @@ class SubprocessConnection:
         except LineTooLong as exc:
             text = exc.head.decode("utf-8", errors="replace")
             self.transcript.add("←", text + "…")
+            self.fault_line = exc.head
             raise PlayerFault(
                 "protocol",
-                _("reply line over {limit} bytes").format(limit=protocol.MAX_LINE_BYTES),
+                _debugging(_("reply line over {limit} bytes").format(limit=protocol.MAX_LINE_BYTES), text),
                 line=text[:EXCERPT],
             ) from None
         self.last_wall_ms = (time.monotonic() - start) * 1000
@@ -592,13 +625,15 @@ class SubprocessConnection:
         try:  # any bytes: judged by the spec, a fault of the player, never an error of the referee
             obj = protocol.judge_reply(line, request, self._reader, self._answered)
         except ProtocolError as exc:
-            raise PlayerFault("protocol", exc.detail, line=exc.line) from None
+            self.fault_line = line
+            raise PlayerFault("protocol", _debugging(exc.detail, line), line=exc.line) from None
         self._answered.add(request["id"])
         return obj
 
     def _unsolicited(self, line: bytes) -> None:
         self.transcript.add("←", line)
-        raise PlayerFault("protocol", _(protocol.UNSOLICITED), line=_text(line))
+        self.fault_line = line
+        raise PlayerFault("protocol", _debugging(_(protocol.UNSOLICITED), line), line=_text(line))
 
     def send(self, event: Message) -> None:
         """Queue an event; it goes out at the next :meth:`flush` or request."""
@@ -622,12 +657,12 @@ class SubprocessConnection:
         request["id"] = self._new_id()
         return self._round_trip(request, cpu_ms, wall_ms if wall_ms is not None else wall_backstop(cpu_ms))
 
-    def incident(self) -> str:
+    def incident(self, lines: bool = True) -> str:
         if self.process.exit_status() is not None:
             self.process.stderr.join(0.5)  # the process is gone: let its last words arrive
         else:
             self.process.stderr.catch_up(0.5)  # alive: what it wrote so far, kept
-        return self.transcript.render(self.process.stderr.tail())
+        return self.transcript.render(self.process.stderr.tail(), lines)
 
     def say_bye(self) -> None:
         """Tell the player the partido is over (once; :meth:`close` then stops it)."""
@@ -646,6 +681,21 @@ class SubprocessConnection:
         self.closed = True
         self.process.kill_tree(BYE_GRACE_S, also=self.box.kill)
         self.box.release()
+
+
+def _shown_folder(folder: Path) -> str:
+    """A player's folder as its author names it: relative to the current folder when inside it."""
+    try:
+        return str(folder.relative_to(Path.cwd()))
+    except ValueError:
+        return str(folder)
+
+
+def _debugging(detail: str, line: bytes | str) -> str:
+    """A ``protocol`` fault's detail, with where debugging belongs when ``line`` looks like it."""
+    if not diagnose.looks_like_debugging(line):
+        return detail
+    return _("{detail}; {hint}").format(detail=detail, hint=_(diagnose.DEBUG_TO_STDERR))
 
 
 def _text(line: bytes | None) -> str | None:

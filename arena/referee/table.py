@@ -194,6 +194,7 @@ class Referee:
         p = self.partido
         request = dict(p.request())
         conn = self.connections[seat]
+        reply: Any = None
         try:
             reply = conn.ask(request, self.limits.move_ms, self.limits.move_wall)
             ms, cpu = conn.last_wall_ms, conn.last_cpu_ms
@@ -201,7 +202,8 @@ class Referee:
             before = len(p.events)
             p.act(decision)
         except FaultError as f:  # from the connection (PlayerFault) or the engine (IllegalMove)
-            self._fault(seat, f.reason, f.detail, f.evidence)
+            asked = (request, reply) if reply is not None and f.reason in self.spec.rule_faults else None
+            self._fault(seat, f.reason, f.detail, f.evidence, asked)
         except ProtocolError as e:
             raw = getattr(conn, "last_line", None)
             line = e.line or (raw.decode("utf-8", "replace")[:EXCERPT] if raw else _line_of(reply))
@@ -214,7 +216,17 @@ class Referee:
                     event["ms"] = round(ms, 3)
                     event["cpu_ms"] = None if cpu is None else round(cpu, 3)
 
-    def _fault(self, seat: int, reason: str, detail: str, evidence: dict[str, Any]) -> None:
+    def _fault(
+        self,
+        seat: int,
+        reason: str,
+        detail: str,
+        evidence: dict[str, Any],
+        asked: tuple[Message, Any] | None = None,
+    ) -> None:
+        """Judge a fault of ``seat``; its incident report. ``asked``: the request and the reply of a
+        rule fault (a renuncio, a card not in hand, a false canto): the report then shows them and
+        the field at fault instead of the last protocol lines."""
         p = self.partido
         mano = p.mano_number
         if not p.fault(seat, reason, detail, **evidence):
@@ -235,7 +247,12 @@ class Referee:
             fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)  # not for players' eyes
             with os.fdopen(fd, "a", encoding="utf-8") as f:  # several penalties append
                 # The player's text (names, replies, standard error) shown inert: escapes only.
-                f.write(f"{printable(head)}: {printable(detail)}\n\n{printable(conn.incident(), True)}\n")
+                body = (
+                    conn.incident()
+                    if asked is None
+                    else rule_report(conn, reason, *asked) + conn.incident(False)
+                )
+                f.write(f"{printable(head)}: {printable(detail)}\n\n{printable(body, True)}\n")
             self.incidents[seat] = path
         if not penalized:
             self.alive[seat] = False
@@ -279,6 +296,41 @@ class Referee:
                         conn.flush()
                     except PlayerFault as f:
                         self._fault(seat, f.reason, f.detail, f.evidence)
+
+
+def rule_report(conn: Connection, reason: str, request: Message, reply: Any) -> str:
+    """A rule fault's report: the request (its ``hand``, ``table``, ``legal``), the reply, and the field
+    of the reply at fault with what it had to be (then the tail of standard error follows)."""
+    out = [_("The request:"), "  → " + protocol.encode(request).decode().rstrip("\n")]
+    for name in ("hand", "table", "legal", "may_sing"):
+        value = request.get(name)
+        if isinstance(value, list):
+            shown = [f"{v.get('card')} ({v.get('seat')})" if isinstance(v, dict) else str(v) for v in value]
+            out.append(f"  {name}: {', '.join(shown) or '—'}")
+    raw = getattr(conn, "last_line", None)
+    out += [
+        _("The reply:"),
+        "  ← " + (raw.decode("utf-8", "replace").rstrip("\n") if raw else _line_of(reply)),
+    ]
+    fields = {k: reply[k] for k in ("card", "sing", "accuse") if isinstance(reply, dict) and k in reply}
+    said = _line_of(fields).rstrip("\n")
+    legal = request.get("legal")
+    allowed = request.get("may_sing")
+    if reason in ("renuncio", "not_in_hand") and isinstance(legal, list) and legal:
+        out.append(
+            _("it replied `{reply}`; the card field must be one of legal: {legal}").format(
+                reply=said, legal=", ".join(map(str, legal))
+            )
+        )
+    elif reason == "false_canto" and isinstance(allowed, list):
+        out.append(
+            _("it replied `{reply}`; the sing field must be one of may_sing: {allowed}").format(
+                reply=said, allowed=", ".join(map(str, allowed)) or "—"
+            )
+        )
+    else:
+        out.append(_("it replied `{reply}`").format(reply=said))
+    return "\n".join(out) + "\n\n"
 
 
 def _line_of(reply: Any) -> str:

@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.errors import ArenaError
-from arena.i18n import N_, _, stored
+from arena.i18n import N_, _, shown, stored
 from arena.referee.stats import FIELDS, NOT_COUNTS
 from arena.seeds import Seed
 from arena.tournament.schedule import ScheduledPartido
@@ -855,6 +855,7 @@ class Store:
                     replay=temp, partido=partido.id
                 )
             )
+        self._brief_repeats(partido, result, outcome)
         final, incidents, logs = self._move_in(partido, outcome, temp)
         insert, row, figures = self._rows(partido, result, outcome, (self._rel(final), logs))
         with self.db:
@@ -889,6 +890,35 @@ class Store:
             return INSERT_PARTIDO, row, figures
         # a torneo begun under schema 1 or 2: the figures and reply times are JSON in the partido's row
         return _INSERT_V2, (*row[:9], _j(result["reply_ms"]), _j(result["stats"]), *row[9:]), []
+
+    def _brief_repeats(
+        self, partido: ScheduledPartido, result: dict[str, Any], outcome: dict[str, Any]
+    ) -> None:
+        """A fault an entrant already made in an earlier partido (the same fault:
+        :func:`arena.referee.diagnose.fault_key`) is reported in full once: this partido's incident
+        file keeps its first line (the fault and its detail) and names the partido and the file of
+        the full report, instead of repeating it."""
+        from arena.referee.diagnose import fault_key
+
+        for seat, path in outcome["incidents"].items():
+            mine = [f for f in result["faults"] if f["seat"] == int(seat)]
+            if len(mine) != 1:  # several faults in one file (penalties): kept whole
+                continue
+            key = fault_key(mine[0]["reason"], shown(mine[0]["detail"]))
+            earlier = self.db.execute(
+                "SELECT partido, detail, incident FROM faults WHERE entrant = ? AND reason = ? "  # not shown
+                "AND incident IS NOT NULL ORDER BY rowid",  # not shown
+                (partido.seats[int(seat)], mine[0]["reason"]),
+            )
+            first = next((r for r in earlier if fault_key(mine[0]["reason"], shown(r[1])) == key), None)
+            if first is None:
+                continue
+            with contextlib.suppress(OSError):
+                head = Path(path).read_text(encoding="utf-8").split("\n", 1)[0]
+                note = _("The same fault as in partido {partido}: its full report is {file}").format(
+                    partido=first[0], file=first[2]
+                )
+                Path(path).write_text(f"{head}\n\n{note}\n", encoding="utf-8")
 
     def _move_in(
         self, partido: ScheduledPartido, outcome: dict[str, Any], temp: Path

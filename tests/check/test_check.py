@@ -53,7 +53,12 @@ def test_check_names_the_fault_shows_the_incident_and_fails(bot: str, reason: st
     assert r.exit_code == 1, r.output
     assert f"descalificado por {reason}" in r.output
     assert "pista:" in r.output
-    assert "Últimas líneas del protocolo" in r.output and "Final de la salida de error:" in r.output
+    if bot in ("renuncio", "false_canto", "not_in_hand"):  # the request, the reply, the field at fault
+        assert "La solicitud:" in r.output and "La respuesta:" in r.output and "respondió `{" in r.output
+        assert "Últimas líneas del protocolo" not in r.output
+    else:
+        assert "Últimas líneas del protocolo" in r.output
+    assert "Final de la salida de error:" in r.output
     assert list(tmp_path.glob("*.incident-*.txt"))
     assert "Resultado: 1 falta ✗" in r.output
 

@@ -307,8 +307,14 @@ def check_disqualified(game: Game, name: str, reason: str, evidence: str) -> Eve
     assert game.incidents == {seat: incident}
     text = incident.read_text(encoding="utf-8")
     assert f"asiento {seat} ({name}): {reason}" in text.splitlines()[0]
-    assert "Últimas líneas del protocolo" in text
-    assert '→ {"type":"play"' in text or '→ {"type":"hello"' in text
+    if reason in rules.RULE_FAULTS:  # the request, the reply and the field at fault, not the last lines
+        assert "Últimas líneas del protocolo" not in text
+        assert text.count('→ {"type":"play"') == 1 and text.count("← {") == 1
+        assert "La solicitud:" in text and "La respuesta:" in text and "\n  legal: " in text
+        assert "respondió `{" in text
+    else:
+        assert "Últimas líneas del protocolo" in text
+        assert '→ {"type":"play"' in text or '→ {"type":"hello"' in text
     assert "Final de la salida de error:" in text
     assert f"{name} bot:" in text.split("Final de la salida de error:")[1], "the stderr tail is missing"
     return line
