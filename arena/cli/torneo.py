@@ -527,12 +527,30 @@ def _play(
 @lang_option
 @click.option("--csv", "csv", is_flag=True, help=N_("Also write one CSV per sheet (in FOLDER/csv/)."))
 @click.option("--xls", is_flag=True, help=N_("Also convert to the legacy .xls (needs LibreOffice)."))
-def standings_cmd(folder: Path, csv: bool, xls: bool) -> None:
+@click.option(
+    "--grades",
+    "grades_file",
+    metavar="FILE",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help=N_("Also write the students' grades to FILE, as Moodle's offline grading worksheet (CSV)."),
+)
+@click.option(
+    "--scale",
+    metavar="SCALE",
+    help=N_("With --grades: places to grades, best/worst (default 10/1) or place=grade (1=10, 2=9)."),
+)
+def standings_cmd(folder: Path, csv: bool, xls: bool, grades_file: Path | None, scale: str | None) -> None:
     """``arena standings`` (its help: the command's ``help``)."""
-    from arena.results import report
+    from arena.results import grades, report
     from arena.results.export import to_xls
     from arena.tournament.store import Store, StoreError
 
+    if scale is not None and grades_file is None:
+        raise click.UsageError(_("--scale goes with --grades"))
+    try:
+        grades.scale(scale or "")
+    except grades.ScaleError as exc:
+        raise click.BadParameter(str(exc), param_hint="--scale") from None
     try:
         store = Store.open(folder, readonly=True)
     except StoreError as exc:
@@ -550,3 +568,10 @@ def standings_cmd(folder: Path, csv: bool, xls: bool) -> None:
     if xls:
         _xls, message = to_xls(folder / report.workbook_name())
         click.echo(message)
+    if grades_file is not None:
+        try:
+            lines = grades.write_grades(rep, grades_file, scale or "")
+        except OSError as exc:
+            message = _("{path}: cannot be created ({detail})")
+            raise click.ClickException(message.format(path=grades_file, detail=exc.strerror or exc)) from None
+        click.echo("\n".join(lines))

@@ -782,15 +782,27 @@ def _command_problem(folder: Path, program: str) -> str | None:
 
 
 def _student(folder: Path) -> str | None:
-    marker = folder / MARKER
-    if marker.is_symlink():
-        return None
+    found = whose(folder)
+    return printable(found[0]) if found else None
+
+
+def whose(folder: str | Path) -> tuple[str, str] | None:
+    """The student (full name, Moodle id) whose submission ``folder`` holds, from the marker the
+    import wrote after unpacking it (a file of that name in the submission is overwritten); None
+    for a folder no import made (the samples, a folder made by hand) or a marker that is not one."""
+    marker = Path(folder) / MARKER
     try:
+        if marker.is_symlink() or not marker.is_file() or marker.stat().st_size > 64 * 1024:
+            return None
         data = json.loads(marker.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
-    student = data.get("student") if isinstance(data, dict) else None
-    return printable(student) if isinstance(student, str) else None
+    if not isinstance(data, dict):
+        return None
+    student, ident = data.get("student"), data.get("id")
+    if not isinstance(student, str) or not isinstance(ident, str) or not ident.isdecimal():
+        return None
+    return student, ident
 
 
 def table(head: Sequence[str], rows: Sequence[Sequence[str]]) -> str:

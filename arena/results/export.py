@@ -50,6 +50,8 @@ CSV_NAMES = {s: s.lower().replace("ó", "o").replace("í", "i") for s in SHEETS}
 HEADERS: dict[str, str] = {
     "puesto": N_("Rank"),
     "entrant": N_("Player"),
+    "estudiante": N_("Student"),
+    "id_moodle": N_("Moodle ID"),
     "partidos": N_("Partidos played"),
     "ganados": N_("Won"),
     "pct_ganados": N_("% won"),
@@ -556,6 +558,8 @@ def _names_columns(name: str, df: pd.DataFrame, h: dict[str, str]) -> int:
     """How many columns from A on hold the names (kept in view and on every printed page)."""
     if name in MATRICES:
         return 1
+    if name == "Posiciones" and h["estudiante"] in df.columns:  # the student's name in view too
+        return list(df.columns).index(h["estudiante"]) + 1
     if name == "Posiciones" and h["entrant"] in df.columns:
         return list(df.columns).index(h["entrant"]) + 1
     return 0

@@ -21,7 +21,8 @@ from arena import games, i18n, inert
 from arena.i18n import N_, _, n_, shown
 from arena.referee.replay import read_replay
 from arena.referee.stats import FIELDS, partido_stats
-from arena.results import collusion, export, ranking, standings
+from arena.results import collusion, export, ranking, standings, students
+from arena.results.students import Student
 from arena.tournament.schedule import seating_balance
 from arena.tournament.store import (
     NO_START,
@@ -54,6 +55,8 @@ class Report:
     """What the order establishes, in words (:func:`arena.results.standings.separation_lines`)."""
     suspicion: list[str] = field(default_factory=list)
     """One line on the pairs flagged for collusion or soft play (:func:`suspicion_line`)."""
+    students: dict[str, Student] = field(default_factory=dict)
+    """Each entrant's student (full name, Moodle id) by entrant name, when an import made its folder."""
 
     @property
     def complete(self) -> bool:
@@ -305,7 +308,10 @@ def _build(store: Store, resamples: int) -> Report:
         accused = store.accusation_totals()
         accuse = store.config().get("rules", {}).get("renuncio") == "accuse"
         game = games.spec(store.config().get("game") or games.default().name)
+        who = students.of(store)
+    students.keep(store, who)
     pos = standings.standings(recs, entrants, lost, resamples, counted, game)
+    pos = with_students(pos, who)
     if accuse or accused:
         after = game.figures[-1].key if game.figures else "manos_perdidas"
         pos = standings.with_accusations(pos, {entrants[e]: t for e, t in accused.items()}, after)
@@ -324,7 +330,23 @@ def _build(store: Store, resamples: int) -> Report:
     )
     separation = standings.separation_lines(pos)
     lines = [suspicion_line(sospechas), *peeking]
-    return Report(pos, frames, scheduled, committed, withdrawn, separation, lines)
+    return Report(pos, frames, scheduled, committed, withdrawn, separation, lines, who)
+
+
+STUDENT_COLUMNS = ("estudiante", "id_moodle")
+"""The Posiciones columns (after Jugador) naming each entrant's student: blank without one."""
+
+
+def with_students(posiciones: pd.DataFrame, who: dict[str, Student]) -> pd.DataFrame:
+    """The standings with each entrant's student's full name and Moodle id after its name."""
+    out = posiciones.copy()
+    at = list(out.columns).index("entrant") + 1
+    found = [who.get(str(name)) for name in out["entrant"]]
+    names = [s.name if s else "" for s in found]
+    ids = [s.id if s else "" for s in found]
+    out.insert(at, "estudiante", pd.Series(names, index=out.index, dtype=object))
+    out.insert(at + 1, "id_moodle", pd.Series(ids, index=out.index, dtype=object))
+    return out
 
 
 def suspicion_line(sospechas: pd.DataFrame) -> str:
@@ -380,6 +402,7 @@ def terminal_table(report: Report) -> str:
         return _("(no entrants)")
     game = games.spec(df.attrs.get("game") or games.default().name)
     first = game.figures[0] if game.figures else None
+    named = has_students(df)
     rows = []
     for _i, r in df.iterrows():
         dq = int(sum(r[c] for c in df.columns if c.startswith("dq_")))
@@ -395,6 +418,7 @@ def terminal_table(report: Report) -> str:
                 r["grupo"] or "—",
                 r["puestos_95"] or "—",
                 inert.printable(str(r["entrant"])),
+                *([inert.printable(str(r["estudiante"])), str(r["id_moodle"])] if named else []),
                 str(r["partidos"] + r["retiradas"]),
                 str(r["ganados"]),
                 pct,
@@ -409,6 +433,7 @@ def terminal_table(report: Report) -> str:
         h["grupo"],
         h["puestos_95"],
         h["entrant"],
+        *([h["estudiante"], h["id_moodle"]] if named else []),
         _("Partidos"),
         h["ganados"],
         _("{rate} [95% CI]").format(rate=h["pct_ganados"]),
@@ -424,6 +449,12 @@ def terminal_table(report: Report) -> str:
     lines.insert(1, "  ".join("-" * w for w in widths))
     after = ["", *report.suspicion] if report.suspicion else []
     return "\n".join([*report.separation, "", *lines, _(ORDER_LINE), *after])
+
+
+def has_students(posiciones: pd.DataFrame) -> bool:
+    """Whether some entrant of ``posiciones`` has a student (the terminal and the site show the
+    student columns only then; the workbook and the CSVs always have them)."""
+    return "id_moodle" in posiciones.columns and bool((posiciones["id_moodle"] != "").any())
 
 
 ORDER_LINE = N_(

@@ -421,6 +421,8 @@ def audit_section(site: Site, captions: dict[str, list[str]]) -> str:
 def posiciones_table(site: Site) -> str:
     pos, h = site.rep.posiciones, site.h
     columns = list(pos.columns)
+    if not report.has_students(pos):  # a torneo of no imported submission: no blank columns
+        columns = [c for c in columns if c not in report.STUDENT_COLUMNS]
     rows = []
     for record in pos.to_dict("records"):
         cells = []

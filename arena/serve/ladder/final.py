@@ -18,7 +18,8 @@ as Ctrl-C, keeping every committed partido).
 (what ``arena tournament`` is given: under ``duplicate`` it plays a deal's rotations one after
 another, never two at once, :mod:`arena.tournament.dispatch`), ``grades`` (the mapping of places
 to grades, see :func:`grade_scale`), ``players`` (folder name → student and version ids) and, when
-done, ``places`` (folder name → place).
+done, ``places`` (folder name → place) and ``grade_places`` (folder name → the place whose grade it
+gets: the best of those the standings do not separate it from, :mod:`arena.results.grades`).
 """
 
 from __future__ import annotations
@@ -42,15 +43,16 @@ from django.db import close_old_connections, connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from arena.results import grades
 from arena.serve.ladder.models import FinalTorneo, Ladder, Version
 
 PROGRESS_LINES = 3, 30
 """The lines of ``arena tournament``'s output a final keeps as its progress: its first and its last."""
 PROGRESS_EVERY_S = 1.0
 """How often, at most, the progress is written to the database while the torneo runs."""
-DEFAULT_GRADES = "10/1"
+DEFAULT_GRADES = grades.DEFAULT_SCALE
 """The default mapping of places to grades: 10 for the first, 1 for the last, linear between."""
-GRADE_DIGITS = 2
+GRADE_DIGITS = grades.DIGITS
 """A grade's decimals in the CSV."""
 LAUNCHER = (
     "import ctypes, os, signal, sys\n"  # not shown: a program
@@ -83,35 +85,19 @@ class FinalError(Exception):
 
 
 def grade_scale(text: str) -> Callable[[int, int], float | None]:
-    """The grade of place ``p`` of ``n`` from the instructor's mapping; FinalError if it is not one.
+    """The grade of place ``p`` of ``n`` from the instructor's mapping; FinalError if it is not one
+    (the rule of ``arena standings --grades``: :func:`arena.results.grades.scale`).
 
     ``best/worst`` (``10/1``): the first gets *best*, the last *worst*, linear between (a single
     entrant gets *best*). ``1=10, 2=9, 3=8``: the grade of each place named; a place not named gets
     no grade (an empty cell, which Moodle's import leaves alone). Empty: :data:`DEFAULT_GRADES`.
     """
-    text = text.strip() or DEFAULT_GRADES
-    number = r"\s*(-?\d+(?:[.,]\d+)?)\s*"
-
-    def value(s: str) -> float:
-        return float(s.replace(",", "."))
-
-    linear = re.fullmatch(number + "/" + number, text)
-    if linear:
-        best, worst = value(linear.group(1)), value(linear.group(2))
-
-        def by_line(place: int, n: int) -> float | None:
-            return best if n <= 1 else best + (worst - best) * (place - 1) / (n - 1)
-
-        return by_line
-    table: dict[int, float] = {}
-    for item in filter(None, (s.strip() for s in re.split(r"[;\n]|,(?=\s*\d+\s*=)", text))):
-        pair = re.fullmatch(r"(\d+)\s*=" + number, item)
-        if not pair or int(pair.group(1)) < 1:
-            raise FinalError(
-                _("The grades must be “best/worst” (as 10/1) or one “place=grade” per place (as 1=10, 2=9).")
-            )
-        table[int(pair.group(1))] = value(pair.group(2))
-    return lambda place, _n: table.get(place)
+    try:
+        return grades.scale(text)
+    except grades.ScaleError:
+        raise FinalError(
+            _("The grades must be “best/worst” (as 10/1) or one “place=grade” per place (as 1=10, 2=9).")
+        ) from None
 
 
 def parse_options(form: Mapping[str, Any]) -> dict[str, Any]:
@@ -354,15 +340,33 @@ def zip_site(final: FinalTorneo) -> Path:
 
 def places(final: FinalTorneo) -> dict[str, int]:
     """Each entrant's place in the final's standings (as ``arena standings`` orders them)."""
+    return {name: place for name, (place, _shared) in standings_places(final).items()}
+
+
+def standings_places(final: FinalTorneo) -> dict[str, tuple[int, int]]:
+    """Each entrant's place in the final's standings and the place whose grade it gets (the best of
+    the places the standings do not separate it from: :func:`arena.results.grades.shared_places`)."""
     from arena.results import report
     from arena.tournament.store import Store
 
     with Store.open(torneo_dir(final), readonly=True) as store:
         rep = report.build(store)
-    return {
-        str(name): int(place)
-        for name, place in zip(rep.posiciones["entrant"], rep.posiciones["puesto"], strict=True)
-    }
+    return {g.entrant: (g.place, g.shared) for g in grades.graded(rep.posiciones)}
+
+
+def grade_places(final: FinalTorneo) -> dict[str, int]:
+    """The place whose grade each entrant gets: as kept when the final ended, else (a final done
+    before the rule) from its torneo's standings, then kept; else its place."""
+    found: dict[str, int] = final.options.get("grade_places") or {}
+    if found or not final.options.get("places"):
+        return found or dict(final.options.get("places", {}))
+    try:
+        found = {name: shared for name, (_place, shared) in standings_places(final).items()}
+    except Exception:  # the torneo's folder is gone: the places as they were
+        return dict(final.options["places"])
+    final.options = {**final.options, "grade_places": found}
+    FinalTorneo.objects.filter(pk=final.pk).update(options=final.options)
+    return found
 
 
 def run_final(final_id: int) -> None:
@@ -387,14 +391,16 @@ def run_final(final_id: int) -> None:
                     + "\n"
                     + "\n".join(progress.splitlines()[-8:])
                 )
-            found = places(final)
+            placed = standings_places(final)
             zip_site(final)
         except Exception as exc:  # the torneo could not be played: the page says why
             FinalTorneo.objects.filter(pk=final_id).update(
                 status=FinalTorneo.FAILED, error=str(exc)[:4000], finished_at=timezone.now()
             )
             return
-        final.options = {**final.options, "places": found}
+        found = {name: place for name, (place, _shared) in placed.items()}
+        shared = {name: at for name, (_place, at) in placed.items()}
+        final.options = {**final.options, "places": found, "grade_places": shared}
         final.progress, final.status, final.finished_at = progress, FinalTorneo.DONE, timezone.now()
         final.save(update_fields=["options", "progress", "status", "finished_at"])
     finally:
@@ -438,22 +444,25 @@ def entries(final: FinalTorneo) -> list[dict[str, Any]]:
 
 def grades_csv(final: FinalTorneo) -> str:
     """The grades for Moodle's gradebook import: one row per frozen student, identified by email
-    address and ID number, with the place and the grade the final's mapping gives it."""
+    address and ID number, with the place and the grade the final's mapping gives it — by the rule
+    of ``arena standings --grades`` (:mod:`arena.results.grades`): entrants the standings do not
+    separate get the grade of the best place among them."""
     scale = grade_scale(final.options.get("grades", DEFAULT_GRADES))
     rows = entries(final)
     n = sum(1 for r in rows if r["place"] is not None)
+    shared = grade_places(final)
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\r\n")
     writer.writerow([EMAIL_COLUMN, ID_COLUMN, PLACE_COLUMN, GRADE_COLUMN])
     for row in _rows(rows):
         student, place = row["student"], row["place"]
-        grade = scale(place, n) if place is not None else None
+        grade = scale(shared.get(row["name"], place), n) if place is not None else None
         writer.writerow(
             [
                 student.email if student else "",
                 student.roster_id if student else "",
                 place if place is not None else "",
-                "" if grade is None else f"{round(grade, GRADE_DIGITS):g}",
+                grades.shown(grade),
             ]
         )
     return buffer.getvalue()
