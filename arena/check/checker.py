@@ -498,7 +498,7 @@ HINTS = {
 }
 
 
-READY_EXAMPLE = '{"type":"ready","id":<id>,"name":"<your name>"}'  # not shown
+READY_EXAMPLE = '{"type":"ready","id":<id>,"name":"…"}'  # not shown
 """The reply ``hello`` waits for (the hint at hello speaks of it, not of ``play``)."""
 
 
@@ -540,18 +540,13 @@ def _quoted(line: bytes | None) -> str:
 def crash_hints(conn: _Watched, hello: bool = False) -> list[str]:
     """What a crash of the checked player's process says: a runtime that ran out of memory or
     threads (the limit and the fix), the exception and where, or where to read its last words."""
-    tail = conn.process.stderr.tail() if hasattr(conn, "process") else ""
-    runtime = diagnose.runtime_failure(tail)
+    runtime = getattr(conn, "runtime", None)
     if runtime is not None:
-        res = getattr(conn, "resources", sandbox.Resources())
-        box = getattr(conn, "box", None)
-        advice = diagnose.runtime_advice(
-            runtime, box is not None and box.cgroup is not None, res.memory_mb, res.processes
-        )
-        first = (
-            _("the runtime could not start: {problem}") if hello else _("the runtime failed: {problem}")
-        ).format(problem=_(diagnose.RUNTIME_WORDS[runtime]))
-        return [first, "  " + advice]
+        if hello:
+            first = _("the runtime could not start: it met a limit of the sandbox, not a bug in your code")
+        else:
+            first = _("the program met a limit of the sandbox")
+        return [first, "  " + runtime[1]]
     return [_(HINTS["crash"])]
 
 

@@ -276,6 +276,9 @@ class SubprocessConnection:
         self.fault_line: bytes | None = None
         """The stdout line a ``protocol`` fault was about (``arena check`` tells debugging output by it)."""
         self.resources = rlimits or sandbox.Resources()
+        self.runtime: tuple[str, str] | None = None
+        """What a crash's standard error said of the runtime (:func:`diagnose.runtime_failure`) and the
+        advice for it, once found (``arena check``'s hint repeats the advice)."""
         self.last_cpu_ms: float | None = None
         self.last_wall_ms = 0.0
         self._next_id = 0
@@ -427,6 +430,7 @@ class SubprocessConnection:
             advice = diagnose.runtime_advice(
                 runtime, self.box.cgroup is not None, self.resources.memory_mb, self.resources.processes
             )
+            self.runtime = (runtime, advice)
             return _("{problem} — {detail}; {advice}").format(
                 problem=_(diagnose.RUNTIME_WORDS[runtime]), detail=detail, advice=advice
             )

@@ -12,9 +12,13 @@ from __future__ import annotations
 import random
 import shutil
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
+from click.testing import CliRunner, Result
 
+from arena.check import checker
+from arena.cli import main
 from arena.i18n import _
 from arena.referee import diagnose
 from arena.referee.connection import HELLO_CRASH
@@ -320,3 +324,61 @@ def test_a_torneo_reports_the_same_renuncio_in_full_once(tmp_path: Path) -> None
             lines[2]
             == f"La misma falta que en el partido {first}: su informe completo está en {fault.incident}"
         )
+
+
+# ---------------------------------------------------------------- arena check's hints
+
+
+def _hints(reason: str, hello: bool = False, **conn: object) -> list[str]:
+    fake = SimpleNamespace(game="tute-cabrero", stuck=[], spec=SimpleNamespace(kind="command"), **conn)
+    return checker._hints(reason, "", fake, hello=hello)  # type: ignore[arg-type]
+
+
+def test_the_hello_hint_speaks_of_ready_not_of_play() -> None:
+    (hint,) = _hints("protocol", hello=True, fault_line=b'{"type":"play","id":1,"card":"1-oro"}')
+    ready = '{"type":"ready","id":<id>,"name":"…"}'
+    assert hint == f"hello espera una línea, exactamente {ready}, con flush"
+    (later,) = _hints("protocol", fault_line=b'{"type":"ready","id":1}')
+    assert '"type":"play"' in later and "ready" not in later
+
+
+def test_the_debugging_hint_quotes_the_line_and_names_stderr_in_each_language() -> None:
+    for hello in (True, False):
+        first, why, how = _hints("protocol", hello=hello, fault_line=b'System.out.println("debug")\n')
+        assert first == "algo que no es una respuesta llegó a stdout: 'System.out.println(\"debug\")'"
+        assert (
+            why.strip() == "escribí tu depuración en stderr: stdout es solo para las respuestas del protocolo"
+        )
+        for name in ("console.error(…)", "System.err.println(…)", "fprintf(stderr, …)", "file=sys.stderr"):
+            assert name in how
+
+
+def test_the_crash_hint_of_a_runtime_repeats_the_advice() -> None:
+    advice = diagnose.runtime_advice(diagnose.MEMORY, True, 1024, 256)
+    first, again = _hints("crash", hello=True, runtime=(diagnose.MEMORY, advice))
+    assert first.startswith("el runtime no pudo arrancar: chocó con un límite del sandbox")
+    assert again.strip() == advice
+    assert _hints("crash", runtime=None) == [_(checker.HINTS["crash"])]
+
+
+def arena(*args: str | Path) -> Result:
+    return CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False)
+
+
+@pytest.mark.usefixtures("run_token")
+def test_check_of_a_jvm_that_cannot_start(tmp_path: Path) -> None:
+    r = arena("check", BOTS / "msg_jvm", "--partidos", "1", "--out", tmp_path)
+    assert r.exit_code == 1, r.output
+    assert "  ✗ hello: su runtime se quedó sin memoria o no pudo reservarla — " in r.output
+    assert "pista: el runtime no pudo arrancar: chocó con un límite del sandbox" in r.output
+    assert "java -Xmx256m" in r.output and "1024 MiB" in r.output
+    assert '"type":"play"' not in r.output.split("Partido 1")[0], "the hello hint speaks of ready"
+
+
+@pytest.mark.usefixtures("run_token")
+def test_check_reports_the_same_renuncio_in_full_once(tmp_path: Path) -> None:
+    r = arena("check", BOTS / "renuncio", "--partidos", "3", "--seed", "3", "--out", tmp_path)
+    assert r.exit_code == 1, r.output
+    assert r.output.count("descalificado por renuncio") == 3
+    assert r.output.count("La solicitud:") == 1
+    assert r.output.count("la misma falta que en el partido 1, informada arriba") == 2
