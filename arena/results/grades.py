@@ -31,6 +31,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from arena import inert
 from arena.errors import ArenaError
 from arena.i18n import _, n_
 
@@ -181,7 +182,8 @@ def worksheet(
         if who is None:
             continue
         name, ident = who
-        writer.writerow([PARTICIPANT.format(id=ident), name, row.place, shown(row.grade), stamp])
+        fields = [PARTICIPANT.format(id=ident), name, row.place, shown(row.grade), stamp]
+        writer.writerow([inert.cell(f) for f in fields])  # a name is never a formula (as the workbook's CSVs)
     return buffer.getvalue()
 
 

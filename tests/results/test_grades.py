@@ -79,7 +79,10 @@ def torneo(
             ]
             temp = store.temp_replay(p.id, "t")
             end = {"type": "partido_end", "winners": ranking[0], "ranking": ranking}
-            start = {"type": "partido_start", "players": [{"seat": s, "name": who} for s, who in enumerate(seated)]}
+            start = {
+                "type": "partido_start",
+                "players": [{"seat": s, "name": who} for s, who in enumerate(seated)],
+            }
             temp.write_text(json.dumps(start) + "\n" + json.dumps(end) + "\n")
             result: dict[str, Any] = {
                 "players": seated,
@@ -204,6 +207,16 @@ def test_grades_are_a_moodle_worksheet_of_the_students_with_ties_graded_alike(
         "Beto Díaz": "8.5",
         "Caro Pérez": "8.5",
     }
+
+
+def test_a_name_in_the_worksheet_is_never_a_formula() -> None:
+    rows = [grades.Graded("x", 1, 1, 10.0), grades.Graded("y", 2, 2, 1.0), grades.Graded("z", 3, 3, None)]
+    text = grades.worksheet(rows, {"x": ("=HYPERLINK(1)", "5"), "y": ("Ana\x1b[2J", "6")})
+    found = list(csv.reader(io.StringIO(text)))
+    assert [r[:4] for r in found[1:]] == [
+        ["Participant 5", "'=HYPERLINK(1)", "1", "10"],
+        ["Participant 6", "Ana\\x1b[2J", "2", "1"],
+    ]
 
 
 def test_the_scale_goes_with_grades_and_must_be_one(course: Path, tmp_path: Path) -> None:
