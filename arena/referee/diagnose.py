@@ -31,6 +31,8 @@ SUMMARY_CHARS = 300
 """The most characters of an explanation (it goes into a fault's one-line detail)."""
 SCAN_CHARS = 64 * 1024
 """How much of the end of standard error is read (a traceback is at the end)."""
+LINE_CHARS = 1000
+"""How much of each line is read (the patterns' time stays linear in what is read)."""
 
 DEBUG_TO_STDERR = N_(
     "it looks like debugging output: write debugging to stderr, stdout is only for protocol replies "
@@ -80,7 +82,7 @@ def exception_summary(stderr_tail: str, roots: Sequence[str], shown: str = "") -
     Java runtime. None when no exception is recognised. One line, at most :data:`SUMMARY_CHARS`.
     """
     try:
-        text = stderr_tail[-SCAN_CHARS:]
+        text = "\n".join(line[:LINE_CHARS] for line in stderr_tail[-SCAN_CHARS:].splitlines())
         found = _python(text, roots, shown) or _java(text) or _node(text, roots, shown)
     except (ValueError, IndexError, RecursionError):  # untrusted text: never the referee's failure
         return None

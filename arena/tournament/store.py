@@ -34,6 +34,7 @@ from typing import Any
 
 from arena.errors import ArenaError
 from arena.i18n import N_, _, shown, stored
+from arena.inert import printable
 from arena.referee.stats import FIELDS, NOT_COUNTS
 from arena.seeds import Seed
 from arena.tournament.schedule import ScheduledPartido
@@ -918,7 +919,7 @@ class Store:
                 note = _("The same fault as in partido {partido}: its full report is {file}").format(
                     partido=first[0], file=first[2]
                 )
-                Path(path).write_text(f"{head}\n\n{note}\n", encoding="utf-8")
+                Path(path).write_text(f"{head}\n\n{printable(note)}\n", encoding="utf-8")  # names: inert
 
     def _move_in(
         self, partido: ScheduledPartido, outcome: dict[str, Any], temp: Path
