@@ -64,7 +64,7 @@ def keep(store: Store, found: dict[str, Student]) -> None:
     if all(kept.get(name) == entry for name, entry in new.items()):
         return
     path = store.dir / INDEX
-    tmp = path.with_name(path.name + ".tmp")
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")  # a torneo's end and arena standings at once
     try:
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o600)  # as the store's
         with os.fdopen(fd, "w", encoding="utf-8") as out:
