@@ -8,6 +8,9 @@ One module per command group — ``partido`` (play, replay, demo), ``student``
 
 from __future__ import annotations
 
+import contextlib
+import os
+import sys
 from typing import Any
 
 import click
@@ -19,6 +22,9 @@ from arena.errors import ArenaError
 from arena.i18n import N_
 from arena.inert import printable
 
+INTERRUPTED = 130
+"""The exit status after Ctrl-C (or SIGTERM)."""
+
 
 class _Arena(click.Group):
     """The group: any ArenaError a command lets through is its one-line message, status 1;
@@ -27,11 +33,32 @@ class _Arena(click.Group):
     def make_context(
         self, info_name: str | None, args: list[str], *rest: Any, **kwargs: Any
     ) -> click.Context:
-        lang = _asked_language(args)
-        if lang:
-            i18n.use(lang)  # before parsing: `arena play --help --lang en` is English too
-        translate(self)
-        return super().make_context(info_name, args, *rest, **kwargs)
+        try:
+            lang = _asked_language(args)
+            if lang:
+                i18n.use(lang)  # before parsing: `arena play --help --lang en` is English too
+            translate(self)
+            return super().make_context(info_name, args, *rest, **kwargs)
+        except KeyboardInterrupt:  # Ctrl-C before any command began: nothing to say
+            raise SystemExit(INTERRUPTED) from None
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        """As a program (the ``arena`` script, ``python -m arena``; not a test's ``main()``): exit
+        status 130 after Ctrl-C is left at once, the output flushed. (Python would turn it into
+        death by SIGINT if the Ctrl-C had landed in code run by ``exec`` — a dataclass being made
+        while a module loads — even though the command handled it.)"""
+        try:
+            return self.main(*args, **kwargs)
+        except SystemExit as exc:
+            if exc.code != INTERRUPTED:
+                raise
+            import logging
+
+            logging.shutdown()
+            for stream in (sys.stdout, sys.stderr):
+                with contextlib.suppress(Exception):
+                    stream.flush()
+            os._exit(INTERRUPTED)
 
     def invoke(self, ctx: click.Context) -> object:
         try:

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import signal
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 from click.core import ParameterSource
@@ -115,7 +116,10 @@ RESULT_OPTIONS = (
     "--budget",
     metavar="M",
     type=click.IntRange(1),
-    help=N_("With --until-separated: at most M more partidos [default: as many as the schedule]."),
+    help=N_(
+        "With --until-separated: at most M more partidos [default: chosen from the standings when the "
+        "schedule ends]."
+    ),
 )
 @click.option(
     "--stop-on-broken",
@@ -151,21 +155,23 @@ def tournament(
     containment_choice: ContainmentChoice,
 ) -> None:
     """``arena tournament`` (its help: the command's ``help``)."""
-    from arena import games
-    from arena.inert import printable
-    from arena.referee.players import PlayerLoadError
-    from arena.seeds import new_key, predictable_warning
-    from arena.tournament import coordinator as t
-    from arena.tournament.entrants import collect_intake, default_folders
-    from arena.tournament.entrants import with_samples as fill_with_samples
-    from arena.tournament.store import NOT_A_PLAYER
-
-    ctx = click.get_current_context()
-    if scheduler is not None:
-        _check_scheduler(workers)
-    workers = workers or t.default_workers()
-    left_out: list[tuple[str, str, str]] = []  # folders that are no player (a new torneo records them)
+    folder: Path | None = None
+    old_term = signal.signal(signal.SIGTERM, _interrupt)  # SIGTERM stops it as Ctrl-C does, at any moment
     try:
+        from arena import games
+        from arena.inert import printable
+        from arena.referee.players import PlayerLoadError
+        from arena.seeds import new_key, predictable_warning
+        from arena.tournament import coordinator as t
+        from arena.tournament.entrants import collect_intake, default_folders
+        from arena.tournament.entrants import with_samples as fill_with_samples
+        from arena.tournament.store import NOT_A_PLAYER
+
+        ctx = click.get_current_context()
+        if scheduler is not None:
+            _check_scheduler(workers)
+        workers = workers or t.default_workers()
+        left_out: list[tuple[str, str, str]] = []  # folders that are no player (a new torneo records them)
         if resume:
             folder = _resume_folder(ctx, paths, out)
             store, config, specs, warnings = t.open_for_resume(folder)
@@ -197,7 +203,13 @@ def tournament(
             if partidos is not None and ctx.get_parameter_source("rounds") is ParameterSource.COMMANDLINE:
                 raise click.UsageError(_("give either --rounds or --partidos, not both"))
             folder = out or t.default_out()
-            t.check_empty(folder)
+            if t.check_empty(folder):
+                click.echo(
+                    _(
+                        "{folder} was left half-made by an interrupted start (no partido was played): "
+                        "it is made anew."
+                    ).format(folder=folder)
+                )
             defaults = default_folders(game)
             specs, skipped = collect_intake(paths, defaults)
             for s in skipped:
@@ -252,8 +264,44 @@ def tournament(
         planned = None if resume else schedule
         warm = not containment_choice.cold_start
         _play(folder, config, specs, workers, planned, scheduler, left_out, warm=warm)
+    except KeyboardInterrupt:  # Ctrl-C at any moment: loading, before the folder exists, setting it up
+        _interrupted(folder, scheduler)
     except (t.TournamentError, PlayerLoadError) as exc:
         raise click.ClickException(printable(str(exc), multiline=True)) from None
+    finally:
+        signal.signal(signal.SIGTERM, old_term)
+
+
+def _interrupt(signum: int, frame: Any) -> None:
+    raise KeyboardInterrupt
+
+
+def _interrupted(folder: Path | None, scheduler: str | None) -> NoReturn:
+    """Ctrl-C (or SIGTERM) outside the partidos: what was saved and how to go on, one or two lines;
+    exit status 130."""
+    from arena.tournament import coordinator as t
+    from arena.tournament.store import DB_NAME, Store, StoreError
+
+    click.echo()
+    saved = None
+    if folder is not None and (folder / DB_NAME).is_file():
+        try:
+            with Store.open(folder, readonly=True) as store:
+                saved = store.counts()
+        except StoreError:
+            saved = None
+    if saved is None:
+        click.echo(_("Torneo interrupted before it began: nothing was saved."))
+    else:
+        total, committed, withdrawn = saved
+        click.echo(
+            _("Torneo interrupted: {committed} of {total} partidos saved.").format(
+                committed=committed + withdrawn, total=total
+            )
+        )
+        assert folder is not None
+        click.echo(t.resume_hint(folder, scheduler))
+    click.get_current_context().exit(130)
 
 
 def _table_size(spec: GameSpec, given: int | None) -> int:
@@ -422,9 +470,10 @@ def _play(
     warm: bool = True,
 ) -> None:
     """Run the torneo (new when ``schedule`` is given) and print the outcome."""
+    from arena.cli import separation
     from arena.cli.progress import progress_for
     from arena.inert import printable
-    from arena.results import report, separate, web
+    from arena.results import report, web
     from arena.tournament import coordinator as t
     from arena.tournament.store import DB_NAME, Store
 
@@ -450,7 +499,7 @@ def _play(
         click.echo(left.format(players=len(specs) - len(broken), n=partidos))
 
     try:
-        more = separate.next_batch if config.until_separated else None
+        more = separation.more(click.echo) if config.until_separated else None
         stats = t.execute(
             folder,
             specs,
@@ -474,8 +523,6 @@ def _play(
         )
         click.echo(t.resume_hint(folder, scheduler))
         click.get_current_context().exit(130)
-    except KeyboardInterrupt:  # before the first partido: nothing to keep
-        raise click.Abort() from None
     except t.TournamentError as exc:
         if (folder / DB_NAME).exists():
             raise t.TournamentError(f"{exc}\n{t.resume_hint(folder, scheduler)}") from None
@@ -515,6 +562,8 @@ def _play(
     click.echo(_("Workbook: {path}").format(path=written[0]))
     click.echo(web.summary_line(site, folder / web.WEB_DIR))
     click.echo(_("Results: {folder} (torneo.sqlite, replays/, torneo.log, csv/)").format(folder=folder))
+    if config.until_separated:
+        click.echo(separation.final_line(rep.posiciones))
 
 
 @click.command(

@@ -11,9 +11,12 @@ workers nor on interruptions.
 from __future__ import annotations
 
 import bisect
+import contextlib
 import datetime as dt
+import json
 import logging
 import os
+import shutil
 import signal
 import threading
 import time
@@ -34,7 +37,7 @@ from arena.tournament.backend import Backend, BackendError
 from arena.tournament.dispatch import DealGate
 from arena.tournament.entrants import fingerprint
 from arena.tournament.schedule import ScheduledPartido, make_schedule
-from arena.tournament.store import DB_NAME, NO_START, Entrant, Store, StoreError
+from arena.tournament.store import DB_NAME, NO_START, REPLAYS, Entrant, Store, StoreError
 from arena.tournament.worker import PartidoTask, check_entrant, play_task
 
 log = logging.getLogger("arena.torneo")
@@ -94,7 +97,9 @@ class Config:
     until_separated: bool = False
     """After the schedule, more partidos where consecutive places are not separated (results.separate)."""
     budget: int | None = None
-    """At most this many extra partidos under ``until_separated`` (None: as many as the schedule has)."""
+    """At most this many extra partidos under ``until_separated`` (None: chosen when the schedule ends,
+    :mod:`arena.cli.separation`, and then stored; a torneo that played extra partidos without it: as
+    many as the schedule has)."""
     paths: tuple[str, ...] = ()
     sandbox: str | None = None
     """The containment mechanism the partidos run under (``bwrap``, ``rlimits``, ``none``)."""
@@ -139,8 +144,38 @@ def default_out(root: Path = Path("results")) -> Path:
 # ---------------------------------------------------------------- create / resume
 
 
-def check_empty(folder: Path) -> None:
-    """TournamentError unless ``folder`` is absent or an empty folder: nothing is overwritten."""
+SETUP_NAME = ".torneo-setup"
+"""The folder in which :func:`create` makes a new torneo's store before moving it into ``DIR``: a
+torneo folder without ``torneo.sqlite`` holding only this (and an empty ``replays/``) was left by a
+start-up interrupted at a bad moment (``kill -9``), and a new torneo replaces it."""
+
+
+def half_made(folder: Path) -> bool:
+    """Whether ``folder`` was left by an interrupted start-up: no store, and nothing in it but the
+    set-up folder (:data:`SETUP_NAME`) and an empty ``replays/`` (a new torneo may replace it)."""
+    if not folder.is_dir() or (folder / DB_NAME).exists() or not (folder / SETUP_NAME).is_dir():
+        return False
+    for entry in folder.iterdir():
+        if entry.name == REPLAYS and entry.is_dir() and not entry.is_symlink() and not any(entry.iterdir()):
+            continue
+        if entry.name != SETUP_NAME:
+            return False
+    return True
+
+
+def _clear_half_made(folder: Path) -> None:
+    """Remove what an interrupted start-up left in ``folder`` (see :func:`half_made`)."""
+    shutil.rmtree(folder / SETUP_NAME, ignore_errors=True)
+    with contextlib.suppress(OSError):
+        (folder / REPLAYS).rmdir()  # only when empty
+
+
+def check_empty(folder: Path) -> bool:
+    """TournamentError unless ``folder`` is absent, an empty folder, or left half-made by an
+    interrupted start-up (:func:`half_made`: then True, and :func:`create` replaces it).
+    Nothing else is ever overwritten."""
+    if half_made(folder):
+        return True
     if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
         if (folder / DB_NAME).exists():
             message = _(
@@ -149,6 +184,7 @@ def check_empty(folder: Path) -> None:
         else:
             message = _("{folder} is not empty. Nothing was changed; choose another --out.")
         raise TournamentError(message.format(folder=folder))
+    return False
 
 
 def plan(config: Config, entrants: int) -> list[ScheduledPartido]:
@@ -174,20 +210,66 @@ def plan(config: Config, entrants: int) -> list[ScheduledPartido]:
 
 
 def create(
-    folder: Path, config: Config, specs: Sequence[PlayerSpec], schedule: Sequence[ScheduledPartido]
+    folder: Path,
+    config: Config,
+    specs: Sequence[PlayerSpec],
+    schedule: Sequence[ScheduledPartido],
+    exclusions: Sequence[tuple[str, str, str]] = (),
 ) -> Store:
-    """A new torneo in ``folder`` (absent or empty): configuration, entrants, schedule and key stored."""
-    check_empty(folder)
+    """A new torneo in ``folder`` (absent, empty, or :func:`half_made`): configuration, entrants,
+    schedule, key and ``exclusions`` (folder, kind, reason) stored.
+
+    All of it is made in ``DIR/.torneo-setup/`` and moved into ``DIR`` with ``torneo.sqlite`` last
+    (a rename): so ``DIR`` holds a store only once it is complete, and an interruption at any moment
+    leaves either a torneo that ``--resume`` continues or what a new torneo replaces. Interrupted
+    here (Ctrl-C), it removes what it made.
+    """
+    if check_empty(folder):
+        _clear_half_made(folder)
     entrants = [
         Entrant(i, s.name, str(s.folder), s.kind, s.display_name, s.authors, fingerprint(s.folder))
         for i, s in enumerate(specs)
     ]
     key = config.key if config.seed is None else None
-    return Store.create(folder, config.to_store(), entrants, schedule, key)
+    existed = folder.exists()
+    setup = folder / SETUP_NAME
+    try:
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        with Store.create(setup, config.to_store(), entrants, schedule, key) as made:
+            if exclusions:
+                made.record_exclusions(exclusions)
+        for name in (REPLAYS, f"{DB_NAME}-wal", DB_NAME):  # the store last: it says the folder is made
+            if (setup / name).exists():
+                os.rename(setup / name, folder / name)
+        shutil.rmtree(setup)
+        _fsync_dir(folder)
+    except BaseException:
+        if not (folder / DB_NAME).exists():
+            _clear_half_made(folder)
+            if not existed:
+                with contextlib.suppress(OSError):
+                    folder.rmdir()
+        raise
+    return Store.open(folder)
+
+
+def _fsync_dir(folder: Path) -> None:
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 def open_for_resume(folder: Path) -> tuple[Store, Config, list[PlayerSpec], list[str]]:
     """Reopen a torneo: its store, configuration, entrants (from their folders) and warnings."""
+    if half_made(folder):
+        raise TournamentError(
+            _(
+                "{folder} was left half-made by an interrupted start: no partido was played. "
+                "Start the torneo again without --resume (it replaces the folder)."
+            ).format(folder=folder)
+        )
     try:
         store = Store.open(folder)
     except StoreError as exc:
@@ -424,6 +506,24 @@ def play_more(
     return stats
 
 
+BUDGET_CHOSEN = "budget_chosen"
+"""The ``meta`` row that says the ``--until-separated`` budget in the configuration was chosen by the
+command (no ``--budget``) when the schedule ended, not given."""
+
+
+def choose_budget(store: Store, budget: int) -> None:
+    """Keep ``budget`` as the torneo's ``--until-separated`` budget (chosen, not given): a resumed
+    torneo plays on with the same one."""
+    with store.db:
+        store.db.execute("INSERT OR REPLACE INTO config VALUES ('budget', ?)", (json.dumps(budget),))
+        store.db.execute("INSERT OR REPLACE INTO meta VALUES (?, '1')", (BUDGET_CHOSEN,))
+
+
+def budget_chosen(store: Store) -> bool:
+    """Whether the torneo's budget was chosen by the command (:func:`choose_budget`)."""
+    return store.db.execute("SELECT 1 FROM meta WHERE key = ?", (BUDGET_CHOSEN,)).fetchone() is not None
+
+
 def _failed(store: Store, partido: ScheduledPartido, specs: Sequence[PlayerSpec], why: str) -> str:
     """Log and record a failed partido; returns one line naming it and its players."""
     from arena.inert import printable
@@ -635,13 +735,14 @@ def execute(
             if excluded is not None:
                 excluded(broken, len(schedule))
         try:
-            store = Store.open(folder) if schedule is None else create(folder, config, specs, schedule)
+            if schedule is None:
+                store = Store.open(folder)
+            else:
+                rows = [(str(spec.folder), NO_START, why) for spec, why in broken]
+                store = create(folder, config, specs, schedule, [*rows, *left_out])
             store.lock()
         except StoreError as exc:
             raise TournamentError(str(exc)) from None
-        if schedule is not None and (broken or left_out):
-            rows = [(str(spec.folder), NO_START, why) for spec, why in broken]
-            store.record_exclusions([*rows, *left_out])
         sink.start(folder / LOG_NAME)
         if started:
             started()
