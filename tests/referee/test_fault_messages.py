@@ -130,7 +130,7 @@ def test_hostile_stderr_gives_one_bounded_line_or_nothing() -> None:
         "\n",
         "x" * 70_000,
         "    at " + " (" * 40_000 + "\n",  # no pattern may take more than linear time
-        "Exception in thread \"m\" x\n\tat " + "a(" * 30_000 + "\n",
+        'Exception in thread "m" x\n\tat ' + "a(" * 30_000 + "\n",
     ]
     for _round in range(400):
         tail = "".join(rng.choice(pieces) for _ in range(rng.randrange(1, 12)))

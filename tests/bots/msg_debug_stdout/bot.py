@@ -9,7 +9,8 @@ def main() -> None:
     for raw in sys.stdin:
         msg = json.loads(raw)
         if msg["type"] == "hello":
-            sys.stdout.write(json.dumps({"type": "ready", "id": msg["id"], "name": "msg_debug_stdout"}) + "\n")
+            ready = {"type": "ready", "id": msg["id"], "name": "msg_debug_stdout"}
+            sys.stdout.write(json.dumps(ready) + "\n")
             sys.stdout.flush()
         elif msg["type"] == "play":
             print("my hand", msg["hand"], flush=True)  # the mistake: debugging on stdout

@@ -3,9 +3,9 @@ exception and the student's file and line, not the SDK's)."""
 
 import sys
 
-from arena.sdk import Player, PlayRequest
-
 from helpers import cheapest
+
+from arena.sdk import Player, PlayRequest
 
 
 class Raiser(Player):
