@@ -230,7 +230,9 @@ def check_player(
             )
 
     names: set[str] = {spec.name}
-    reported: dict[tuple[str, str], int] = {}  # each fault's report in full once: where it was
+    reported: dict[tuple[str, str], int] = {}  # each fault's report in full once: where it was (0: start-up)
+    if conn.failed is not None:
+        reported[diagnose.fault_key(conn.failed.reason, conn.failed.detail)] = 0
     for i in range(partidos):
         deals = new_key() if seed is None else seed + i
         if sides is None:
@@ -307,17 +309,16 @@ def check_player(
             else:
                 line = _("{when}: disqualified for {reason} — {detail}")
             say("  ✗ " + line.format(when=when, reason=what, detail=detail))
-            _say_hints(_hints(f.reason, f.detail, watch.watched[f.seat]), say)
+            _say_hints(_hints(f.reason, f.detail, watch.watched[f.seat], hello=not f.mano), say)
         for at, path in incidents.items():
             keys = [diagnose.fault_key(f.reason, f.detail) for f in result.faults if f.seat == at]
             before = reported.get(keys[0]) if len(keys) == 1 else None
             if before is not None:
-                say(
-                    "  "
-                    + _("Incident ({path}): the same fault as in partido {partido}, reported above").format(
-                        path=printable(str(path)), partido=before
-                    )
-                )
+                if before:
+                    same = _("Incident ({path}): the same fault as in partido {partido}, reported above")
+                else:
+                    same = _("Incident ({path}): the same fault as at start-up, reported above")
+                say("  " + same.format(path=printable(str(path)), partido=before))
                 continue
             reported.update((key, i + 1) for key in keys)
             say("  " + _("Incident ({path}):").format(path=printable(str(path))))

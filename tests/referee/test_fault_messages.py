@@ -375,6 +375,9 @@ def test_check_of_a_jvm_that_cannot_start(tmp_path: Path) -> None:
     assert "pista: el runtime no pudo arrancar: chocó con un límite del sandbox" in r.output
     assert "java -Xmx256m" in r.output and "1024 MiB" in r.output
     assert '"type":"play"' not in r.output.split("Partido 1")[0], "the hello hint speaks of ready"
+    assert r.output.count("pista: el runtime no pudo arrancar") == 2, "at start-up and in partido 1"
+    assert "la misma falta que en el arranque, informada arriba" in r.output.split("Partido 1")[1]
+    assert r.output.count("Últimas líneas del protocolo") == 1, "the incident in full once"
 
 
 @pytest.mark.usefixtures("run_token")
