@@ -19,7 +19,7 @@ import signal
 import statistics
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -231,6 +231,7 @@ def check_player(
 
     names: set[str] = {spec.name}
     reported: dict[tuple[str, str], int] = {}  # each fault's report in full once: where it was (0: start-up)
+    renuncios = 0  # played and marked (accuse): no fault, yet a warning
     if conn.failed is not None:
         reported[diagnose.fault_key(conn.failed.reason, conn.failed.detail)] = 0
     for i in range(partidos):
@@ -323,8 +324,18 @@ def check_player(
             reported.update((key, i + 1) for key in keys)
             say("  " + _("Incident ({path}):").format(path=printable(str(path))))
             say(_indent(path.read_text(encoding="utf-8")))
-        _check_replay(replay, say)
+        renuncios += _check_replay(replay, say, seats)
 
+    if renuncios:  # only under accuse: a renuncio is played, and costs only when someone accuses it
+        report.warnings.append(
+            n_(
+                "your player played {n} renuncio (a card outside the request's legal) that the rules let "
+                "stand until someone accuses it; an accuser makes it cost you: play from legal",
+                "your player played {n} renuncios (cards outside the request's legal) that the rules let "
+                "stand until someone accuses them; an accuser makes them cost you: play from legal",
+                renuncios,
+            ).format(n=renuncios)
+        )
     _timing(report, limits, say)
     logs = sorted(p for name in names for p in out.rglob(f"{name}.stderr.log"))  # not shown
     report.printed = [p for p in logs if PRINT_NOTE in p.read_text(encoding="utf-8", errors="replace")]
@@ -674,10 +685,12 @@ def _timing(report: CheckReport, limits: Limits, say: Say) -> None:
         report.warnings.append(slow.format(ms=worst, limit=limits.move_ms))
 
 
-def _check_replay(replay: Path, say: Say) -> None:
+def _check_replay(replay: Path, say: Say, seats: Sequence[int] = ()) -> int:
+    """Say whether the replay is complete; how many renuncios ``seats`` played (marked under accuse)."""
     events = read_replay(replay)
     if events[-1]["type"] != "partido_end":
         say("  ✗ " + _("the replay {replay} has no partido_end").format(replay=replay))
+    return sum(1 for e in events if e["type"] == "played" and e.get("renuncio") and e.get("seat") in seats)
 
 
 def flush_probe(
