@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import signal
+import threading
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
@@ -156,7 +157,8 @@ def tournament(
 ) -> None:
     """``arena tournament`` (its help: the command's ``help``)."""
     folder: Path | None = None
-    old_term = signal.signal(signal.SIGTERM, _interrupt)  # SIGTERM stops it as Ctrl-C does, at any moment
+    main = threading.current_thread() is threading.main_thread()  # where Python runs signal handlers
+    old_term = signal.signal(signal.SIGTERM, _interrupt) if main else None  # SIGTERM is Ctrl-C, at any moment
     try:
         from arena import games
         from arena.inert import printable
@@ -269,7 +271,8 @@ def tournament(
     except (t.TournamentError, PlayerLoadError) as exc:
         raise click.ClickException(printable(str(exc), multiline=True)) from None
     finally:
-        signal.signal(signal.SIGTERM, old_term)
+        if main:
+            signal.signal(signal.SIGTERM, old_term)
 
 
 def _interrupt(signum: int, frame: Any) -> None:

@@ -18,7 +18,8 @@ import contextlib
 import multiprocessing
 import os
 import signal
-from collections.abc import Callable, Collection
+import threading
+from collections.abc import Callable, Collection, Iterator
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Protocol, TypeVar
 
@@ -66,6 +67,47 @@ def default_context() -> str:
     return "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
 
 
+@contextlib.contextmanager
+def interrupts_after() -> Iterator[None]:
+    """Ctrl-C (or SIGTERM) inside the block is handled when it ends: starting a process is never
+    cut in two (a process started and not yet recorded would be left out of :meth:`LocalBackend.stop`).
+
+    Only in the main thread, where Python runs its signal handlers; a handler that is not Python's
+    own (ignored, default) is left as it is.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[int] = []
+    held: dict[int, Callable[[int, Any], Any]] = {}
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        handler = signal.getsignal(signum)
+        if callable(handler):
+            held[signum] = handler
+            signal.signal(signum, lambda n, _frame: caught.append(n))
+    try:
+        yield
+    finally:
+        for number, kept in held.items():
+            signal.signal(number, kept)
+        for first in caught[:1]:
+            held[first](first, None)  # raises KeyboardInterrupt, as it would have
+
+
+def start_forkserver() -> None:
+    """Start the forkserver now (if not running), with SIGINT blocked: it is born unable to die of a
+    Ctrl-C, and ignores it once its first preload (:mod:`arena.tournament.nointerrupt`) is imported.
+    A Ctrl-C meanwhile is handled when this returns."""
+    from multiprocessing import forkserver
+
+    with interrupts_after():
+        blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            forkserver.ensure_running()
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+
+
 class LocalBackend:
     """``workers`` processes of this machine (``concurrent.futures.ProcessPoolExecutor``).
 
@@ -80,7 +122,10 @@ class LocalBackend:
         self.log_channel = log_channel
         self.context = context or multiprocessing.get_context(default_context())
         if self.context.get_start_method() == "forkserver":
-            self.context.set_forkserver_preload(["arena.tournament.worker", "arena.referee.table"])
+            self.context.set_forkserver_preload(
+                ["arena.tournament.nointerrupt", "arena.tournament.worker", "arena.referee.table"]
+            )
+            start_forkserver()
         self.executor = self._pool()
         self._pools: dict[cf.Future[Any], cf.ProcessPoolExecutor] = {}
         """The pool of each task not yet seen done."""
@@ -96,15 +141,16 @@ class LocalBackend:
         )
 
     def submit(self, fn: Callable[..., T], *args: Any) -> cf.Future[T]:
-        try:
-            future = self.executor.submit(fn, *args)
-        except BrokenProcessPool:  # a worker died (killed, out of memory): the rest go to a new pool
-            # wait=True: once shut down, the pool cannot be waited for (see wait()), and its other
-            # workers may still be writing the replays of partidos reported failed
-            self.executor.shutdown(wait=True, cancel_futures=True)
-            self.executor = self._pool()
-            future = self.executor.submit(fn, *args)
-        self._pools[future] = self.executor
+        with interrupts_after():  # the pool may start its workers here: each is recorded, then Ctrl-C
+            try:
+                future = self.executor.submit(fn, *args)
+            except BrokenProcessPool:  # a worker died (killed, out of memory): the rest go to a new pool
+                # wait=True: once shut down, the pool cannot be waited for (see wait()), and its other
+                # workers may still be writing the replays of partidos reported failed
+                self.executor.shutdown(wait=True, cancel_futures=True)
+                self.executor = self._pool()
+                future = self.executor.submit(fn, *args)
+            self._pools[future] = self.executor
         return future
 
     def wait(self, handles: Collection[Handle[Any]], timeout: float) -> set[Handle[Any]]:

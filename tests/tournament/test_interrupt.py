@@ -62,6 +62,7 @@ def test_ctrl_c_at_any_moment_exits_130_and_leaves_a_folder_to_resume_or_none(
         assert not out.exists()
     else:
         assert proc.returncode == 130, output
+    assert "Traceback" not in output, output  # not from the coordinator, nor its forkserver or workers
     assert not leftover_players(run_token, players_only=False), "processes outlived the coordinator"
     if (out / DB_NAME).exists():  # the store was made: --resume finishes the torneo
         assert f"arena tournament --resume {out}" in output, output
