@@ -274,6 +274,7 @@ def open_for_resume(folder: Path) -> tuple[Store, Config, list[PlayerSpec], list
         store = Store.open(folder)
     except StoreError as exc:
         raise TournamentError(str(exc)) from None
+    shutil.rmtree(folder / SETUP_NAME, ignore_errors=True)  # a start-up killed once its store was in place
     config = Config.from_store(store.config())
     specs, warnings = [], []
     for e in store.entrants():

@@ -102,6 +102,11 @@ def test_a_half_made_folder_is_recognised_and_made_anew(players: Path, tmp_path:
         assert store.counts() == (8, 0, 0)
     assert sorted(p.name for p in out.iterdir()) == ["replays", DB_NAME]
     assert not t.half_made(out)
+    (out / t.SETUP_NAME).mkdir()  # killed once the store was in place, before it was cleared away
+    assert not t.half_made(out)
+    store, _config, _specs, _warnings = t.open_for_resume(out)
+    store.close()
+    assert sorted(p.name for p in out.iterdir()) == ["replays", DB_NAME]
 
 
 def test_a_folder_with_anything_else_is_not_half_made(tmp_path: Path) -> None:
