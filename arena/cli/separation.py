@@ -84,9 +84,18 @@ def open_neighbours(posiciones: pd.DataFrame) -> tuple[list[Neighbours], list[Ne
     return still, equal
 
 
-def named(found: list[Neighbours]) -> str:
-    """``#3/#4, #5/#6`` (the first :data:`SHOWN_PAIRS`, then how many more)."""
-    shown = ", ".join(n.label() for n in found[:SHOWN_PAIRS])
+def named(found: list[Neighbours], needs: bool = False) -> str:
+    """``#3/#4, #5/#6`` (the first :data:`SHOWN_PAIRS`, then how many more); ``needs``: each with
+    the partidos it needs, ``#3/#4 (about 47)``."""
+
+    def one(n: Neighbours) -> str:
+        if not needs:
+            return n.label()
+        if n.needed is None:
+            return _("{pair} (no estimate)").format(pair=n.label())
+        return _("{pair} (about {n})").format(pair=n.label(), n=n.needed)
+
+    shown = ", ".join(one(n) for n in found[:SHOWN_PAIRS])
     if len(found) > SHOWN_PAIRS:
         shown = _("{pairs} and {n} more").format(pairs=shown, n=len(found) - SHOWN_PAIRS)
     return shown
@@ -187,16 +196,11 @@ def final_line(posiciones: pd.DataFrame) -> str:
             pairs=named(equal)
         )
     need = estimate(found)
-    unknown = [n for n in found if n.needed is None]
     if not need:
         return _(
             "Not separated yet: {pairs}; the partidos cannot yet tell how many more would settle them."
         ).format(pairs=named(found))
-    if unknown:
-        return _(
-            "Not separated yet: {pairs}; about {need} more partidos would settle those with an "
-            "estimate (separated or shown equal), none yet for {unknown}."
-        ).format(pairs=named(found), need=need, unknown=named(unknown))
     return _(
-        "Not separated yet: {pairs}; about {need} more partidos would settle them (separated or shown equal)."
-    ).format(pairs=named(found), need=need)
+        "Not separated yet: {pairs}; about {need} more partidos in all would settle them (separated or "
+        "shown equal)."
+    ).format(pairs=named(found, needs=True), need=need)

@@ -87,11 +87,13 @@ def test_the_last_line() -> None:
     )
     still = _posiciones(3, {(0, 1): (-0.5, 1.5, 30.0), (1, 2): (-0.6, 0.6, math.nan)})
     assert separation.final_line(still) == (
-        "Todavía sin separar: 1.º/2.º, 2.º/3.º; unos 110 partidos más los resolverían "
-        "(separados o mostrados iguales)."
+        "Todavía sin separar: 1.º/2.º (unos 30), 2.º/3.º (unos 80); unos 110 partidos más en total los "
+        "resolverían (separados o mostrados iguales)."
     )
     many = _posiciones(7, {(i, i + 1): (-0.5, 1.5, 5.0) for i in range(6)})
-    assert "1.º/2.º, 2.º/3.º, 3.º/4.º, 4.º/5.º y 2 más; unos 30 partidos" in separation.final_line(many)
+    assert "4.º/5.º (unos 5) y 2 más; unos 30 partidos más en total" in separation.final_line(many)
+    unknown = [separation.Neighbours(1, 2, None), separation.Neighbours(2, 3, 4)]
+    assert separation.named(unknown, needs=True) == "1.º/2.º (sin estimación), 2.º/3.º (unos 4)"
 
 
 def test_without_budget_it_chooses_one_says_it_and_ends_with_the_open_pairs(
