@@ -3,12 +3,13 @@
 After every batch (the schedule first), the standings' bootstrap gives every pair of
 entrants a verdict (:mod:`arena.results.ranking`): separated (one is stronger in at
 least 97.5% of the resamples), equal (the 95% interval of their difference lies within
-±``ranking.EQUAL_BAND``), or open. The next batch is for the open pairs that more
-partidos would separate soonest (the fewest partidos needed, if their difference is
+±``ranking.EQUAL_BAND``), or open. The next batch is for the open pairs of neighbouring places that more
+partidos would separate soonest (then any other open pair) (the fewest partidos needed, if their difference is
 what it seems; pairs that look equal but are not yet shown equal come last): their
 entrants, pair by pair until there is a table of them — topped up with the nearest
 entrants in the standings — each given about a quarter of the partidos it has played
-so far (at least two). It ends when no pair is open or ``budget`` more partidos were
+so far (at least two). Neighbouring places come before every other pair: the budget
+``--until-separated`` chooses is sized for them. It ends when no pair is open or ``budget`` more partidos were
 played: a pair that looks equal stops being chased once it is shown equal.
 
 Everything a batch holds follows from the committed results and the torneo's key
@@ -63,8 +64,8 @@ class Gap:
 
 
 def gaps(posiciones: pd.DataFrame) -> list[Gap]:
-    """Every open pair of places (neither separated nor shown equal), the one that more partidos
-    would separate soonest first."""
+    """Every open pair of places (neither separated nor shown equal): neighbouring places first,
+    each kind the one that more partidos would separate soonest first."""
     pairs = standings.pairs_of(posiciones)
     if pairs is None:
         return []
@@ -76,7 +77,9 @@ def gaps(posiciones: pd.DataFrame) -> list[Gap]:
         more = float(pairs.needed[i, j])
         width = float(pairs.high[i, j] - pairs.low[i, j])
         p = float(pairs.stronger[i, j])
-        key = (math.isnan(more), more if not math.isnan(more) else -width, j - i, i)
+        # neighbours first (the standings' order is made of them; a far pair often only looks
+        # open while a neighbour between them is), then the soonest separated
+        key = (j - i > 1, math.isnan(more), more if not math.isnan(more) else -width, j - i, i)
         found.append((key, Gap(i + 1, j + 1, max(p, 1 - p))))
     return [gap for _key, gap in sorted(found, key=lambda f: f[0])]
 
