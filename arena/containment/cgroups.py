@@ -206,6 +206,28 @@ def _sweep(h: Hierarchy, pid: int) -> None:
                 _kill_folder(stale)
 
 
+NICE_WEIGHTS = (1024, 820, 655, 526, 423, 335, 272, 215, 172, 137, 110, 87, 70, 56, 45, 36, 29, 23, 18, 15)
+"""The kernel's CPU weight of a task at niceness 0..19 (``sched_prio_to_weight``): cgroup v1's
+``cpu.shares`` for a group that should weigh as one such task."""
+
+
+def _inherit_niceness(key: str, run: Path) -> None:
+    """Give the run folder ``run`` the CPU weight of this process's niceness, when it is positive.
+
+    The players' cgroups are scheduled as groups: a niceness of the referee (``nice arena …``, or
+    ``arena serve``'s worker process) would not reach its players, who would compete with the rest
+    of the machine at the default weight. The run folder weighs instead as one task of the referee's
+    niceness: cgroup v2 ``cpu.weight.nice``, v1 ``cpu.shares``. CPU time is counted as before."""
+    nice = os.getpriority(os.PRIO_PROCESS, 0)
+    if nice <= 0:
+        return
+    with contextlib.suppress(OSError):
+        if key == "unified":
+            (run / "cpu.weight.nice").write_text(str(min(nice, 19)))
+        elif key == "cpu":
+            (run / "cpu.shares").write_text(str(NICE_WEIGHTS[min(nice, 19)]))
+
+
 def _run_folders(h: Hierarchy) -> dict[str, Path]:
     """This process's ``tute-arena-<pid>`` folder in every hierarchy (made once; stale ones swept)."""
     pid = os.getpid()
@@ -220,6 +242,7 @@ def _run_folders(h: Hierarchy) -> dict[str, Path]:
             with contextlib.suppress(OSError):
                 (own / "cgroup.subtree_control").write_text(" ".join(f"+{c}" for c in V2_CONTROLLERS))
             (run / "cgroup.subtree_control").write_text(" ".join(f"+{c}" for c in V2_CONTROLLERS))
+        _inherit_niceness(key, run)
         folders[key] = run
     _runs[pid] = folders
     atexit.register(remove_run)

@@ -6,18 +6,24 @@ partidos (:func:`arena.serve.ladder.worker.run_workers`) and a watcher checks ev
 interpreter lock with the pages. It dies with the server (``PR_SET_PDEATHSIG``), and since every
 result is saved only as *done* in one transaction, a killed pair loses no committed partido: at the
 next start the partidos left *playing* are played again and the versions left *checking* checked.
+It runs at a lower CPU priority than the pages (niceness ``ARENA_SERVE_WORKER_NICE``, default 10),
+and so does everything it starts: the referees' players, whose cgroups weigh as that niceness.
 """
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import multiprocessing
+import os
 import signal
 import threading
 from multiprocessing.process import BaseProcess
 from pathlib import Path
 
 PR_SET_PDEATHSIG = 1
+WORKER_NICE = 10
+"""The worker process's default niceness: the pages win the CPU over the referees and players."""
 
 
 def _die_with_parent() -> None:
@@ -29,10 +35,29 @@ def _die_with_parent() -> None:
         pass
 
 
+def worker_niceness() -> int:
+    """How much nicer than the web server the worker process runs: ``ARENA_SERVE_WORKER_NICE``
+    (default 10; 0 to share the CPU evenly)."""
+    try:
+        return max(0, min(19, int(os.environ.get("ARENA_SERVE_WORKER_NICE", str(WORKER_NICE)))))
+    except ValueError:
+        return WORKER_NICE
+
+
+def _be_nicer(increment: int) -> None:
+    """Lower this process's CPU priority by ``increment`` (it and all it starts, the referees' players
+    included: their cgroups take the niceness over, :func:`arena.containment.cgroups._inherit_niceness`)."""
+    if increment:
+        with contextlib.suppress(OSError):
+            os.nice(increment)
+
+
 def serve_workers(folder: str, workers: int, scheduler: str | None = None) -> None:
     """The worker process's body: Django on ``folder``, ``workers`` players of partidos (on the Dask
-    cluster at ``scheduler`` if given), the checks, until SIGTERM or SIGINT."""
+    cluster at ``scheduler`` if given), the checks, until SIGTERM or SIGINT; at a lower CPU priority
+    than the pages (:func:`worker_niceness`)."""
     _die_with_parent()
+    _be_nicer(worker_niceness())
     from arena.serve import boot
 
     boot.configure(folder)
