@@ -622,7 +622,7 @@ def standings_cmd(folder: Path, csv: bool, xls: bool, grades_file: Path | None, 
         click.echo(message)
     if grades_file is not None:
         try:
-            lines = grades.write_grades(rep, grades_file, scale or "")
+            lines = grades.write_grades(rep, grades_file, scale or "", folder)
         except OSError as exc:
             message = _("{path}: cannot be created ({detail})")
             raise click.ClickException(message.format(path=grades_file, detail=exc.strerror or exc)) from None

@@ -194,8 +194,11 @@ def write_worksheet(path: Path, text: str) -> None:
     tmp.replace(path)
 
 
-def write_grades(rep: report.Report, path: Path, mapping: str = DEFAULT_SCALE) -> list[str]:
-    """Write the worksheet of the standings ``rep`` to ``path``; the lines that say what was written."""
+def write_grades(
+    rep: report.Report, path: Path, mapping: str = DEFAULT_SCALE, folder: Path | str = "DIR"
+) -> list[str]:
+    """Write the worksheet of the standings ``rep`` (of the torneo in ``folder``) to ``path``; the lines
+    that say what was written."""
     rows = graded(rep.posiciones, mapping)
     who = {name: (s.name, s.id) for name, s in rep.students.items()}
     write_worksheet(path, worksheet(rows, who))
@@ -209,6 +212,17 @@ def write_grades(rep: report.Report, path: Path, mapping: str = DEFAULT_SCALE) -
     ]
     if not n:
         lines.append(_("No entrant is a student's submission (arena submissions import): no row to grade."))
+    sharing = [r for r in rows if r.entrant in who and r.shared != r.place]
+    if sharing:  # the standings do not separate them: more partidos would
+        lines.append(
+            n_(
+                "{n} student shares the grade of a better place, not separated from it by the standings; "
+                "more partidos would separate them: arena tournament --resume {folder} --until-separated",
+                "{n} students share the grade of a better place, not separated from it by the standings; "
+                "more partidos would separate them: arena tournament --resume {folder} --until-separated",
+                len(sharing),
+            ).format(n=len(sharing), folder=folder)
+        )
     if not rep.complete:
         lines.append(_("Warning: the torneo is not complete: the grades are of the partidos played so far."))
     return lines

@@ -199,6 +199,9 @@ def test_grades_are_a_moodle_worksheet_of_the_students_with_ties_graded_alike(
     places = sorted([by_name["Beto Díaz"]["Torneo place"], by_name["Caro Pérez"]["Torneo place"]])
     assert places == ["2", "3"]
     assert by_name["Beto Díaz"]["Grade"] == "7"  # place 2 of 4 on 10/1: the best place of the two
+    shares = "1 alumno comparte la nota de un puesto mejor, del que la clasificación no lo separa; "
+    fix = f"más partidos los separarían: arena tournament --resume {course} --until-separated"
+    assert shares + fix in done.output
 
     again = run("standings", str(course), "--grades", str(out), "--scale", "1=10, 2=8,5; 3=6")
     assert "(escala 1=10, 2=8,5; 3=6)" in again.output
