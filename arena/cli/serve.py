@@ -80,6 +80,7 @@ def serve_cmd(folder: Path, host: str, port: int, workers: int, scheduler: str |
     """``arena serve``: migrate, make the first instructor, print the address, serve with waitress."""
     try:
         import waitress
+        import whitenoise  # type: ignore[import-untyped]  # noqa: F401  (arena/serve/settings.py)
 
         from arena.serve import boot
     except ImportError as exc:
@@ -93,6 +94,13 @@ def serve_cmd(folder: Path, host: str, port: int, workers: int, scheduler: str |
     boot.migrate()
     shown = f"[{host}]" if ":" in host else host
     base = f"http://{shown}:{port}"
+    from arena.serve.wsgi import application
+
+    # Listen before anything starts (finals, workers): a port in use is one line, nothing half-started.
+    try:
+        server = waitress.create_server(application(), host=host, port=port, threads=8, ident="arena")
+    except OSError as exc:
+        raise click.ClickException(_unbound(exc, host, port)) from None
     link = instructor_link(base)
     if link:
         click.echo(
@@ -106,7 +114,6 @@ def serve_cmd(folder: Path, host: str, port: int, workers: int, scheduler: str |
     from arena.serve.ladder import pool
     from arena.serve.ladder.checking import resume_checks
     from arena.serve.ladder.final import resume_finals
-    from arena.serve.wsgi import application
 
     resume_finals()  # the final torneos a stopped server left unfinished: played on
     process = None
@@ -116,7 +123,20 @@ def serve_cmd(folder: Path, host: str, port: int, workers: int, scheduler: str |
     else:
         resume_checks()  # the versions a stopped server left checking: checked again, here
     try:
-        waitress.serve(application(), host=host, port=port, threads=8, ident="arena")
+        server.run()
     finally:
+        server.close()
         if process is not None:
             pool.stop(process)
+
+
+def _unbound(exc: OSError, host: str, port: int) -> str:
+    """Why the server cannot listen on ``host:port``, in one line that says what to do."""
+    import errno
+
+    if exc.errno == errno.EADDRINUSE:
+        busy = _("Port {port} is already in use on {host}: stop what uses it, or choose another with --port.")
+        return busy.format(port=port, host=host)
+    return _("Cannot listen on {host} port {port}: {reason}. Choose another --host or --port.").format(
+        host=host, port=port, reason=exc.strerror or exc
+    )

@@ -31,6 +31,7 @@ def configure(folder: str | Path) -> Path:
     folder = Path(folder).resolve()
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "uploads").mkdir(exist_ok=True)
+    (folder / "static").mkdir(exist_ok=True)  # STATIC_ROOT, empty but for `manage DIR collectstatic`
     compile_catalog(folder)
     os.environ["ARENA_SERVE_DIR"] = str(folder)
     os.environ["DJANGO_SETTINGS_MODULE"] = "arena.serve.settings"

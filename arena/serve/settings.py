@@ -80,11 +80,13 @@ INSTALLED_APPS = [
     "django.contrib.contenttypes",
     "django.contrib.sessions",
     "django.contrib.messages",
+    "django.contrib.staticfiles",
     "arena.serve.ladder",
     "axes",
 ]
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",  # /static/: the admin's CSS and JS (STATIC_* below)
     "django.contrib.sessions.middleware.SessionMiddleware",
     "arena.serve.language.ChosenLanguage",
     "django.middleware.common.CommonMiddleware",
@@ -140,6 +142,26 @@ AXES_CLIENT_IP_CALLABLE = "arena.serve.security.client_ip"
 AXES_LOCKOUT_CALLABLE = "arena.serve.security.locked_out"
 AXES_DISABLE_ACCESS_LOG = True  # no log of successful logins: the failures are enough (in the admin)
 AXES_VERBOSE = False
+
+# Static files (the admin's CSS and JS, the roster's copy button) served by WhiteNoise from the apps'
+# own folders, found once when the server starts (no collectstatic, nothing copied into DIR; see
+# docs/serve.md, "Static files"). `arena serve manage DIR collectstatic` fills STATIC_ROOT if wanted.
+STATIC_URL = "/static/"
+STATIC_ROOT = str(DIR / "static")
+WHITENOISE_USE_FINDERS = True
+
+# Email: Django's password reset by email, once the instructor names an SMTP server
+# (ARENA_SERVE_SMTP_HOST); else the console (nothing leaves the machine) and no reset by email.
+SMTP_HOST = os.environ.get("ARENA_SERVE_SMTP_HOST", "")
+EMAIL_BACKEND = f"django.core.mail.backends.{'smtp' if SMTP_HOST else 'console'}.EmailBackend"  # not shown
+EMAIL_HOST = SMTP_HOST or "localhost"
+EMAIL_PORT = int(os.environ.get("ARENA_SERVE_SMTP_PORT", "587"))
+EMAIL_HOST_USER = os.environ.get("ARENA_SERVE_SMTP_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("ARENA_SERVE_SMTP_PASSWORD", "")
+EMAIL_USE_TLS = os.environ.get("ARENA_SERVE_SMTP_TLS", "1") == "1"
+DEFAULT_FROM_EMAIL = os.environ.get("ARENA_SERVE_EMAIL_FROM", EMAIL_HOST_USER or "arena@localhost")
+PASSWORD_RESET_BY_EMAIL = bool(SMTP_HOST)
+"""Whether /password_reset/ is offered (an SMTP server is named); else it answers 404."""
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "me"
