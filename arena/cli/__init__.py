@@ -55,6 +55,7 @@ class _Arena(click.Group):
             import logging
 
             logging.shutdown()
+            _release_semaphores()
             for stream in (sys.stdout, sys.stderr):
                 with contextlib.suppress(Exception):
                     stream.flush()
@@ -65,6 +66,23 @@ class _Arena(click.Group):
             return super().invoke(ctx)
         except ArenaError as exc:
             raise click.ClickException(printable(str(exc), multiline=True)) from None
+
+
+def _release_semaphores() -> None:
+    """Unlink the worker pool's semaphores, as the exit this ``os._exit`` skips would: else
+    multiprocessing's resource tracker, left alone, warns of "leaked semaphore objects" after the
+    one line an interrupted torneo ends with (it unlinks them itself, so nothing is lost either way)."""
+    with contextlib.suppress(Exception):  # private parts of multiprocessing: best effort, never a failure
+        from multiprocessing import resource_tracker, synchronize, util
+
+        for finalizer in list(util._finalizer_registry.values()):  # type: ignore[attr-defined]
+            if getattr(finalizer, "_callback", None) is not synchronize.SemLock._cleanup:  # type: ignore[attr-defined]
+                continue
+            name = finalizer._args[0]
+            finalizer.cancel()
+            with contextlib.suppress(OSError):  # a worker may have unlinked it already
+                synchronize.sem_unlink(name)  # type: ignore[attr-defined]
+            resource_tracker.unregister(name, "semaphore")
 
 
 def _asked_language(args: list[str]) -> str | None:
