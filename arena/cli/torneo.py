@@ -176,6 +176,13 @@ def tournament(
         left_out: list[tuple[str, str, str]] = []  # folders that are no player (a new torneo records them)
         if resume:
             folder = _resume_folder(ctx, paths, out)
+            if not folder.exists():  # Ctrl-C before the store was made removes the folder
+                raise t.TournamentError(
+                    _(
+                        "{folder}: no such folder; a torneo interrupted before it began saved nothing: "
+                        "run the command that started it again, without --resume"
+                    ).format(folder=folder)
+                )
             store, config, specs, warnings = t.open_for_resume(folder)
             for w in warnings:
                 click.echo(_("Warning: {warning}").format(warning=w), err=True)
