@@ -93,6 +93,11 @@ def _me_context(student: Student | None, **extra: Any) -> dict[str, Any]:
     ladders = list(Ladder.objects.filter(open=True).order_by("game"))
     playing = {v for ladder in ladders for v in active_ids(ladder)}
     versions = list(student.versions.select_related("ladder")) if student else []
+    from arena.serve.ladder.views_student import summaries
+
+    done = summaries(versions)
+    for v in versions:
+        v.summary = done[v.pk]
     now = timezone.now()
     context = {
         "student": student,
@@ -108,8 +113,12 @@ def _me_context(student: Student | None, **extra: Any) -> dict[str, Any]:
 
 @login_required
 def me(request: HttpRequest) -> HttpResponse:
-    """A student's versions and the upload form."""
-    return render(request, "ladder/me.html", _me_context(_student(request)))
+    """A student's versions and the upload form; an instructor without a student's account goes to
+    the ladders."""
+    student = _student(request)
+    if student is None and request.user.is_staff:
+        return redirect("ladders")
+    return render(request, "ladder/me.html", _me_context(student))
 
 
 @login_required
@@ -118,7 +127,11 @@ def version(request: HttpRequest, version_id: int) -> HttpResponse:
     found = get_object_or_404(Version.objects.select_related("student"), pk=version_id)
     if not (request.user.is_staff or found.student.user_id == request.user.pk):
         raise Http404
-    return render(request, "ladder/version.html", {"version": found})
+    from arena.serve.ladder.views_student import charts, partido_rows
+
+    page, rows = partido_rows(found, request.GET.get("page"))
+    context = {"version": found, "page": page, "partidos": rows, "charts": charts(found)}
+    return render(request, "ladder/version.html", context)
 
 
 def _upload_ladder(chosen: str) -> tuple[Ladder | None, str | None]:

@@ -152,6 +152,17 @@ def _names(version_ids: Iterable[int]) -> dict[int, str]:
     return {v.pk: f"{v.student.display_name} #{v.number}" for v in found}
 
 
+def _places(partido: LadderPartido, seats: list[str]) -> list[dict[str, Any]]:
+    """The ranking of a done ``partido`` by place (1 = first; tied entrants share a place, the next
+    place skips them), each with its entrants' names (``seats``, as its ``versions``)."""
+    out: list[dict[str, Any]] = []
+    start = 1
+    for group in partido.ranking:
+        out.append({"place": start, "names": [seats[s] for s in group if 0 <= s < len(seats)]})
+        start += len(group)
+    return out
+
+
 def recent_partidos(ladder: Ladder) -> list[dict[str, Any]]:
     """The latest partidos of ``ladder``, newest first: seats, state, the deal key and the replay's
     addresses once the deal is over (else None)."""
@@ -162,10 +173,13 @@ def recent_partidos(ladder: Ladder) -> list[dict[str, Any]]:
     for p in recent:
         shown = deal_over(p, pending)
         watchable = shown and bool(p.replay) and Path(p.replay).is_file()
+        seats = [names.get(v, "?") for v in p.versions]
         out.append(
             {
                 "id": p.pk,
-                "seats": [names.get(v, "?") for v in p.versions],
+                "seats": seats,
+                "winners": [seats[s] for s in p.winners if 0 <= s < len(seats)],
+                "places": _places(p, seats),
                 "status": p.status,
                 "state": str(p.get_status_display()),
                 "error": p.error,
@@ -208,6 +222,7 @@ def standings(request: HttpRequest, ladder_id: int) -> HttpResponse:
         "rows": cached_standings(ladder),
         "partidos": recent_partidos(ladder),
         "poll_ms": POLL_MS,
+        "updated": _("updated {n} s ago").format(n=0),
     }
     response = render(request, "ladder/standings.html", context)
     response["Content-Security-Policy"] = STANDINGS_CSP
@@ -223,6 +238,7 @@ def live(request: HttpRequest, ladder_id: int) -> JsonResponse:
         "open": ladder.open,
         "rows": [_row(r) for r in cached_standings(ladder)],
         "partidos": recent_partidos(ladder),
+        "at": time.time(),
     }
     response = JsonResponse(data, json_dumps_params={"ensure_ascii": False})
     response["Cache-Control"] = "no-store"

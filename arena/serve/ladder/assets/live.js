@@ -32,7 +32,23 @@
     if (!live || !standings || !partidos || !window.fetch) return;
     var url = live.getAttribute("data-live");
     var every = Number(live.getAttribute("data-every")) || 3000;
-    var words = { replay: live.getAttribute("data-replay") || "", text: live.getAttribute("data-text") || "" };
+    var words = {
+      replay: live.getAttribute("data-replay") || "",
+      text: live.getAttribute("data-text") || "",
+      key: live.getAttribute("data-key") || ""
+    };
+    // "updated N s ago": the age of the tables, counted from the last answer drawn
+    var updated = document.getElementById("updated");
+    var drawnAt = Date.now();
+    var failing = false;
+    var opened = {};
+
+    function age() {
+      if (!updated) return;
+      var n = Math.max(0, Math.round((Date.now() - drawnAt) / 1000));
+      var said = (failing && updated.getAttribute("data-failed")) || updated.getAttribute("data-words") || "{n}";
+      updated.textContent = said.replace("{n}", String(n));
+    }
 
     function standingRow(r) {
       var tr = document.createElement("tr");
@@ -46,16 +62,34 @@
       var tr = document.createElement("tr");
       tr.appendChild(cell("td", p.id));
       tr.appendChild(cell("td", (p.seats || []).join(", ")));
+      var places = cell("td", "");
+      if (p.places && p.places.length) {
+        var list = document.createElement("ol");
+        list.className = "places";
+        p.places.forEach(function (g) {
+          var item = cell("li", g.place + ". " + (g.names || []).join(", "));
+          if (g.place === 1) item.className = "winner";
+          list.appendChild(item);
+        });
+        places.appendChild(list);
+      }
+      tr.appendChild(places);
       tr.appendChild(cell("td", p.state + (p.error ? " (" + p.error + ")" : "")));
-      var key = cell("td", "");
-      if (p.seed) key.appendChild(cell("code", p.seed));
-      tr.appendChild(key);
       var replay = cell("td", "");
       if (p.viewer && p.text) {
         replay.appendChild(link(p.viewer, words.replay));
         replay.appendChild(document.createTextNode(" ("));
         replay.appendChild(link(p.text, words.text));
         replay.appendChild(document.createTextNode(")"));
+      }
+      if (p.seed) {
+        var details = document.createElement("details");
+        details.className = "key";
+        details.setAttribute("data-id", String(p.id));
+        if (opened[String(p.id)]) details.open = true;
+        details.appendChild(cell("summary", words.key));
+        details.appendChild(cell("code", p.seed));
+        replay.appendChild(details);
       }
       tr.appendChild(replay);
       return tr;
@@ -64,6 +98,10 @@
     function draw(data) {
       var rows = data.rows || [];
       var recent = data.partidos || [];
+      opened = {};  // the deal keys the reader opened stay open
+      Array.prototype.forEach.call(partidos.querySelectorAll("details[open]"), function (d) {
+        opened[d.getAttribute("data-id")] = true;
+      });
       fill(standings, rows.map(standingRow));
       fill(partidos, recent.map(partidoRow));
       show("standings", rows.length > 0);
@@ -82,11 +120,16 @@
           if (!response.ok || kind.indexOf("application/json") !== 0) return null;
           return response.json();
         })
-        .then(function (data) { if (data) draw(data); })
-        .catch(function () { /* the server is away for a moment: asked again below */ })
+        .then(function (data) {
+          failing = !data;
+          if (data) { draw(data); drawnAt = Date.now(); }
+          age();
+        })
+        .catch(function () { failing = true; age(); /* the server is away for a moment: asked again below */ })
         .then(function () { window.setTimeout(poll, every); });
     }
 
     window.setTimeout(poll, every);
+    window.setInterval(age, 1000);
   });
 })();
