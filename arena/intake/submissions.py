@@ -24,6 +24,7 @@ import re
 import shutil
 import stat
 import tempfile
+import tomllib
 import unicodedata
 import warnings
 import zipfile
@@ -166,8 +167,12 @@ class Outcome:
     dropped: int = 0
     """Files of a reorganised submission outside the player's folder, not imported."""
     unchanged: bool = False
-    warning: str | None = None
-    """Why the imported folder is not a usable player (``find_player``), if it is not."""
+    """Updated with a folder identical to the one replaced: the same files, contents and modes."""
+    made_executable: str | None = None
+    """The program of player.toml's ``command`` (``./bot``) the import made executable: Moodle's zips
+    often keep no Unix modes."""
+    invalid: str | None = None
+    """Why the imported folder is not a valid player, as ``arena submissions list`` says (:func:`entry`)."""
     reason: Rejected | None = None
 
     @property
@@ -204,9 +209,15 @@ class Outcome:
             )
         elif self.moved_up is not None:
             parts.append(_("reorganised: {folder}/ moved up to the top").format(folder=self.moved_up))
+        if self.made_executable is not None:
+            parts.append(
+                _("{program} made executable (player.toml's command)").format(
+                    program=printable(self.made_executable)
+                )
+            )
         text = ", ".join(parts)
-        if self.warning:
-            text = _("{result}; warning: {warning}").format(result=text, warning=self.warning)
+        if self.invalid:
+            text = _("{result} — NOT VALID: {problem}").format(result=text, problem=self.invalid)
         return text
 
 
@@ -447,8 +458,9 @@ def _import_one(
         for info, rel, shown in sub.entries:
             _unpack(zf, info, rel, shown, raw, budget)
         player, out.moved_up, out.dropped = _arrange(raw, stage, budget)
+        out.made_executable = _make_executable(player)
         target = into / name
-        out.unchanged = before is not None and fingerprint(target) == fingerprint(player)
+        out.unchanged = before is not None and _same(target, player)
         _mark(player, sub, archive)
         _swap(player, target, stage)
         out.folder = name
@@ -460,11 +472,52 @@ def _import_one(
         if stage is not None:
             shutil.rmtree(stage, ignore_errors=True)
     if out.imported and out.folder:
-        try:
-            find_player(into / out.folder)
-        except PlayerLoadError as exc:
-            out.warning = printable(str(exc))
+        out.invalid = entry(into / out.folder).problem
     return out
+
+
+def _same(old: Path, new: Path) -> bool:
+    """Whether two player folders hold the same files with the same contents and modes (hidden files
+    aside, as the fingerprint): an update that changes nothing."""
+    return fingerprint(old) == fingerprint(new) and _modes(old) == _modes(new)
+
+
+def _modes(folder: Path) -> dict[str, int]:
+    """Each file's permission bits by its path (what the fingerprint leaves out)."""
+    out = {}
+    for path in folder.rglob("*"):
+        rel = path.relative_to(folder)
+        if any(part.startswith(".") or part == "__pycache__" for part in rel.parts) or not path.is_file():
+            continue
+        out[rel.as_posix()] = stat.S_IMODE(path.stat().st_mode)
+    return out
+
+
+def _make_executable(player: Path) -> str | None:
+    """Make the program of the folder's player.toml ``command`` executable when it is a relative path to
+    a file inside the folder (``./bot``) that is not: zips without Unix modes (Python's ``zipfile``,
+    Windows' zippers) lose the bit. Returns the program as player.toml names it when it did."""
+    try:
+        meta = tomllib.loads((player / "player.toml").read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return None
+    command = meta.get("command")
+    if not (isinstance(command, list) and command and isinstance(command[0], str)):
+        return None
+    program = command[0]
+    if "/" not in program or program.startswith("/") or ".." in Path(program).parts:
+        return None
+    target = player / program
+    try:
+        if target.is_symlink() or not target.resolve().is_relative_to(player.resolve()):
+            return None
+        st = target.lstat()
+        if not stat.S_ISREG(st.st_mode) or st.st_mode & 0o100:
+            return None
+        target.chmod(stat.S_IMODE(st.st_mode) | 0o111)
+    except OSError:
+        return None
+    return program
 
 
 def _unpack(
@@ -690,22 +743,20 @@ def survey(into: str | Path) -> list[Entry]:
     into = Path(into)
     if not into.is_dir():
         raise ArchiveError("into", path=str(into))
-    out = []
-    for sub in sorted(into.iterdir()):
-        if sub.name.startswith(".") or not sub.is_dir():
-            continue
-        student, link = _student(sub), sub.is_symlink()
-        if not is_player_folder(sub):
-            out.append(Entry(sub.name, student, False, link=link))
-            continue
-        try:
-            spec = find_player(sub)
-        except PlayerLoadError as exc:
-            out.append(Entry(sub.name, student, True, problem=printable(str(exc)), link=link))
-            continue
-        problem = static_problem(spec)
-        out.append(Entry(sub.name, student, True, command=spec.command, problem=problem, link=link))
-    return out
+    return [entry(sub) for sub in sorted(into.iterdir()) if not sub.name.startswith(".") and sub.is_dir()]
+
+
+def entry(sub: Path) -> Entry:
+    """One folder as ``arena submissions list`` sees it: whose, and whether a torneo can take it."""
+    student, link = _student(sub), sub.is_symlink()
+    if not is_player_folder(sub):
+        return Entry(sub.name, student, False, link=link)
+    try:
+        spec = find_player(sub)
+    except PlayerLoadError as exc:
+        return Entry(sub.name, student, True, problem=printable(str(exc)), link=link)
+    problem = static_problem(spec)
+    return Entry(sub.name, student, True, command=spec.command, problem=problem, link=link)
 
 
 SOURCE_CAP = 4 * 1024 * 1024
@@ -824,6 +875,11 @@ def import_table(outcomes: Sequence[Outcome], into: str | Path) -> str:
         rejected=n_("{n} rejected", "{n} rejected", n["rejected"]).format(n=n["rejected"]),
         folder=into,
     )
+    invalid = sum(1 for o in outcomes if o.imported and o.invalid)
+    if invalid:
+        totals += "; " + n_(
+            "{n} of them NOT VALID (see above)", "{n} of them NOT VALID (see above)", invalid
+        ).format(n=invalid)
     return table(head, rows) + "\n\n" + totals
 
 
