@@ -45,13 +45,60 @@ def _reach(scheduler: str) -> None:
         raise click.ClickException(str(exc)) from None
 
 
+class _ServeCommand(click.Command):
+    """``arena serve [DIR] [options]``, and ``arena serve manage DIR COMMAND [ARGS]...``: a
+    first word ``manage`` hands the rest to :data:`manage_cmd` (a folder named so: ``./manage``)."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if args[:1] == ["manage"]:
+            ctx.meta["arena.serve.manage"] = True
+            # Django's options as given, after the folder
+            ctx.ignore_unknown_options, ctx.allow_interspersed_args = True, False
+            return manage_cmd.parse_args(ctx, args[1:])
+        return super().parse_args(ctx, args)
+
+    def invoke(self, ctx: click.Context) -> object:
+        if ctx.meta.get("arena.serve.manage"):
+            return ctx.invoke(manage, **ctx.params)
+        return super().invoke(ctx)
+
+
+def manage(folder: Path, command: tuple[str, ...]) -> None:
+    """Run one of Django's management commands against the service in ``folder``."""
+    try:
+        from django.core.management import execute_from_command_line
+
+        from arena.serve import boot
+    except ImportError as exc:
+        message = _("arena serve needs its dependencies: pip install '.[serve]' ({detail})")
+        raise click.ClickException(message.format(detail=exc)) from None
+    boot.configure(folder)
+    execute_from_command_line(["arena serve manage DIR", *(command or ("help",))])  # not shown
+
+
+manage_cmd = click.Command(
+    "manage",
+    callback=manage,
+    context_settings={"ignore_unknown_options": True, "allow_interspersed_args": False},
+    add_help_option=False,
+    params=[
+        click.Argument(["folder"], type=click.Path(exists=True, file_okay=False, path_type=Path)),
+        click.Argument(["command"], nargs=-1, type=click.UNPROCESSED),
+    ],
+)
+"""``arena serve manage DIR COMMAND [ARGS]...``: Django's management commands on DIR's database."""
+
+
 @click.command(
     "serve",
+    cls=_ServeCommand,
     help=N_(
         "Start the course ladder's web service with its data in DIR (default serve/): students "
         "accept invitations and upload versions of their player, each checked in the sandbox.\n\n"
         "The database is SQLite in DIR, or PostgreSQL when DATABASE_URL is set; pip install "
-        "'.[serve]' brings what it needs. See docs/serve.md."
+        "'.[serve]' brings what it needs. See docs/serve.md.\n\n"
+        "arena serve manage DIR COMMAND [ARGS]... runs one of Django's management commands on DIR's "
+        "database: changepassword instructor, createsuperuser, migrate, collectstatic, help."
     ),
 )
 @click.argument("folder", metavar="[DIR]", type=click.Path(file_okay=False, path_type=Path), default="serve")

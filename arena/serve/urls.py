@@ -7,19 +7,26 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 import arena.serve.ladder.views as views
+import arena.serve.ladder.views_accounts as views_accounts
 import arena.serve.ladder.views_final as views_final
 import arena.serve.ladder.views_watch as views_watch
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("style.css", views.style, name="style"),
-    path("login/", auth_views.LoginView.as_view(), name="login"),
+    path("login/", views_accounts.Login.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("invite/<str:token>", views.invite, name="invite"),
     path("me", views.me, name="me"),
     path("upload", views.upload, name="upload"),
     path("versions/<int:version_id>", views.version, name="version"),
     path("instructor/roster", views.roster, name="roster"),
+    path("instructor/roster/links", views_accounts.new_link, name="new_link"),
+    path("instructor/roster/links.csv", views_accounts.links_csv, name="links_csv"),
+    path("password_reset/", views_accounts.reset_request, name="password_reset"),
+    path("password_reset/sent/", views_accounts.reset_sent, name="password_reset_done"),
+    path("reset/<uidb64>/<token>/", views_accounts.reset_confirm, name="password_reset_confirm"),
+    path("reset/done/", views_accounts.reset_complete, name="password_reset_complete"),
     path("instructor/ladders", views.ladders, name="ladders"),
     path("ladders/<int:ladder_id>/", views_watch.standings, name="standings"),
     path("ladders/<int:ladder_id>/live.json", views_watch.live, name="live"),

@@ -1,0 +1,19 @@
+"""``{% pending_links %}``: the roster's pending links (arena/serve/ladder/views_accounts.py)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import template
+
+from arena.serve.ladder.forms import NewLinkForm
+
+register = template.Library()
+
+
+@register.inclusion_tag("ladder/pending_links.html", takes_context=True)
+def pending_links(context: template.Context) -> dict[str, Any]:
+    """The students' links not used yet, the new-link form (with its error, after a bad request)."""
+    from arena.serve.ladder.views_accounts import pending
+
+    return {"pending": pending(context["request"]), "link_form": context.get("link_form") or NewLinkForm()}
