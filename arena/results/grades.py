@@ -14,7 +14,11 @@ run, last.
 
 **The file** (:func:`worksheet`) for a torneo of imported submissions: Moodle's *offline
 grading worksheet* of the assignment the submissions came from, one row per student (an
-entrant with a Moodle id), matched by the participant identifier of Moodle's download.
+entrant with a Moodle id), matched by the participant identifier of Moodle's download. A student
+whose submission is no entrant (it could not start: :func:`arena.results.students.left_out`) gets a
+row with no place and an empty grade, which Moodle's upload skips ("grade has no value", in
+``assignfeedback_offline``'s import: the grade on Moodle stays as it is), and is named on the
+terminal, to be graded by hand.
 
 Only the standings' tables are needed here (imported when used), so that the ladder's web service
 can import the scale without numpy and pandas.
@@ -38,7 +42,7 @@ from arena.i18n import _, n_
 if TYPE_CHECKING:
     import pandas as pd
 
-    from arena.results import report
+    from arena.results import report, students
 
 DEFAULT_SCALE = "10/1"
 """The default mapping of places to grades: 10 for the first, 1 for the last, linear between."""
@@ -169,10 +173,14 @@ def shown(grade: float | None) -> str:
 
 
 def worksheet(
-    rows: Sequence[Graded], students: dict[str, tuple[str, str]], when: datetime | None = None
+    rows: Sequence[Graded],
+    students: dict[str, tuple[str, str]],
+    when: datetime | None = None,
+    ungraded: Sequence[tuple[str, str]] = (),
 ) -> str:
     """Moodle's offline grading worksheet of the students among ``rows`` (``students``: entrant
-    name → full name, Moodle id; the others get no row), in the standings' order."""
+    name → full name, Moodle id; the others get no row), in the standings' order; then the
+    ``ungraded`` students (full name, Moodle id) with an empty place and grade (Moodle skips them)."""
     stamp = (when or datetime.now().astimezone()).strftime("%Y-%m-%d %H:%M:%S %z")
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\r\n")
@@ -184,6 +192,8 @@ def worksheet(
         name, ident = who
         fields = [PARTICIPANT.format(id=ident), name, row.place, shown(row.grade), stamp]
         writer.writerow([inert.cell(f) for f in fields])  # a name is never a formula (as the workbook's CSVs)
+    for name, ident in ungraded:
+        writer.writerow([inert.cell(f) for f in [PARTICIPANT.format(id=ident), name, "", "", stamp]])
     return buffer.getvalue()
 
 
@@ -194,6 +204,23 @@ def write_worksheet(path: Path, text: str) -> None:
     tmp.replace(path)
 
 
+def no_grade_line(lo: students.LeftOut) -> str:
+    """``No grade: Elena Ruiz (505): cannot start — …``: a student whose submission is no entrant."""
+    from arena.i18n import shown as stored_text
+    from arena.inert import printable
+    from arena.results.students import NOT_ENTRANT
+    from arena.tournament.store import exclusion_kind
+
+    who = _("{student} ({id})").format(student=printable(lo.student.name), id=lo.student.id)
+    if lo.kind == NOT_ENTRANT:
+        why = _("not in the torneo: {folder} came after it began").format(folder=printable(lo.path))
+    else:
+        reason = stored_text(lo.reason).strip()
+        first = printable(reason.splitlines()[0]) if reason else ""
+        why = exclusion_kind(lo.kind) + (f" — {first}" if first else "")
+    return _("No grade: {student}: {why}").format(student=who, why=why)
+
+
 def write_grades(
     rep: report.Report, path: Path, mapping: str = DEFAULT_SCALE, folder: Path | str = "DIR"
 ) -> list[str]:
@@ -201,7 +228,8 @@ def write_grades(
     that say what was written."""
     rows = graded(rep.posiciones, mapping)
     who = {name: (s.name, s.id) for name, s in rep.students.items()}
-    write_worksheet(path, worksheet(rows, who))
+    left = rep.left_out
+    write_worksheet(path, worksheet(rows, who, ungraded=[(lo.student.name, lo.student.id) for lo in left]))
     n = sum(1 for r in rows if r.entrant in who)
     lines = [
         n_(
@@ -210,8 +238,19 @@ def write_grades(
             n,
         ).format(n=n, file=path, scale=mapping.strip() or DEFAULT_SCALE)
     ]
-    if not n:
+    if not n and not left:
         lines.append(_("No entrant is a student's submission (arena submissions import): no row to grade."))
+    lines += [no_grade_line(lo) for lo in left]
+    if left:
+        lines.append(
+            n_(
+                "Its row in {file} has an empty grade, which Moodle's upload leaves alone: grade it on "
+                "Moodle by hand.",
+                "Their rows in {file} have an empty grade, which Moodle's upload leaves alone: grade them on "
+                "Moodle by hand.",
+                len(left),
+            ).format(file=path)
+        )
     sharing = [r for r in rows if r.entrant in who and r.shared != r.place]
     if sharing:  # the standings do not separate them: more partidos would
         lines.append(

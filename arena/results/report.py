@@ -22,7 +22,7 @@ from arena.i18n import N_, _, n_, shown
 from arena.referee.replay import read_replay
 from arena.referee.stats import FIELDS, partido_stats
 from arena.results import collusion, export, ranking, standings, students
-from arena.results.students import Student
+from arena.results.students import LeftOut, Student
 from arena.tournament.schedule import seating_balance
 from arena.tournament.store import (
     NO_START,
@@ -57,6 +57,8 @@ class Report:
     """One line on the pairs flagged for collusion or soft play (:func:`suspicion_line`)."""
     students: dict[str, Student] = field(default_factory=dict)
     """Each entrant's student (full name, Moodle id) by entrant name, when an import made its folder."""
+    left_out: list[LeftOut] = field(default_factory=list)
+    """The students whose submissions are no entrants (left out: could not start, ...): no grade."""
 
     @property
     def complete(self) -> bool:
@@ -309,7 +311,8 @@ def _build(store: Store, resamples: int) -> Report:
         accuse = store.config().get("rules", {}).get("renuncio") == "accuse"
         game = games.spec(store.config().get("game") or games.default().name)
         who = students.of(store)
-    students.keep(store, who)
+        left = students.left_out(store, who)
+    students.keep(store, who, left)
     pos = standings.standings(recs, entrants, lost, resamples, counted, game)
     pos = with_students(pos, who)
     if accuse or accused:
@@ -330,7 +333,7 @@ def _build(store: Store, resamples: int) -> Report:
     )
     separation = standings.separation_lines(pos)
     lines = [suspicion_line(sospechas), *peeking]
-    return Report(pos, frames, scheduled, committed, withdrawn, separation, lines, who)
+    return Report(pos, frames, scheduled, committed, withdrawn, separation, lines, who, left)
 
 
 STUDENT_COLUMNS = ("estudiante", "id_moodle")

@@ -8,6 +8,13 @@ read the markers there (:func:`of`) and keep what they found in ``DIR/students.j
 (:func:`keep`), so that the names stay right when the player folders are later moved,
 archived or deleted. An entrant without a marker (a sample player, a folder made by hand)
 has none: blank cells.
+
+A student whose folder the torneo left out (it could not start, or held no player) has no place and
+no grade; :func:`left_out` finds them, from the torneo's exclusions and the markers of the folders
+there, for ``arena standings --grades`` to name (kept in ``DIR/students.json`` as well, under
+``excluded/<folder>``: a key no entrant's name can be, as names have no ``/``). A folder with a
+student's marker in the torneo's paths that is neither an entrant nor left out (imported after the
+torneo began) is found as well, while the folder is there.
 """
 
 from __future__ import annotations
@@ -15,11 +22,17 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from arena.intake.submissions import whose
 from arena.tournament.store import Store
+
+EXCLUDED = "excluded/"
+"""The prefix of ``DIR/students.json``'s keys for the students of folders left out of the torneo."""
+NOT_ENTRANT = "not an entrant"  # not shown: a kind of LeftOut beside the store's exclusions
+"""The kind of a student's folder in the torneo's paths that the torneo never saw (imported later)."""
 
 INDEX = "students.json"
 """In the torneo's folder: each entrant's student as first found (entrant name → folder, name, id)."""
@@ -31,6 +44,58 @@ class Student:
     """The full name, as Moodle's download spells it."""
     id: str
     """The Moodle id of the student's submission folder (``<Full Name>_<id>_assignsubmission_file_``)."""
+
+
+@dataclass(frozen=True)
+class LeftOut:
+    """A student whose submission is no entrant of the torneo: no place, no grade."""
+
+    student: Student
+    path: str
+    """The folder, as the torneo recorded it."""
+    kind: str
+    """Why: the store's kind of exclusion (``no arranca``, ``no es jugador``) or :data:`NOT_ENTRANT`."""
+    reason: str
+    """As stored (show it with :func:`arena.i18n.shown`); empty for :data:`NOT_ENTRANT`."""
+
+
+def left_out(store: Store, found: dict[str, Student] | None = None) -> list[LeftOut]:
+    """The students whose folders the torneo left out (its exclusions: as kept in
+    ``DIR/students.json``, else from the marker in the folder), then those whose folders in the
+    torneo's paths it never saw; ``found``: the entrants' students (:func:`of`), not repeated."""
+    kept = _kept(store.dir)
+    seen = {s.id for s in (found if found is not None else of(store)).values()}
+    out: list[LeftOut] = []
+    for folder, kind, reason in store.exclusions():
+        student = _kept_student(kept.get(EXCLUDED + folder), folder)
+        if student is None:
+            marked = whose(folder)
+            student = Student(*marked) if marked is not None else None
+        if student is not None and student.id not in seen:
+            seen.add(student.id)
+            out.append(LeftOut(student, folder, kind, reason))
+    known = {str(Path(e.folder).resolve()) for e in store.entrants()}
+    known |= {str(Path(folder).resolve()) for folder, _kind, _reason in store.exclusions()}
+    for path in store.config().get("paths") or ():
+        try:
+            subs = sorted(p for p in Path(path).iterdir() if p.is_dir() and not p.name.startswith("."))
+        except OSError:
+            continue
+        for sub in subs:
+            marked = whose(sub)
+            if marked is None or marked[1] in seen or str(sub.resolve()) in known:
+                continue
+            seen.add(marked[1])
+            out.append(LeftOut(Student(*marked), str(sub), NOT_ENTRANT, ""))
+    return out
+
+
+def _kept_student(entry: object, folder: str) -> Student | None:
+    if isinstance(entry, dict) and entry.get("folder") == folder:
+        name, ident = entry.get("student"), entry.get("id")
+        if isinstance(name, str) and isinstance(ident, str):
+            return Student(name, ident)
+    return None
 
 
 def of(store: Store) -> dict[str, Student]:
@@ -51,9 +116,10 @@ def of(store: Store) -> dict[str, Student]:
     return found
 
 
-def keep(store: Store, found: dict[str, Student]) -> None:
-    """Write ``DIR/students.json`` when ``found`` holds a student it lacks (atomically; a folder
-    that cannot be written is left as it is: the markers are read again next time)."""
+def keep(store: Store, found: dict[str, Student], left: Sequence[LeftOut] = ()) -> None:
+    """Write ``DIR/students.json`` when ``found`` (or ``left``: the students of folders left out)
+    holds a student it lacks (atomically; a folder that cannot be written is left as it is: the
+    markers are read again next time)."""
     kept = _kept(store.dir)
     folders = {e.name: e.folder for e in store.entrants()}
     new = {
@@ -61,6 +127,9 @@ def keep(store: Store, found: dict[str, Student]) -> None:
         for name, s in found.items()
         if name in folders
     }
+    for lo in left:
+        if lo.kind != NOT_ENTRANT:  # the torneo's own exclusions only: a later folder may yet change
+            new[EXCLUDED + lo.path] = {"folder": lo.path, "student": lo.student.name, "id": lo.student.id}
     if all(kept.get(name) == entry for name, entry in new.items()):
         return
     path = store.dir / INDEX
