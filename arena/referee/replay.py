@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import json
 import os
 from pathlib import Path
@@ -47,7 +48,12 @@ def read_replay(path: str | Path) -> list[Message]:
     """All events of a replay file; ReplayError naming the file and line otherwise."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        if path.name.endswith(".gz"):  # a replay kept compressed (arena serve's ladder)
+            text = gzip.decompress(path.read_bytes()).decode("utf-8")
+        else:
+            text = path.read_text(encoding="utf-8")
+    except (EOFError, gzip.BadGzipFile) as exc:
+        raise ReplayError(_("{path}: cannot read replay: {error}").format(path=path, error=exc)) from None
     except OSError as exc:
         raise ReplayError(
             _("{path}: cannot read replay: {error}").format(path=path, error=exc.strerror)

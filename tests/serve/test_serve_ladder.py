@@ -175,7 +175,10 @@ def test_a_partido_left_playing_is_requeued_and_played_once(service: Path) -> No
     played = play_next(ladder)
     assert played is not None and played.pk == interrupted.pk  # the queued one first, not a new table
     assert played.status == LadderPartido.DONE and played.ranking
-    assert "a partido cut short" not in stale.read_text()  # played again from the start
+    from arena.serve.ladder.storage import read_bytes
+
+    assert not stale.exists() and Path(played.replay) == stale.with_name(stale.name + ".gz")  # compressed
+    assert b"a partido cut short" not in read_bytes(Path(played.replay))  # played again from the start
     assert LadderPartido.objects.filter(ladder=ladder).count() == 1
     assert requeue_interrupted() == 0  # done stays done: never played (nor counted) twice
 

@@ -274,7 +274,9 @@ def test_a_ladder_of_pairs_plays_its_versions_as_sides(service: Path) -> None:
     assert sorted(partido.versions) == sorted(versions)  # the sides, side 0's first
     assert sorted(s for g in partido.ranking for s in g) == [0, 1]  # by side
     assert partido.winners and set(partido.winners) <= {0, 1}
-    events = [json.loads(line) for line in Path(partido.replay).read_text().splitlines()]
+    from arena.serve.ladder.storage import read_bytes
+
+    events = [json.loads(line) for line in read_bytes(Path(partido.replay)).decode().splitlines()]
     head, end = events[0], events[-1]
     assert head["teams"] == [[0, 2], [1, 3]] and len(head["players"]) == 4  # the replay keeps seats
     assert end["type"] == "partido_end"

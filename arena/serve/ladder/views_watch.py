@@ -22,6 +22,8 @@ viewer, a version's own logs and incident files.
 from __future__ import annotations
 
 import contextlib
+import gzip
+import io
 import json
 import os
 import threading
@@ -40,7 +42,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from arena.results.web import CSP
-from arena.serve.ladder import views
+from arena.serve.ladder import storage, views
 from arena.serve.ladder.models import Ladder, LadderPartido, Version
 
 LIVE_SCRIPT = Path(__file__).with_name("assets") / "live.js"
@@ -283,7 +285,7 @@ def public_replay(partido: LadderPartido) -> bytes:
     """``partido``'s replay file with its first line, ``partido_start``, made public
     (:func:`public_start`); the other lines as they are. A first line that is not a
     ``partido_start`` goes as it is (a replay the referee did not finish writing)."""
-    data = Path(partido.replay).read_bytes()
+    data = storage.read_bytes(Path(partido.replay))  # compressed or not: the text as written
     first, newline, rest = data.partition(b"\n")
     try:
         start = json.loads(first)
@@ -360,7 +362,7 @@ def _viewer(found: LadderPartido) -> str:
     known = _names(found.versions)
     names = [known.get(v, "?") for v in found.versions]  # its entrants: seats, or sides
     seats = _seat_public_names(found)
-    events, problem = web.read_events(Path(found.replay))
+    events, problem = web.read_events(Path(found.replay))  # a .gz replay is read decompressed
     problem = problem.replace(str(Path(found.replay)), f"{found.pk}.jsonl")  # its name, not its path
     manos = sum(1 for e in events if e.get("type") == "mano_start")
     nav = web.el(
@@ -416,8 +418,7 @@ def _seat_names(partido: LadderPartido, seats: list[int]) -> list[str]:
     name its logs and incidents: its replay's, else its players' folders' (``name``, ``name#2``
     where one repeats)."""
     try:
-        with open(partido.replay, encoding="utf-8") as f:
-            start = json.loads(f.readline())
+        start = json.loads(storage.first_line(Path(partido.replay)))
         names = [str(p["name"]) for p in start["players"]]
         if len(names) == len(seats):
             return names
@@ -455,7 +456,7 @@ def version_files(version: Version) -> dict[str, Path]:
             continue
         seats = seat_versions(p, p.ladder.game)
         names = _seat_names(p, seats)
-        replay = Path(p.replay)
+        replay = storage.plain(Path(p.replay))  # the logs' and incidents' names come from the plain one
         for seat in (s for s, v in enumerate(seats) if v == version.pk):
             name = names[seat]
             if not name or "/" in name or name.startswith("."):
@@ -463,7 +464,8 @@ def version_files(version: Version) -> dict[str, Path]:
             log = Path(f"{replay}.logs") / f"{name}.stderr.log"  # not shown
             # as the referee names it
             incident = Path(f"{replay.with_suffix('')}.incident-{seat}-{name}.txt")  # not shown
-            for path, kind in ((log, "stderr.log"), (incident, "incident.txt")):
+            for named, kind in ((log, "stderr.log"), (incident, "incident.txt")):
+                path = storage.stored(named) or named  # a log is kept compressed: <name>.gz
                 if _plain_file(path, ladder_root):
                     files[f"partidos/{p.pk}/seat-{seat}.{kind}"] = path  # not shown
     return files
@@ -508,6 +510,10 @@ def file(request: HttpRequest, version_id: int, name: str) -> FileResponse:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
     except OSError:
         raise Http404 from None
-    response = FileResponse(os.fdopen(fd, "rb"), content_type="text/plain; charset=utf-8")  # not shown
+    stream: Any = os.fdopen(fd, "rb")
+    if path.name.endswith(storage.GZ):  # a log kept compressed: served as the text it was
+        with gzip.open(stream) as f:
+            stream = io.BytesIO(f.read())
+    response = FileResponse(stream, content_type="text/plain; charset=utf-8")  # not shown
     response["Content-Disposition"] = "inline"
     return response

@@ -3,7 +3,8 @@
 :func:`play_next` claims a partido (the oldest queued one, else a new table from
 :mod:`arena.serve.ladder.matchmaking`) by setting it *playing*, plays it with
 :func:`arena.referee.table.play_folders` in the sandbox, and saves the result together with the
-status *done* in one transaction. :func:`requeue_interrupted` (at start) sends the partidos a
+status *done* in one transaction, its replay and logs compressed (:mod:`arena.serve.ladder.storage`,
+which also prunes old partidos' files). :func:`requeue_interrupted` (at start) sends the partidos a
 killed server left *playing* back to *queued*: they are played again from the start, and since a
 result exists only with *done*, none is counted twice.
 
@@ -17,7 +18,6 @@ from __future__ import annotations
 
 import json
 import logging
-import shutil
 import threading
 from pathlib import Path
 from typing import Any
@@ -28,7 +28,7 @@ from django.db.models import Q, QuerySet, TextField
 from django.db.models.functions import Cast
 from django.utils import timezone
 
-from arena.serve.ladder import matchmaking
+from arena.serve.ladder import matchmaking, storage
 from arena.serve.ladder.models import Ladder, LadderPartido, Version
 
 log = logging.getLogger(__name__)
@@ -130,8 +130,7 @@ def _play(partido: LadderPartido) -> dict[str, object]:
     from arena.tournament.sides import end_by_side, seat_specs
 
     replay = replay_path(partido)
-    replay.unlink(missing_ok=True)  # a partido played again starts from nothing
-    shutil.rmtree(f"{replay}.logs", ignore_errors=True)
+    storage.remove_partido(replay)  # a partido played again starts from nothing
     folders = dict(Version.objects.filter(pk__in=partido.versions).values_list("id", "folder"))
     game = partido.ladder.game
     sides = games.spec(game).teams
@@ -167,6 +166,7 @@ def play_next(ladder: Ladder) -> LadderPartido | None:
         return None
     try:
         fields = _play(partido)
+        stored = storage.compress_partido(replay_path(partido))
     except BaseException:  # the machine, not the players (no sandbox, a full disk): tried again later
         LadderPartido.objects.filter(pk=partido.pk, status=LadderPartido.PLAYING).update(
             status=LadderPartido.QUEUED, started_at=None
@@ -175,7 +175,7 @@ def play_next(ladder: Ladder) -> LadderPartido | None:
     with transaction.atomic():
         saved = LadderPartido.objects.filter(pk=partido.pk, status=LadderPartido.PLAYING).update(
             status=LadderPartido.DONE,
-            replay=str(replay_path(partido)),
+            replay=str(stored),
             finished_at=timezone.now(),
             **fields,
         )
@@ -204,13 +204,30 @@ def _work(stop: threading.Event) -> None:
     connection.close()
 
 
+def _prune(stop: threading.Event) -> None:
+    """At the start and every :data:`storage.PRUNE_EVERY_S` seconds, the files of the partidos no
+    version keeps deleted (:func:`storage.prune`), until ``stop`` is set."""
+    while not stop.is_set():
+        try:
+            close_old_connections()
+            storage.prune()
+        except Exception:  # a fault of the machine or the database: tried again later
+            log.exception("ladder prune")  # not shown
+        stop.wait(storage.PRUNE_EVERY_S)
+    from django.db import connection
+
+    connection.close()
+
+
 def run_workers(n: int, stop: threading.Event) -> list[threading.Thread]:
     """Re-queue the partidos a stopped server left playing, then start ``n`` worker threads
-    (daemons) that play until ``stop`` is set."""
+    (daemons) that play until ``stop`` is set, and one that prunes the old partidos' files."""
     requeue_interrupted()
     threads = [
         threading.Thread(target=_work, args=(stop,), name=f"ladder-{i}", daemon=True) for i in range(n)
     ]
+    if n > 0:
+        threads.append(threading.Thread(target=_prune, args=(stop,), name="ladder-prune", daemon=True))
     for t in threads:
         t.start()
     return threads
