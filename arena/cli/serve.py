@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -12,6 +13,10 @@ from arena.i18n import N_, _
 
 INSTRUCTOR = "instructor"
 """The first instructor account's user name."""
+LIMITS: dict[str, Any] = {"connection_limit": 1000, "asyncore_use_poll": True}
+"""waitress's: a class keeps a few keep-alive connections per browser open, and at waitress's default
+of 100 a class of 100 stalls (no new connection accepted until an idle one times out, 2 min);
+``poll`` since ``select`` takes no file descriptor above 1023."""
 
 
 def instructor_link(base: str) -> str | None:
@@ -145,7 +150,9 @@ def serve_cmd(folder: Path, host: str, port: int, workers: int, scheduler: str |
 
     # Listen before anything starts (finals, workers): a port in use is one line, nothing half-started.
     try:
-        server = waitress.create_server(application(), host=host, port=port, threads=8, ident="arena")
+        server = waitress.create_server(
+            application(), host=host, port=port, threads=8, ident="arena", **LIMITS
+        )
     except OSError as exc:
         raise click.ClickException(_unbound(exc, host, port)) from None
     link = instructor_link(base)

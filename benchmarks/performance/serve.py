@@ -4,16 +4,23 @@
    (``arena.serve.boot``, Django's ORM): one instructor, ``--students`` (100) students sharing one
    known password, an open ladder of the default game (Tute Cabrero) and ``--seeded`` (4) clean
    versions (copies of the legal sample players), so the workers play from the start.
-2. **Load.** The real server (``python -m arena serve DIR --port P --workers W`` on 127.0.0.1, in a
-   session of its own, ``ARENA_SERVE_CHECK_PARTIDOS=--check-partidos``) and, for ``--seconds``
-   (60), the students as a bounded pool of ``--clients`` (20) threads of ``http.client``: each
-   student arrives at a random moment of the first third, logs in (``/login/``, CSRF token
-   and all), the first ``--uploaders`` (8) of those without a version upload a zip of a sample
-   player (``/upload``, then the version's page), then every ``--think`` (10) s ± 50%, as the page's
-   own refresh, a student opens the ladder's standings (``/ladders/<id>/``), half the time one
-   done replay it lists (``/partidos/<id>/replay``) and, an uploader, its own page (``/me``). Every
-   request is timed (redirects are not followed: each page is one request); the p95 is over all.
-   Throughput: the partidos whose ``finished_at`` falls in the window, read from the database.
+2. **Load**, in two phases, by a bounded pool of ``--clients`` (20) threads of ``http.client``
+   against the real server (``python -m arena serve DIR --port P --workers W`` on 127.0.0.1, in a
+   session of its own, ``ARENA_SERVE_CHECK_PARTIDOS=--check-partidos``):
+
+   a. **The login burst.** The whole class logs in within ``--burst`` (10) s, each student at a
+      random moment of it (``/login/``: the form, then the POST with its CSRF token); the first
+      ``--uploaders`` (8) of those without a version then upload a zip of a sample player
+      (``/upload``, then the version's page). *p95 login ms* is over the login POSTs.
+   b. **Steady use**, for ``--seconds`` (60): every student's standings tab polls
+      ``/ladders/<id>/live.json`` every ``--poll`` (3) s, as the page's own script does, and every
+      ``--think`` (10) s ± 50% the student opens a page: the standings (``/ladders/<id>/``), half the
+      time one done partido it lists (its viewer page or its text replay) and, an uploader, its own
+      page (``/me``). *p95 page ms* is over every request of this phase.
+
+   Every request is timed (redirects are not followed: each page is one request). Throughput: the
+   partidos whose ``finished_at`` falls in the steady phase, read from the database. The replays'
+   wall-clock timeouts (a player's move that passed ``move_wall_ms``) are counted over the run.
 3. **Durability.** ``--kills`` (3) times: once a partido has been playing for a moment, the
    server's whole process group gets SIGKILL; the player processes it had (its descendants, from
    /proc) must be gone within 5 s; the server is started again on the same folder and plays until
@@ -21,15 +28,18 @@
    taken before a kill: *lost* is a partido done before a kill that is gone, no longer done, or
    whose result, end time or replay changed; *doubled* is a done partido whose replay does not
    hold exactly one partido with the row's result, or whose deal key another done one has.
-4. **Alone.** ``arena tournament`` on the same machine, with the same versions' folders and the
-   same ``--workers``, ``--alone-partidos`` (30) partidos at tables of 4: partidos per minute
-   from its store (first start to last end).
+4. **Disk.** The bytes under ``DIR/ladder/`` (replays, logs, incidents) per 1000 done partidos,
+   and what they would take uncompressed.
+5. **Alone.** ``arena tournament`` on the same machine, with the same versions' folders and the
+   same ``--workers``, ``--alone-partidos`` (30) partidos at tables of 4, at the niceness of the
+   server's worker process (so that other work on the machine weighs on both alike): partidos per
+   minute from its store (first start to last end).
 
 Other engineers may load the machine meanwhile: the load average is printed at the start and the
-end. About 2–4 minutes on 2 cores with the defaults. Prints, as its last line,
-``p95 page ms: X; partidos per minute while serving: Y (Z% of arena tournament alone); lost or
-doubled partidos after 3 SIGKILLs: 0``; exits 1 when a partido was lost or doubled, a player
-process outlived a kill or a page failed.
+end. About 3–5 minutes on 2 cores with the defaults. Prints, as its last line,
+``p95 page ms: X; p95 login ms: L; partidos per minute while serving: Y (Z% of arena tournament
+alone); lost or doubled partidos after 3 SIGKILLs: 0; disk per 1000 partidos: D MB``; exits 1 when
+a partido was lost or doubled, a player process outlived a kill or a page failed.
 
     python benchmarks/performance/serve.py
     python benchmarks/performance/serve.py --students 30 --seconds 20 --kills 1 --alone-partidos 10
@@ -40,6 +50,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import datetime as dt
+import gzip
 import hashlib
 import heapq
 import http.client
@@ -196,7 +207,7 @@ class Log:
 
 
 TOKEN = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
-REPLAY = re.compile(r'href="(/partidos/\d+/replay)"')
+REPLAY = re.compile(r'href="(/partidos/\d+/(?:replay)?)"')
 VERSION = re.compile(r"/versions/(\d+)")
 
 
@@ -277,17 +288,27 @@ class Student:
             self.version = where[1]
             self.request("version", "GET", f"/versions/{self.version}")
 
+    def arrive(self, ladder: int) -> None:
+        """The login burst: log in, and upload a version if this student is one who does."""
+        self.log_in()
+        if self.logged_in and self.upload:
+            self.send_upload(ladder)
+
+    def poll(self, ladder: int) -> None:
+        """The standings tab's own poll."""
+        if self.logged_in:
+            self.request("live.json", "GET", f"/ladders/{ladder}/live.json")
+
     def step(self, ladder: int) -> None:
-        """What a student does at one of their moments."""
+        """What a student does at one of their moments of steady use."""
         if not self.logged_in:
-            self.log_in()
-            if self.logged_in and self.upload:
-                self.send_upload(ladder)
+            self.arrive(ladder)
             return
         status, _, text = self.request("standings", "GET", f"/ladders/{ladder}/")
         replays = REPLAY.findall(text) if status == 200 else []
         if replays and random.random() < 0.5:
-            self.request("replay", "GET", random.choice(replays))
+            path = random.choice(replays)
+            self.request("replay" if path.endswith("replay") else "viewer", "GET", path)
         if self.version:
             self.request("me", "GET", "/me")
 
@@ -318,21 +339,45 @@ def multipart(boundary: str, fields: dict[str, str], upload: tuple[str, str, byt
     return b"".join(parts) + f"--{boundary}--\r\n".encode()
 
 
-def clients(students: list[Student], ladder: int, threads: int, seconds: float, think: float) -> None:
-    """The students' moments until ``seconds`` are over, by ``threads`` threads (each its own share)."""
-    end = time.monotonic() + seconds
-    arrive = seconds / 3
+def burst(students: list[Student], ladder: int, threads: int, seconds: float) -> None:
+    """The login burst: every student arrives once at a random moment of ``seconds``."""
 
     def run(mine: list[Student]) -> None:
-        due = [(time.monotonic() + random.uniform(0, arrive), i) for i in range(len(mine))]
+        for when, s in sorted((time.monotonic() + random.uniform(0, seconds), s) for s in mine):
+            time.sleep(max(0.0, when - time.monotonic()))
+            s.arrive(ladder)
+
+    pool = [threading.Thread(target=run, args=(students[k::threads],)) for k in range(threads)]
+    for t in pool:
+        t.start()
+    for t in pool:
+        t.join()
+
+
+def clients(
+    students: list[Student], ladder: int, threads: int, seconds: float, think: float, poll: float = 0.0
+) -> None:
+    """The students' moments until ``seconds`` are over, by ``threads`` threads (each its own share):
+    a page every ``think`` s ± 50%, and the live standings every ``poll`` s (0: none)."""
+    end = time.monotonic() + seconds
+
+    def run(mine: list[Student]) -> None:
+        start = time.monotonic()
+        due = [(start + random.uniform(0, think), i, False) for i in range(len(mine))]
+        if poll > 0:
+            due += [(start + random.uniform(0, poll), i, True) for i in range(len(mine))]
         heapq.heapify(due)
         while due:
-            when, i = heapq.heappop(due)
+            when, i, polling = heapq.heappop(due)
             if max(when, time.monotonic()) >= end:
                 break
             time.sleep(max(0.0, when - time.monotonic()))
-            mine[i].step(ladder)
-            heapq.heappush(due, (time.monotonic() + think * random.uniform(0.5, 1.5), i))
+            if polling:
+                mine[i].poll(ladder)
+                heapq.heappush(due, (max(time.monotonic(), when + poll), i, True))
+            else:
+                mine[i].step(ladder)
+                heapq.heappush(due, (time.monotonic() + think * random.uniform(0.5, 1.5), i, False))
         for s in mine:
             s.close()
 
@@ -476,7 +521,7 @@ def doubled(after: dict[int, dict[str, Any]]) -> list[str]:
         if not r["replay"] and r["error"]:
             continue  # a version that could not start: no result to double
         try:
-            events = [json.loads(line) for line in Path(r["replay"]).read_text().splitlines() if line]
+            events = [json.loads(line) for line in replay_text(r["replay"]).splitlines() if line]
         except (OSError, ValueError) as exc:
             out.append(f"partido {r['id']}: replay unreadable ({exc})")
             continue
@@ -489,6 +534,46 @@ def doubled(after: dict[int, dict[str, Any]]) -> list[str]:
     seeds = Counter(r["seed"] for r in done)
     out += [f"deal {seed[:12]}… is done {n} times" for seed, n in seeds.items() if n > 1]
     return out
+
+
+def replay_text(path: str) -> str:
+    """A replay's text, compressed (``.gz``) or not."""
+    data = Path(path).read_bytes()
+    return (gzip.decompress(data) if path.endswith(".gz") else data).decode("utf-8")
+
+
+def wall_timeouts(after: dict[int, dict[str, Any]]) -> tuple[int, int]:
+    """(wall-clock timeouts, all timeouts) of the players in the done partidos' replays."""
+    wall = every = 0
+    for r in after.values():
+        if r["status"] != "done" or not r["replay"]:
+            continue
+        with contextlib.suppress(OSError, ValueError):
+            for line in replay_text(r["replay"]).splitlines():
+                if '"timeout"' not in line:
+                    continue
+                event = json.loads(line)
+                if event.get("reason") == "timeout":
+                    every += 1
+                    detail = str(event.get("detail", ""))
+                    wall += "wall-clock" in detail or "de reloj" in detail
+    return wall, every
+
+
+def disk(folder: Path, partidos: int) -> tuple[float, float]:
+    """MB per 1000 done partidos under ``folder`` (``DIR/ladder``): as stored, and uncompressed."""
+    stored = plain = 0
+    for path in folder.rglob("*"):
+        if not path.is_file() or path.is_symlink():
+            continue
+        size = path.stat().st_size
+        stored += size
+        if path.name.endswith(".gz"):
+            with contextlib.suppress(OSError, EOFError, gzip.BadGzipFile), gzip.open(path) as f:
+                size = sum(len(chunk) for chunk in iter(lambda: f.read(1 << 20), b""))
+        plain += size
+    per = 1000 / max(1, partidos) / 1e6
+    return stored * per, plain * per
 
 
 def clean_folders(db: Path) -> list[Path]:
@@ -504,8 +589,9 @@ def clean_folders(db: Path) -> list[Path]:
 # --- arena tournament alone ---
 
 
-def alone(folders: list[Path], workers: int, partidos: int, tmp: Path) -> float:
-    """Partidos per minute of ``arena tournament`` between ``folders`` (first start to last end)."""
+def alone(folders: list[Path], workers: int, partidos: int, tmp: Path, nice: int = 0) -> float:
+    """Partidos per minute of ``arena tournament`` between ``folders`` (first start to last end), at
+    niceness ``nice`` (the server's workers', so that other load on the machine weighs on both alike)."""
     field_dir = tmp / "alone-players"
     entrants = []
     for folder in folders:
@@ -515,7 +601,15 @@ def alone(folders: list[Path], workers: int, partidos: int, tmp: Path) -> float:
     out = tmp / "alone"
     argv = ["--out", str(out), "--workers", str(workers), "--partidos", str(partidos), "--table-size", "4"]
     subprocess.run(
-        [sys.executable, "-m", "arena", "tournament", *entrants, *argv],
+        [
+            *(["nice", "-n", str(nice)] if nice else []),
+            sys.executable,
+            "-m",
+            "arena",
+            "tournament",
+            *entrants,
+            *argv,
+        ],
         cwd=ROOT,
         env={**os.environ, "PYTHONPATH": str(ROOT)},
         stdin=subprocess.DEVNULL,
@@ -528,7 +622,7 @@ def alone(folders: list[Path], workers: int, partidos: int, tmp: Path) -> float:
     finally:
         conn.close()
     seconds = (dt.datetime.fromisoformat(last) - dt.datetime.fromisoformat(first)).total_seconds()
-    print(f"arena tournament alone: {n} partidos in {seconds:.1f} s ({workers} workers)")
+    print(f"arena tournament alone: {n} partidos in {seconds:.1f} s ({workers} workers, niceness +{nice})")
     return 60 * n / seconds
 
 
@@ -550,36 +644,59 @@ def setup(folder: Path, students: int, seeded: int) -> tuple[int, list[str]]:
     return int(made["ladder"]), list(made["students"])
 
 
+def worker_nice() -> int:
+    """The niceness the server's worker process adds (``ARENA_SERVE_WORKER_NICE``, default 10)."""
+    sys.path.insert(0, str(ROOT))
+    from arena.serve.ladder.pool import worker_niceness
+
+    return worker_niceness()
+
+
 def p95(values: list[float]) -> float:
     """The 95th percentile (the value itself for one)."""
     return statistics.quantiles(values, n=20)[18] if len(values) > 1 else (values or [0.0])[0]
 
 
-def load_phase(args: argparse.Namespace, server: Server, ladder: int, names: list[str]) -> tuple[Log, float]:
-    """The students for ``--seconds``; their log and the partidos per minute meanwhile."""
-    log = Log()
-    db = server.folder / "serve.sqlite3"
-    if not wait_for(lambda: done_between(db, dt.datetime(2000, 1, 1, tzinfo=dt.UTC), now()) > 0, 120, 0.5):
-        raise RuntimeError(f"no partido done in 120 s:\n{server.tail()}")
-    uploaders = names[args.seeded : args.seeded + args.uploaders]
-    students = [
-        Student(n, server.port, log, SAMPLES[i % len(SAMPLES)] if n in uploaders else None)
-        for i, n in enumerate(names)
-    ]
-    start = now()
-    clients(students, ladder, args.clients, args.seconds, args.think)
-    end = now()
-    minutes = (end - start).total_seconds() / 60
-    rate = done_between(db, start, end) / minutes
+def report(name: str, log: Log, seconds: float) -> None:
+    """Each kind of request's count, median and p95, and the failures, of one phase."""
     kinds: dict[str, list[float]] = defaultdict(list)
     for page in log.pages:
         kinds[page.kind].append(page.ms)
     for kind, ms in sorted(kinds.items()):
         print(f"  {kind}: {len(ms)} requests, median {statistics.median(ms):.0f} ms, p95 {p95(ms):.0f} ms")
-    print(f"load: {len(log.pages)} requests in {60 * minutes:.0f} s, {len(log.failures)} failed")
+    print(f"{name}: {len(log.pages)} requests in {seconds:.0f} s, {len(log.failures)} failed")
     for failure, n in Counter(log.failures).most_common(8):
         print(f"  failed: {failure} ×{n}")
-    return log, rate
+
+
+def load_phase(
+    args: argparse.Namespace, server: Server, ladder: int, names: list[str]
+) -> tuple[Log, Log, float]:
+    """The login burst, then ``--seconds`` of steady use; the two phases' logs and the partidos per
+    minute during the steady one."""
+    db = server.folder / "serve.sqlite3"
+    if not wait_for(lambda: done_between(db, dt.datetime(2000, 1, 1, tzinfo=dt.UTC), now()) > 0, 120, 0.5):
+        raise RuntimeError(f"no partido done in 120 s:\n{server.tail()}")
+    uploaders = names[args.seeded : args.seeded + args.uploaders]
+    logins, steady = Log(), Log()
+    students = [
+        Student(n, server.port, logins, SAMPLES[i % len(SAMPLES)] if n in uploaders else None)
+        for i, n in enumerate(names)
+    ]
+    print(f"load average before the login burst: {os.getloadavg()[0]:.2f}")
+    start = time.monotonic()
+    burst(students, ladder, args.clients, args.burst)
+    report("login burst", logins, time.monotonic() - start)
+    for s in students:
+        s.log = steady
+    print(f"load average before steady use: {os.getloadavg()[0]:.2f}")
+    start_at = now()
+    clients(students, ladder, args.clients, args.seconds, args.think, args.poll)
+    end_at = now()
+    minutes = (end_at - start_at).total_seconds() / 60
+    rate = done_between(db, start_at, end_at) / minutes
+    report("steady use", steady, 60 * minutes)
+    return logins, steady, rate
 
 
 def now() -> dt.datetime:
@@ -623,6 +740,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--clients", type=int, default=20, help="client threads they share (default 20)")
     parser.add_argument("--seconds", type=float, default=60.0, help="length of the load (default 60)")
     parser.add_argument("--think", type=float, default=10.0, help="a student's mean pause, s (default 10)")
+    parser.add_argument("--poll", type=float, default=3.0, help="the live standings' poll, s (3; 0: none)")
+    parser.add_argument("--burst", type=float, default=10.0, help="the login burst's length, s (default 10)")
     parser.add_argument("--workers", type=int, default=2, help="the server's workers, and the torneo's")
     parser.add_argument("--uploaders", type=int, default=8, help="students who upload a version (8)")
     parser.add_argument("--seeded", type=int, default=4, help="clean versions at the start (default 4)")
@@ -641,7 +760,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         ladder, names = setup(folder, args.students, args.seeded)
         server = Server(folder, args.workers, args.check_partidos, tmp / "server.log")
-        log, rate = load_phase(args, server, ladder, names)
+        logins, steady, rate = load_phase(args, server, ladder, names)
         snapshots, left = [], 0
         for k in range(1, args.kills + 1):
             server, before, n = kill_and_restart(server, args, k)
@@ -660,17 +779,25 @@ def main(argv: list[str] | None = None) -> int:
         bad = len(gone) + len(double)
         print(f"partidos at the end: {dict(Counter(r['status'] for r in final.values()))}")
         print(f"player processes left: {left} after the kills, {len(family_left)} after the stop")
+        wall, timeouts = wall_timeouts(final)
+        print(f"players' timeouts in the replays: {timeouts}, {wall} of them wall-clock")
+        done = sum(r["status"] == "done" for r in final.values())
+        stored, plain = disk(folder / "ladder", done)
+        print(f"disk: {done} partidos done, {stored:.2f} MB per 1000 as stored ({plain:.2f} MB uncompressed)")
         folders = clean_folders(folder / "serve.sqlite3")
         print(f"versions clean: {len(folders)}")
-        solo = alone(folders, args.workers, args.alone_partidos, tmp)
+        solo = alone(folders, args.workers, args.alone_partidos, tmp, worker_nice())
         print(f"load average at the end: {os.getloadavg()[0]:.2f}")
-        ms = p95([p.ms for p in log.pages])
+        ms = p95([p.ms for p in steady.pages])
+        login_ms = p95([p.ms for p in logins.pages if p.kind == "log in"])
         print(
-            f"p95 page ms: {ms:.0f}; partidos per minute while serving: {rate:.1f}"
+            f"p95 page ms: {ms:.0f}; p95 login ms: {login_ms:.0f};"
+            f" partidos per minute while serving: {rate:.1f}"
             f" ({100 * rate / solo:.0f}% of arena tournament alone);"
-            f" lost or doubled partidos after {args.kills} SIGKILLs: {bad}"
+            f" lost or doubled partidos after {args.kills} SIGKILLs: {bad};"
+            f" disk per 1000 partidos: {stored:.1f} MB"
         )
-        return 1 if bad or left or family_left or log.failures else 0
+        return 1 if bad or left or family_left or logins.failures or steady.failures else 0
     finally:
         if server is not None:
             server.stop()
