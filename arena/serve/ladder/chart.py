@@ -48,6 +48,16 @@ def _label(value: float, integer: bool) -> str:
     return f"{value:.2f}".rstrip("0").rstrip(".") if abs(value) < 100 else f"{value:.0f}"
 
 
+def _el(tag: str, text: str | None = None, **attrs: object) -> str:
+    """One SVG element: its attributes (``font_size`` written ``font-size``) and its text, escaped."""
+    shown = "".join(f' {k.replace("_", "-")}="{escape(str(v))}"' for k, v in attrs.items())
+    return f"<{tag}{shown}/>" if text is None else f"<{tag}{shown}>{escape(text)}</{tag}>"
+
+
+def _n(value: float) -> str:
+    return f"{value:.1f}"
+
+
 def line_chart(
     points: Sequence[tuple[float, float]],
     title: str,
@@ -62,13 +72,13 @@ def line_chart(
     labels and the ``title`` (also the element's accessible name). ``inverted``: the smallest y at
     the top (a place: 1 is best); ``integer_y``: whole ticks; ``y_range``: the y axis's extent
     (else the points')."""
-    esc = escape
     plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
+    svg = {"xmlns": "http://www.w3.org/2000/svg", "class": "chart", "viewBox": f"0 0 {WIDTH} {HEIGHT}"}
+    opening = "".join(f' {k}="{escape(v)}"' for k, v in {**svg, "role": "img", "aria-label": title}.items())
     parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" '
-        f'role="img" aria-label="{esc(title)}">',
-        f"<title>{esc(title)}</title>",
-        f'<text x="{LEFT}" y="18" font-size="14" font-weight="bold" fill="#222">{esc(title)}</text>',
+        f"<svg{opening}>",
+        _el("title", title),
+        _el("text", title, x=LEFT, y=18, font_size=14, font_weight="bold", fill="#222"),
     ]
     xs = [p[0] for p in points]
     ys = [p[1] for p in points]
@@ -87,39 +97,46 @@ def line_chart(
         return TOP + (share if inverted else 1 - share) * plot_h
 
     bottom, right = TOP + plot_h, LEFT + plot_w
-    parts.append(
-        f'<rect x="{LEFT}" y="{TOP}" width="{plot_w}" height="{plot_h}" fill="#fafafa" stroke="#999"/>'
-    )
+    parts.append(_el("rect", x=LEFT, y=TOP, width=plot_w, height=plot_h, fill="#fafafa", stroke="#999"))
     for tick in _ticks(y_low, y_high, integer_y):
         y = at_y(tick)
-        parts.append(f'<line x1="{LEFT}" y1="{y:.1f}" x2="{right}" y2="{y:.1f}" stroke="#e2e2e2"/>')
+        parts.append(_el("line", x1=LEFT, y1=_n(y), x2=right, y2=_n(y), stroke="#e2e2e2"))
+        label = _label(tick, integer_y)
         parts.append(
-            f'<text x="{LEFT - 6}" y="{y + 4:.1f}" font-size="11" text-anchor="end" fill="#444">'
-            f"{esc(_label(tick, integer_y))}</text>"
+            _el("text", label, x=LEFT - 6, y=_n(y + 4), font_size=11, text_anchor="end", fill="#444")
         )
     x_ticks = _ticks(x_low, x_high, True)
     if x_ticks and x_ticks[0] - x_low > (x_high - x_low) / 12:
         x_ticks.insert(0, x_low)  # the first partido too
     for tick in x_ticks:
         x = at_x(tick)
-        parts.append(f'<line x1="{x:.1f}" y1="{bottom}" x2="{x:.1f}" y2="{bottom + 4}" stroke="#999"/>')
+        parts.append(_el("line", x1=_n(x), y1=bottom, x2=_n(x), y2=bottom + 4, stroke="#999"))
+        label = _label(tick, True)
         parts.append(
-            f'<text x="{x:.1f}" y="{bottom + 16}" font-size="11" text-anchor="middle" fill="#444">'
-            f"{esc(_label(tick, True))}</text>"
+            _el("text", label, x=_n(x), y=bottom + 16, font_size=11, text_anchor="middle", fill="#444")
         )
+    middle = _n(TOP + plot_h / 2)
     parts.append(
-        f'<text x="{LEFT + plot_w / 2:.1f}" y="{HEIGHT - 8}" font-size="12" text-anchor="middle" '
-        f'fill="#222">{esc(x_label)}</text>'
+        _el(
+            "text",
+            x_label,
+            x=_n(LEFT + plot_w / 2),
+            y=HEIGHT - 8,
+            font_size=12,
+            text_anchor="middle",
+            fill="#222",
+        )
     )
-    middle = TOP + plot_h / 2
+    turned = f"rotate(-90 14 {middle})"
     parts.append(
-        f'<text x="14" y="{middle:.1f}" font-size="12" text-anchor="middle" fill="#222" '
-        f'transform="rotate(-90 14 {middle:.1f})">{esc(y_label)}</text>'
+        _el(
+            "text", y_label, x=14, y=middle, font_size=12, text_anchor="middle", fill="#222", transform=turned
+        )
     )
     if points:
-        path = " ".join(f"{at_x(x):.1f},{at_y(y):.1f}" for x, y in points)
-        parts.append(f'<polyline points="{path}" fill="none" stroke="#1f5fa8" stroke-width="2"/>')
+        path = " ".join(f"{_n(at_x(x))},{_n(at_y(y))}" for x, y in points)
+        parts.append(_el("polyline", points=path, fill="none", stroke="#1f5fa8", stroke_width=2))
         last_x, last_y = points[-1]
-        parts.append(f'<circle cx="{at_x(last_x):.1f}" cy="{at_y(last_y):.1f}" r="3.5" fill="#1f5fa8"/>')
+        parts.append(_el("circle", cx=_n(at_x(last_x)), cy=_n(at_y(last_y)), r=3.5, fill="#1f5fa8"))
     parts.append("</svg>")
     return "".join(parts)
