@@ -103,7 +103,8 @@ def test_a_version_s_page_lists_its_partidos_with_opponents_place_and_result(lad
     assert len(rows) == 50  # the first page, newest first
     assert int(rows[0][1]) == ladder.last.pk and rows[0][0]  # won
     # the newest partido: opponents named, its replay linked; Ana first of 4
-    assert "Autora bruno #1, Autora carla #1, Autora dario #1" in page
+    names = '<span class="name">Autora bruno #1</span>, <span class="name">Autora carla #1</span>'
+    assert names + ', <span class="name">Autora dario #1</span>' in page
     assert f'href="/partidos/{ladder.last.pk}/"' in page
     assert "1 de 4" in page and "ganó" in page and "perdió" in page and "2 de 4" in page
     assert "2 de 4 (empatado)" in page  # every fifth that Ana does not win
