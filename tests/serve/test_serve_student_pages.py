@@ -196,3 +196,28 @@ def test_the_latest_partidos_show_their_places_and_the_key_behind_a_toggle(ladde
 def test_the_style_sheet_keeps_tables_and_the_final_s_output_on_a_phone() -> None:
     css = _client("eva").get("/style.css").content.decode()
     assert "overflow-x: auto" in css and "pre.wide { white-space: pre; }" in css
+
+
+def test_the_live_script_counts_the_age_and_keeps_the_key_folded() -> None:
+    script = _client("eva").get("/ladders/live.js").content.decode()
+    assert 'getElementById("updated")' in script and 'createElement("details")' in script
+    assert "p.places" in script
+
+
+def test_the_final_s_output_is_a_block_that_scrolls_not_wraps(ladder: Any) -> None:
+    from arena.serve.ladder.models import FinalTorneo
+
+    line = "1  Autora ana        " + "  ".join(["0.88"] * 30)  # wider than any phone, or page
+    final = FinalTorneo.objects.create(
+        ladder=ladder,
+        versions=[v.pk for v in ladder.versions],
+        options={"grades": "10/1"},
+        status=FinalTorneo.FAILED,
+        progress=line,
+        error="stopped",
+    )
+    try:
+        page = _client("teacher", staff=True).get(f"/instructor/ladders/{ladder.pk}/final").content.decode()
+    finally:
+        final.delete()
+    assert f'<pre class="wide">{line}</pre>' in page
