@@ -230,6 +230,10 @@ def check_player(
             )
 
     names: set[str] = {spec.name}
+    roots = {sandbox.PLAYER_DIR, str(spec.folder), str(spec.folder.resolve())}  # the folder as it saw it
+    crashes: dict[Path, list[str]] = {}  # a log's folder: the details of the checked player's crashes there
+    if conn.failed is not None and conn.failed.reason == "crash":
+        crashes[out / "startup.logs"] = [conn.failed.detail]  # not shown
     reported: dict[tuple[str, str], int] = {}  # each fault's report in full once: where it was (0: start-up)
     renuncios = 0  # played and marked (accuse): no fault, yet a warning
     if conn.failed is not None:
@@ -267,7 +271,11 @@ def check_player(
             report.reply_cpu_ms += [c for c in result.reply_cpu_ms[s] if c is not None]
         for watched in watch.watched.values():
             report.stuck += watched.stuck
+            box = getattr(watched, "box", None)  # a connection that never started has none
+            if box is not None:
+                roots.add(box.cwd)
         mine = [f for f in result.faults if f.seat in seats]
+        crashes[Path(f"{replay}.logs")] = [f.detail for f in mine if f.reason == "crash"]
         place = 1 + sum(len(g) for g in result.ranking[: _group(result.ranking, seat)])
         if seat in result.winners:
             outcome = _("won")
@@ -306,9 +314,9 @@ def check_player(
                 )
             )
             if f.penalized:
-                line = _("{when}: penalized for {reason} — {detail}")
+                line = _("{when}: penalized: {reason} — {detail}")
             else:
-                line = _("{when}: disqualified for {reason} — {detail}")
+                line = _("{when}: disqualified: {reason} — {detail}")
             say("  ✗ " + line.format(when=when, reason=what, detail=detail))
             _say_hints(_hints(f.reason, f.detail, watch.watched[f.seat], hello=not f.mano), say)
         for at, path in incidents.items():
@@ -353,6 +361,11 @@ def check_player(
                 "(it is not an error): {log} and {n} more"
             ).format(log=printable(str(report.printed[0])), n=len(report.printed) - 1)
         )
+    try:  # the folder as the student named it (as a crash's detail shows it)
+        shown = str(spec.folder.relative_to(Path.cwd()))
+    except ValueError:
+        shown = str(spec.folder)
+    _caught(logs, sorted(roots), shown, crashes, report)
     idle = [s for s in report.stuck if not _busy(s)]
     if spec.kind == "command" and idle:  # the Python runner always flushes: only a program can forget
         probe = flush_probe(spec, limits, mechanism, game)
@@ -368,6 +381,32 @@ def check_player(
             n_("Result: {n} fault ✗", "Result: {n} faults ✗", len(report.faults)).format(n=len(report.faults))
         )
     return report
+
+
+def _caught(
+    logs: list[Path], roots: list[str], shown: str, crashes: dict[Path, list[str]], report: CheckReport
+) -> None:
+    """Warn of the exception traces in the checked player's standard-error logs that are no crash: a
+    player that catches its own bug (Bot.java's and bot.js's net: log it, play legal[0]) is never
+    disqualified for it, and the bug shows only in its log."""
+    traces: list[tuple[str, Path]] = []
+    for log in logs:
+        found = diagnose.exception_traces(log.read_text(encoding="utf-8", errors="replace"), roots, shown)
+        for detail in crashes.get(log.parent, []):  # the trace a crash ended with is reported as the fault
+            if found and found[-1] in detail:
+                found.pop()
+        traces += [(trace, log) for trace in found]
+    if traces:
+        first, log = traces[0]
+        report.warnings.append(
+            n_(
+                "your player's standard error holds {n} exception trace (the first: {first}); it went on "
+                "playing, so it is no fault here, but it is a bug: read {log}",
+                "your player's standard error holds {n} exception traces (the first: {first}); it went on "
+                "playing, so they are no fault here, but they are bugs: read {log}",
+                len(traces),
+            ).format(n=len(traces), first=first, log=printable(str(log)))
+        )
 
 
 class _Watch:
@@ -559,6 +598,10 @@ def crash_hints(conn: _Watched, hello: bool = False) -> list[str]:
         else:
             first = _("the program met a limit of the sandbox")
         return [first, "  " + runtime[1]]
+    process = getattr(conn, "process", None)
+    javac = diagnose.java_not_built(process.stderr.tail()) if process is not None else None
+    if javac is not None:
+        return [_("did you compile it? {javac} (in the player's folder)").format(javac=javac)]
     return [_(HINTS["crash"])]
 
 

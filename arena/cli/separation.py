@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from arena.i18n import _
+from arena.i18n import _, n_
 from arena.results import ranking, report, separate, standings
 from arena.tournament import coordinator as t
 from arena.tournament.schedule import ScheduledPartido
@@ -200,7 +200,10 @@ def final_line(posiciones: pd.DataFrame) -> str:
         return _(
             "Not separated yet: {pairs}; the partidos cannot yet tell how many more would settle them."
         ).format(pairs=named(found))
-    return _(
+    return n_(
+        "Not separated yet: {pairs}; about {need} more partido in all would settle them (separated or "
+        "shown equal).",
         "Not separated yet: {pairs}; about {need} more partidos in all would settle them (separated or "
-        "shown equal)."
+        "shown equal).",
+        need,
     ).format(pairs=named(found, needs=True), need=need)

@@ -714,6 +714,13 @@ def _check_command(folder: Path, program: str) -> None:
     if "/" in program:
         target = folder / program if not program.startswith("/") else Path(program)
         if not target.is_file():
+            build = diagnose.build_command(folder, program)
+            if build is not None:  # a source beside it: not built yet
+                raise PlayerLoadError(
+                    _("{folder}: command {program} not found — did you build it? e.g. {build}").format(
+                        folder=folder, program=repr(program), build=build
+                    )
+                )
             raise PlayerLoadError(
                 _("{folder}: command {program} not found").format(folder=folder, program=repr(program))
             )

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from pathlib import Path
 
 from arena.i18n import N_, _
 from arena.inert import EXCERPT, printable
@@ -183,6 +184,122 @@ def _java(text: str) -> tuple[str, str | None] | None:
             if place is None and not f["method"].startswith(_JAVA_RUNTIME):
                 place = f"{f['file']}:{f['line']}"
         return _error(m["name"], m["message"]), place
+    return None
+
+
+# ------------------------------------------------------------------ exceptions a player caught
+
+_ANY_ERROR = re.compile(
+    r"(?:^|(?<=[\s:]))(?P<name>[A-Za-z_$][\w$.]*(?:Error|Exception))(?::(?P<message>.*))?$"
+)
+_CHAINED = ("During handling of the above exception", "The above exception was the direct cause")  # not shown
+LOG_CHARS = 8 * 1024 * 1024
+"""How much of a standard-error log :func:`exception_traces` reads (its start: the first trace)."""
+
+
+def exception_traces(log_text: str, roots: Sequence[str], shown: str = "") -> list[str]:
+    """Each exception trace in a player's standard-error log, in order, as :func:`exception_summary`
+    says it (``NullPointerException: … at Bot.java:255``): a Python ``Traceback`` (its chained
+    exceptions one trace; a ``KeyboardInterrupt``, the checker's own doing, none), a Java stack
+    trace (``Exception in thread …`` or ``e.printStackTrace()``'s ``java.lang.X: …`` with ``at
+    …(File.java:N)`` frames), a Node error with its ``at …file.js:N`` frames (``err.stack`` after
+    any prefix on its line). For the traces a player printed and lived on: a caught exception."""
+    try:
+        lines = [line[:LINE_CHARS] for line in log_text[:LOG_CHARS].splitlines()]
+        return _traces(lines, roots, shown)
+    except (ValueError, IndexError, RecursionError):  # untrusted text: never the referee's failure
+        return []
+
+
+def _frame(line: str) -> bool:
+    return bool(_JAVA_FRAME.match(line) or _NODE_FRAME.match(line))
+
+
+def _traces(lines: list[str], roots: Sequence[str], shown: str) -> list[str]:
+    found: list[str] = []
+    chained = False  # the next Traceback continues the last one
+    i, n = 0, len(lines)
+    while i < n:
+        line = lines[i]
+        if line.rstrip() == _PY_TRACEBACK:
+            j = i + 1
+            while j < n and (not lines[j].strip() or lines[j][0].isspace()):
+                j += 1
+            error = lines[j].strip() if j < n else ""
+            if not chained and error.split(":")[0] != "KeyboardInterrupt":
+                found.append(exception_summary("\n".join(lines[i : j + 1]), roots, shown) or error)
+            elif chained and found:  # the exception that ended the chain is the one to name
+                found[-1] = exception_summary("\n".join(lines[i : j + 1]), roots, shown) or found[-1]
+            k = j + 1
+            while k < n and not lines[k].strip():
+                k += 1
+            chained = k < n and lines[k].startswith(_CHAINED)
+            i = j + 1
+            continue
+        m = _ANY_ERROR.search(line.rstrip())
+        if m is not None and i + 1 < n and _frame(lines[i + 1]):
+            j = i + 1
+            while j < n and (
+                _frame(lines[j]) or _JAVA_CAUSE.match(lines[j]) or lines[j].strip().startswith("...")
+            ):
+                j += 1
+            frames = lines[i + 1 : j]
+            if any(_JAVA_FRAME.match(f) for f in frames):
+                head = 'Exception in thread "main" ' + m.group(0).strip()  # not shown
+            else:
+                head = m.group(0).strip()
+            found.append(
+                exception_summary("\n".join([head, *frames]), roots, shown) or _error(m["name"], m["message"])
+            )
+            i = j
+            continue
+        i += 1
+    return found
+
+
+# ------------------------------------------------------------------ a program not built
+
+_NO_MAIN_CLASS = re.compile(
+    r"Could not find or load main class (?P<cls>[\w.$]+)|ClassNotFoundException: (?P<cause>[\w.$]+)"
+)
+BUILDS = (  # (a source file's pattern, how to build it: {program}, {source})
+    ("Makefile", "make"),  # not shown
+    ("*.c", "cc -O2 -o {program} {source}"),  # not shown
+    ("*.cpp", "c++ -O2 -o {program} {source}"),  # not shown
+    ("*.cc", "c++ -O2 -o {program} {source}"),  # not shown
+    ("*.go", "go build -o {program} ."),  # not shown
+    ("Cargo.toml", "cargo build --release"),  # not shown
+    ("*.rs", "rustc -O -o {program} {source}"),  # not shown
+)
+"""The sources a missing program may be built from, first found first, and the command that builds it."""
+
+
+def java_not_built(stderr_tail: str) -> str | None:
+    """``javac Bot.java`` when a JVM's last words say it found no main class (the classes were not
+    compiled, or not in the folder); None otherwise."""
+    m = _NO_MAIN_CLASS.search(stderr_tail[-SCAN_CHARS:])
+    if m is None:
+        return None
+    name = (m["cls"] or m["cause"]).rsplit(".", 1)[-1].split("$")[0]
+    return f"javac {name}.java" if name.isidentifier() else "javac *.java"  # not shown
+
+
+def build_command(folder: Path, program: str) -> str | None:
+    """How to build ``program`` (a path relative to ``folder``, not there) from a source file in
+    ``folder`` (``cc -O2 -o bot bot.c``), or None when it is no relative path or no source is there."""
+    if program.startswith("/") or "/" not in program:
+        return None
+    try:
+        files = sorted(p for p in folder.iterdir() if p.is_file())
+    except OSError:
+        return None
+    name = program.removeprefix("./")
+    for pattern, build in BUILDS:
+        found = [p.name for p in files if p.match(pattern)]
+        if found:
+            stem = Path(name).name
+            source = next((f for f in found if Path(f).stem == stem), found[0])
+            return build.format(program=name, source=source)
     return None
 
 

@@ -108,11 +108,11 @@ def _narrate(events: Sequence[Message], hands: bool, only_mano: int | None, move
         if only_mano is not None and mano != only_mano and kind != "partido_end":
             continue
         if kind == "disqualified":
-            yield "  " + _("{player} disqualified for {reason}: {detail}").format(
+            yield "  " + _("{player} disqualified: {reason} — {detail}").format(
                 player=who(e["seat"]), reason=reason_name(e["reason"]), detail=e["detail"]
             )
         elif kind == "penalized":
-            yield "  " + _("{player} penalized for {reason}: {detail}").format(
+            yield "  " + _("{player} penalized: {reason} — {detail}").format(
                 player=who(e["seat"]), reason=reason_name(e["reason"]), detail=e["detail"]
             )
         elif kind == "partido_end":

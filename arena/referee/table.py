@@ -195,26 +195,35 @@ class Referee:
         request = dict(p.request())
         conn = self.connections[seat]
         reply: Any = None
+        timed: tuple[float, float | None] | None = None  # the reply's times, once it arrived
         try:
             reply = conn.ask(request, self.limits.move_ms, self.limits.move_wall)
             ms, cpu = conn.last_wall_ms, conn.last_cpu_ms
+            timed = ms, cpu
             decision = self.spec.read_reply(reply, request)
             before = len(p.events)
             p.act(decision)
         except FaultError as f:  # from the connection (PlayerFault) or the engine (IllegalMove)
             asked = (request, reply) if reply is not None and f.reason in self.spec.rule_faults else None
+            self._timed(seat, timed)  # a renuncio's reply came in time: its time counts
             self._fault(seat, f.reason, f.detail, f.evidence, asked)
         except ProtocolError as e:
             raw = getattr(conn, "last_line", None)
             line = e.line or (raw.decode("utf-8", "replace")[:EXCERPT] if raw else _line_of(reply))
+            self._timed(seat, timed)
             self._fault(seat, "protocol", e.detail, {"line": line})
         else:
-            self.reply_ms[seat].append(ms)
-            self.reply_cpu_ms[seat].append(cpu)
+            self._timed(seat, timed)
             for event in p.events[before:]:
                 if event["type"] == self.spec.reply_event:
                     event["ms"] = round(ms, 3)
                     event["cpu_ms"] = None if cpu is None else round(cpu, 3)
+
+    def _timed(self, seat: int, timed: tuple[float, float | None] | None) -> None:
+        """Count a reply's wall-clock and CPU time (None: no reply arrived)."""
+        if timed is not None:
+            self.reply_ms[seat].append(timed[0])
+            self.reply_cpu_ms[seat].append(timed[1])
 
     def _fault(
         self,

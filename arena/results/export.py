@@ -26,6 +26,7 @@ import numpy as np
 import pandas as pd
 
 from arena import games, inert
+from arena.games.common.words import renuncio_name
 from arena.i18n import N_, _
 from arena.inert import EXCERPT
 from arena.referee.narrate import reason_name
@@ -229,7 +230,9 @@ def _text(value: Any) -> str:
         return ", ".join(map(str, value)) or "—"
     if isinstance(value, dict) and {"ruleset", "renuncio"} <= set(value):
         return _("{ruleset}, renuncio: {renuncio}, variants: {variants}").format(
-            ruleset=value["ruleset"], renuncio=value["renuncio"], variants=_text(value.get("variants", []))
+            ruleset=value["ruleset"],
+            renuncio=renuncio_name(value["renuncio"]),
+            variants=_text(value.get("variants", [])),
         )
     return "—" if value is None or value == "" else str(value)
 

@@ -51,7 +51,7 @@ def test_check_is_clean_on_each_sample_player(sample: str, tmp_path: Path) -> No
 def test_check_names_the_fault_shows_the_incident_and_fails(bot: str, reason: str, tmp_path: Path) -> None:
     r = arena("check", BOTS / bot, "--partidos", "1", "--out", tmp_path, *FAST)
     assert r.exit_code == 1, r.output
-    assert f"descalificado por {reason}" in r.output
+    assert f"descalificado: {reason}" in r.output
     assert "pista:" in r.output
     if bot in ("renuncio", "false_canto", "not_in_hand"):  # the request, the reply, the field at fault
         assert "La solicitud:" in r.output and "La respuesta:" in r.output and "respondió `{" in r.output

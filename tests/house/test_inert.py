@@ -180,7 +180,7 @@ def test_check_shows_a_hostile_player_only_escaped(tmp_path: Path) -> None:
     assert r.exit_code == 1, r.output
     shows_no_raw(r.output)
     assert "\\x1b[2K\\r\\x1b[1A\\x1b[32mResultado: LIMPIO ✓" in r.output  # its standard error
-    assert "descalificado por carta que no tiene — \\x1b[2J\\x1b[H\\u202e\\x9b2J" in r.output
+    assert "descalificado: carta que no tiene — \\x1b[2J\\x1b[H\\u202e\\x9b2J" in r.output
     assert r.output.splitlines()[-1] == "Resultado: 1 falta ✗"
     (incident,) = tmp_path.glob("*.incident-*.txt")
     text = incident.read_text(encoding="utf-8")
@@ -249,4 +249,4 @@ def test_replay_narration_is_escaped(torneo: tuple[Path, Result]) -> None:
     assert shown.exit_code == 0, shown.output
     shows_no_raw(shown.output)
     assert "rojo\\x1b[31m (" in shown.output
-    assert "descalificado por carta que no tiene: \\x1b[2J\\x1b[H\\u202e\\x9b2J" in shown.output
+    assert "descalificado: carta que no tiene — \\x1b[2J\\x1b[H\\u202e\\x9b2J" in shown.output

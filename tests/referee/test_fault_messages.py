@@ -384,6 +384,6 @@ def test_check_of_a_jvm_that_cannot_start(tmp_path: Path) -> None:
 def test_check_reports_the_same_renuncio_in_full_once(tmp_path: Path) -> None:
     r = arena("check", BOTS / "renuncio", "--partidos", "3", "--seed", "3", "--out", tmp_path)
     assert r.exit_code == 1, r.output
-    assert r.output.count("descalificado por renuncio") == 3
+    assert r.output.count("descalificado: renuncio") == 3
     assert r.output.count("La solicitud:") == 1
     assert r.output.count("la misma falta que en el partido 1, informada arriba") == 2

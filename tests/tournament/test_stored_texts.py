@@ -29,7 +29,7 @@ def test_a_said_message_is_kept_as_its_code_and_said_again_in_another_language()
 
 def test_arguments_that_are_messages_and_plurals_are_kept_as_codes_too() -> None:
     with i18n.speaking("es"):
-        line = _("{player} disqualified for {reason}: {detail}").format(
+        line = _("{player} disqualified: {reason} — {detail}").format(
             player="ana",
             reason=reason_name("not_in_hand"),
             detail=_(NOT_IN_HAND).format(card="1-oro", seat=0),
@@ -39,7 +39,7 @@ def test_arguments_that_are_messages_and_plurals_are_kept_as_codes_too() -> None
     with i18n.speaking("en"):
         assert (
             i18n.shown(codes[0])
-            == "ana disqualified for card not in hand: 1-oro is not in the hand of seat 0"
+            == "ana disqualified: card not in hand — 1-oro is not in the hand of seat 0"
         )
         assert i18n.shown(codes[1]) == "3 partidos"
 

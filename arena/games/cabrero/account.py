@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from arena.games.common.account import ManoTally
-from arena.games.common.words import outcome_name
+from arena.games.common.words import outcome_name, partido_id, renuncio_name
 from arena.games.gamespec import Narrator
 from arena.i18n import _
 
@@ -35,12 +35,16 @@ def narrate_start(e: Event, say: Narrator) -> Iterator[str]:
     """The header of a partido: its seed, rules and players."""
     rules = e.get("rules", {})
     variants = ", ".join(rules.get("variants", [])) or _("no variants")
-    yield _("Partido {partido} — seed {seed}, rules {ruleset} ({variants}), renuncio: {renuncio}").format(
-        partido=e.get("partido", ""),
+    if partido_id(e):
+        header = _("Partido {partido} — seed {seed}, rules {ruleset} ({variants}), renuncio: {renuncio}")
+    else:  # arena play's partido, given no id: "Partido partido" says nothing
+        header = _("Partido — seed {seed}, rules {ruleset} ({variants}), renuncio: {renuncio}")
+    yield header.format(
+        partido=partido_id(e),
         seed=e.get("seed", "?"),
         ruleset=rules.get("ruleset"),
         variants=variants,
-        renuncio=rules.get("renuncio"),
+        renuncio=renuncio_name(rules.get("renuncio")),
     )
     yield _("Players: {players}").format(players=", ".join(say.who(s) for s in range(len(e["players"]))))
 

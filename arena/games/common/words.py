@@ -27,6 +27,31 @@ REASONS = {
 """Each fault's reason code in words, marked for the catalog: show it with :func:`reason_name`."""
 
 
+RENUNCIO_POLICIES = {
+    "disqualify": N_("disqualify"),
+    "penalize": N_("penalize"),
+    "accuse": N_("accuse"),
+}
+"""Each renuncio policy (the rules' ``renuncio``), in words, marked for the catalog: shown by
+:func:`renuncio_name`."""
+UNNAMED_PARTIDO = "partido"  # not shown
+"""The id of a partido that was given none (``arena play``'s): a header does not repeat it."""
+
+
+def renuncio_name(policy: object) -> str:
+    """A renuncio policy in the language in use, its code beside it when the words differ
+    (``descalificación (disqualify)``: the code is what ``--renuncio`` and scripts take)."""
+    code = str(policy)
+    label = _(RENUNCIO_POLICIES[code]) if code in RENUNCIO_POLICIES else code
+    return code if label == code else f"{label} ({code})"
+
+
+def partido_id(e: dict[str, Any]) -> str:
+    """A ``partido_start``'s id for a header: empty when the partido was given none."""
+    found = str(e.get("partido") or "")
+    return "" if found == UNNAMED_PARTIDO else found
+
+
 def reason_name(reason: str) -> str:
     """A fault's reason code in words, in the language in use (an unknown code as it is)."""
     return _(REASONS[reason]) if reason in REASONS else reason
@@ -53,16 +78,22 @@ def sings(player: str, canto: str) -> str:
 def juegos_header(e: dict[str, Any]) -> str:
     """The first line of a partido played to juegos (its ``partido_start``): seed, rules, juegos to win."""
     rules = e.get("rules", {})
-    return _(
-        "Partido {partido} — {game}, seed {seed}, rules {ruleset}, {juegos} juegos to win, "
-        "renuncio: {renuncio}"
-    ).format(
-        partido=e.get("partido", ""),
+    if partido_id(e):
+        header = _(
+            "Partido {partido} — {game}, seed {seed}, rules {ruleset}, {juegos} juegos to win, "
+            "renuncio: {renuncio}"
+        )
+    else:
+        header = _(
+            "Partido — {game}, seed {seed}, rules {ruleset}, {juegos} juegos to win, renuncio: {renuncio}"
+        )
+    return header.format(
+        partido=partido_id(e),
         game=e.get("game"),
         seed=e.get("seed", "?"),
         ruleset=rules.get("ruleset"),
         juegos=rules.get("juegos"),
-        renuncio=rules.get("renuncio"),
+        renuncio=renuncio_name(rules.get("renuncio")),
     )
 
 
