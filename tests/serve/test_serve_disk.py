@@ -149,6 +149,11 @@ def test_a_replay_left_uncompressed_is_read_as_it_is(service: Path, tmp_path: Pa
     assert read_replay(packed) == [{"type": "partido_start"}]
     assert storage.first_line(packed) == b'{"type":"partido_start"}\n'
     assert storage.stored(plain) == packed and storage.stored(tmp_path / "2.jsonl") is None
+    cut = tmp_path / ".4.jsonl.gz.part"  # a compression cut short, then the partido played again
+    cut.write_bytes(b"\x1f\x8b")
+    (tmp_path / "4.jsonl.logs").mkdir()
+    storage.remove_partido(tmp_path / "4.jsonl")
+    assert not cut.exists() and not (tmp_path / "4.jsonl.logs").exists()
     broken = tmp_path / "3.jsonl.gz"
     broken.write_bytes(b"not gzip")
     with pytest.raises(ReplayError, match=r"3\.jsonl\.gz: "):

@@ -78,8 +78,8 @@ def remove_partido(replay: Path) -> None:
     """Every file of a partido whose replay is (or was to be) ``replay``, compressed or not: the
     replay, its logs, its incidents."""
     base = plain(replay)
-    for path in (base, base.with_name(base.name + GZ)):
-        path.unlink(missing_ok=True)
+    for path in (base, base.with_name(base.name + GZ), base.with_name(f".{base.name}{GZ}.part")):
+        path.unlink(missing_ok=True)  # the last: a compression cut short
     shutil.rmtree(f"{base}.logs", ignore_errors=True)
     with contextlib.suppress(OSError):
         for incident in base.parent.glob(f"{base.stem}.incident-*"):
