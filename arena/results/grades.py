@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import csv
 import io
+import numbers
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -229,6 +230,7 @@ def write_grades(
     rows = graded(rep.posiciones, mapping)
     who = {name: (s.name, s.id) for name, s in rep.students.items()}
     left = rep.left_out
+    never = disqualified_throughout(rep.posiciones)
     write_worksheet(path, worksheet(rows, who, ungraded=[(lo.student.name, lo.student.id) for lo in left]))
     n = sum(1 for r in rows if r.entrant in who)
     lines = [
@@ -251,6 +253,21 @@ def write_grades(
                 len(left),
             ).format(file=path)
         )
+    for row in rows:
+        if row.entrant in who and row.entrant in never:
+            name, ident = who[row.entrant]
+            lines.append(
+                _(
+                    "Disqualified in every partido: {student} ({id}), {n} of {n}; graded as place {place} "
+                    "({grade}): look at its bot (arena check)"
+                ).format(
+                    student=inert.printable(name),
+                    id=ident,
+                    n=never[row.entrant],
+                    place=row.place,
+                    grade=shown(row.grade) or "—",
+                )
+            )
     sharing = [r for r in rows if r.entrant in who and r.shared != r.place]
     if sharing:  # the standings do not separate them: more partidos would
         lines.append(
@@ -265,3 +282,21 @@ def write_grades(
     if not rep.complete:
         lines.append(_("Warning: the torneo is not complete: the grades are of the partidos played so far."))
     return lines
+
+
+def disqualified_throughout(posiciones: pd.DataFrame) -> dict[str, int]:
+    """The entrants disqualified in every partido they were in (none played to its end: a bot that
+    crashes at ``hello``, say), with how many; withdrawn partidos count as disqualifications."""
+    dq = [c for c in posiciones.columns if str(c).startswith("dq_")]
+    out = {}
+
+    def count(value: object) -> int:
+        return int(float(value)) if isinstance(value, numbers.Real) and value == value else 0  # NaN: none
+
+    for _i, r in posiciones.iterrows():
+        withdrawn = count(r.get("retiradas", 0))
+        played = count(r["partidos"]) + withdrawn
+        faults = sum(count(r[c]) for c in dq) + withdrawn
+        if played and faults >= played:
+            out[str(r["entrant"])] = played
+    return out

@@ -4,10 +4,12 @@ row with an empty grade, which Moodle's upload of the worksheet skips."""
 
 from __future__ import annotations
 
+import math
 import shutil
 from pathlib import Path
 from typing import Any
 
+import pandas as pd
 import pytest
 
 from arena.intake.submissions import import_archive
@@ -95,3 +97,32 @@ def test_no_row_and_no_line_when_every_student_plays(tmp_path: Path) -> None:
     done = run("standings", str(folder), "--grades", str(out))
     assert "Sin nota" not in done.output and "nota vacía" not in done.output
     assert len(worksheet(out)) == 3
+
+
+def test_a_student_disqualified_in_every_partido_is_named_with_the_grade_of_its_place() -> None:
+    posiciones = pd.DataFrame(
+        {
+            "entrant": ["ana", "luis", "rita", "nadie"],
+            "partidos": [6, 6, 4, 0],
+            "retiradas": [0, 0, 2, 0],
+            "dq_crash": [0, 5, 4, 0],
+            "dq_timeout": [1, 1, 0, 0],
+            "pen_timeout": [3, 0, 0, 0],
+        }
+    )
+    assert grades.disqualified_throughout(posiciones) == {"luis": 6, "rita": 6}
+    posiciones.loc[1, "dq_timeout"] = math.nan  # a column no partido of its filled
+    assert grades.disqualified_throughout(posiciones) == {"rita": 6}
+
+
+def test_the_line_of_a_student_disqualified_throughout(
+    course: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(grades, "disqualified_throughout", lambda _pos: {"caro_pérez": 8})
+    out = tmp_path / "notas.csv"
+    done = run("standings", str(course), "--grades", str(out))
+    line = "Descalificado en todos sus partidos: Caro Pérez (303), 8 de 8; su nota es la del puesto 3 ("
+    assert any(
+        x.startswith(line) and x.endswith("): revisá su bot (arena check)") for x in done.output.splitlines()
+    )
+    assert {r["Full name"]: r["Torneo place"] for r in worksheet(out)}["Caro Pérez"] == "3"  # graded as ever
