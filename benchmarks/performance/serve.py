@@ -19,8 +19,9 @@
       page (``/me``). *p95 page ms* is over every request of this phase.
 
    Every request is timed (redirects are not followed: each page is one request). Throughput: the
-   partidos whose ``finished_at`` falls in the steady phase, read from the database. The replays'
-   wall-clock timeouts (a player's move that passed ``move_wall_ms``) are counted over the run.
+   partidos whose ``finished_at`` falls in the steady phase, read from the database; the web
+   process's own CPU meanwhile (cores, from /proc) says how much of the machine the pages took. The
+   replays' wall-clock timeouts (a player's move that passed ``move_wall_ms``) are counted over the run.
 3. **Durability.** ``--kills`` (3) times: once a partido has been playing for a moment, the
    server's whole process group gets SIGKILL; the player processes it had (its descendants, from
    /proc) must be gone within 5 s; the server is started again on the same folder and plays until
@@ -690,13 +691,24 @@ def load_phase(
     for s in students:
         s.log = steady
     print(f"load average before steady use: {os.getloadavg()[0]:.2f}")
-    start_at = now()
+    start_at, cpu = now(), cpu_seconds(server.proc.pid)
     clients(students, ladder, args.clients, args.seconds, args.think, args.poll)
-    end_at = now()
+    end_at, cpu = now(), cpu_seconds(server.proc.pid) - cpu
     minutes = (end_at - start_at).total_seconds() / 60
     rate = done_between(db, start_at, end_at) / minutes
     report("steady use", steady, 60 * minutes)
+    print(f"the web process's CPU during steady use: {cpu / (60 * minutes):.2f} cores (of {os.cpu_count()})")
     return logins, steady, rate
+
+
+def cpu_seconds(pid: int) -> float:
+    """The CPU time (user + system) process ``pid`` has used itself, in seconds (0 when gone)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return 0.0
+    fields = stat[stat.rindex(")") + 2 :].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def now() -> dt.datetime:
