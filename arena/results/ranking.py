@@ -65,8 +65,12 @@ FAMILY_ERROR = 0.05
 pair's difference must stay beyond chance after Holm's correction for the number of pairs."""
 
 SEPARATE_FROM = 6
-"""The fewest partidos each of two entrants must have for the standings to separate them: with 5,
-one finishing ahead of the other in every one has a chance of 1/32 > 2.5% between equals."""
+"""The fewest partidos an entrant must have for the bootstrap to say anything of it: below them it
+is separated from nobody, shown equal to nobody (its pairs stay open: ``Pairs.few``) and its place
+interval is every place (:func:`_intervals`). With 5, one finishing ahead of the other in every one
+has a chance of 1/32 > 2.5% between equals; and a bootstrap over k partidos has at most
+C(2k−1, k) distinct resamples (1 of 1 partido, 10 of 3, 126 of 5): its percentiles say nothing
+(one partido resampled gives the same strengths every time, hence "equal" and certain places)."""
 
 Z_SEPARATED = 1.959963984540054
 """The normal quantile of SEPARATED (for the estimate of the partidos still needed)."""
@@ -420,23 +424,31 @@ class Pairs:
     :data:`NEEDED_CAP` times the partidos played)."""
     apart: np.ndarray
     """1 where the partidos separate the two (see :func:`_pairs`), else 0."""
+    partidos: np.ndarray | None = None
+    """The partidos of the one of the two with fewer (None: not known, as in standings kept by an
+    older version)."""
 
     def separated(self, i: int, j: int) -> bool:
         """Whether the partidos establish the order of ``i`` and ``j``."""
         return bool(self.apart[i, j] == 1)
 
+    def few(self, i: int, j: int) -> bool:
+        """Whether one of ``i`` and ``j`` has too few partidos (:data:`SEPARATE_FROM`) for any
+        verdict: the pair is open, neither separated nor shown equal, with no estimate."""
+        return self.partidos is not None and bool(self.partidos[i, j] < SEPARATE_FROM)
+
     def equal(self, i: int, j: int) -> bool:
         """Whether ``i`` and ``j`` are established as equal (see :data:`EQUAL_BAND`)."""
-        return bool(self.low[i, j] >= -EQUAL_BAND and self.high[i, j] <= EQUAL_BAND)
+        return not self.few(i, j) and bool(self.low[i, j] >= -EQUAL_BAND and self.high[i, j] <= EQUAL_BAND)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Pairs):
             return NotImplemented
         return all(
-            np.array_equal(a, b, equal_nan=True)
+            a is b or (a is not None and b is not None and np.array_equal(a, b, equal_nan=True))
             for a, b in zip(
-                (self.stronger, self.low, self.high, self.needed, self.apart),
-                (other.stronger, other.low, other.high, other.needed, other.apart),
+                (self.stronger, self.low, self.high, self.needed, self.apart, self.partidos),
+                (other.stronger, other.low, other.high, other.needed, other.apart, other.partidos),
                 strict=True,
             )
         )
@@ -571,7 +583,7 @@ def _places(outcomes: Sequence[Outcome], n: int, resamples: int, alpha: float, m
             strengths = _normal_draws(data, theta, alpha, resamples, rng)
         else:
             strengths = _refits(data, theta, alpha, resamples, rng, present)
-    low, high = _intervals(strengths, ranked, n)
+    low, high = _intervals(strengths, ranked, n, data.appearances)
     pairs = _pairs(strengths, present, theta, ranked, data.appearances) if strengths is not None else None
     ahead, needed = _adjacent(pairs, ranked, n)
     group = [""] * n
@@ -592,15 +604,26 @@ def _places(outcomes: Sequence[Outcome], n: int, resamples: int, alpha: float, m
     )
 
 
-def _intervals(strengths: np.ndarray | None, ranked: list[int], n: int) -> tuple[list[int], list[int]]:
-    """Each entrant's 95% interval of its place over the resamples (0, 0: none)."""
+def _intervals(
+    strengths: np.ndarray | None, ranked: list[int], n: int, appearances: np.ndarray
+) -> tuple[list[int], list[int]]:
+    """Each entrant's 95% interval of its place over the resamples (0, 0: none).
+
+    An entrant with fewer than :data:`SEPARATE_FROM` partidos could be anywhere: its interval is
+    every place, and each other entrant's is its interval among the rest widened by one place
+    down for each such entrant (which may stand above it)."""
     low, high = [0] * n, [0] * n
     if strengths is not None:
-        best, worst = _span(strengths, ranked)
-        lows = np.floor(np.quantile(best, 0.025, axis=0, method="inverted_cdf"))
-        highs = np.ceil(np.quantile(worst, 0.975, axis=0, method="inverted_cdf"))
-        for pos, i in enumerate(ranked):
-            low[i], high[i] = int(lows[pos]), int(highs[pos])
+        few = [i for i in ranked if appearances[i] < SEPARATE_FROM]
+        known = [i for i in ranked if appearances[i] >= SEPARATE_FROM]
+        for i in few:
+            low[i], high[i] = 1, len(ranked)
+        if known:
+            best, worst = _span(strengths, known)
+            lows = np.floor(np.quantile(best, 0.025, axis=0, method="inverted_cdf"))
+            highs = np.ceil(np.quantile(worst, 0.975, axis=0, method="inverted_cdf"))
+            for pos, i in enumerate(known):
+                low[i], high[i] = int(lows[pos]), int(highs[pos]) + len(few)
     return low, high
 
 
@@ -619,7 +642,9 @@ def _pairs(
     resamples, both have :data:`SEPARATE_FROM` partidos, and its difference is still beyond
     chance once corrected for the number of pairs compared (Holm's step-down at
     :data:`FAMILY_ERROR`, on each difference's normal approximation: its fitted value over
-    the resamples' spread)."""
+    the resamples' spread). A pair one of whose entrants has fewer partidos than that gets no
+    verdict at all: P = 1/2 (as a resample that says nothing), no interval of the difference
+    (NaN: never shown equal), no estimate."""
     n = len(theta)
     stronger, low, high, spread = (np.full((n, n), math.nan) for _k in range(4))
     for i in ranked:
@@ -636,8 +661,10 @@ def _pairs(
     each = np.minimum(appearances[:, None], appearances[None, :]).astype(float)
     with np.errstate(divide="ignore", invalid="ignore"):
         z = np.where(spread > 0, gap / spread, np.where(gap > TIE_TOLERANCE, np.inf, 0.0))
+    few = each < SEPARATE_FROM  # the resamples of so few partidos say nothing (see SEPARATE_FROM)
+    np.fill_diagonal(few, False)
     upper = [(i, j) for a, i in enumerate(ranked) for j in ranked[a + 1 :]]
-    beyond = _holm({pair: 2 * float(norm.sf(z[pair])) for pair in upper})
+    beyond = _holm({pair: 2 * float(norm.sf(z[pair])) for pair in upper if not few[pair]})  # no test
     apart = np.zeros((n, n), dtype=bool)
     for i, j in upper:
         p = stronger[i, j]
@@ -652,7 +679,11 @@ def _pairs(
     chase = ~apart & ~equal & (gap > 1e-6) & (spread > 0) & (more <= NEEDED_CAP * np.maximum(each, 1))
     needed = np.where(chase, np.maximum(1.0, more), math.nan)
     np.fill_diagonal(needed, math.nan)
-    return Pairs(stronger, low, high, needed, apart.astype(float))
+    stronger[few & ~np.isnan(stronger)] = 0.5
+    low[few], high[few], needed[few] = math.nan, math.nan, math.nan
+    partidos = each.copy()
+    np.fill_diagonal(partidos, math.nan)
+    return Pairs(stronger, low, high, needed, apart.astype(float), partidos)
 
 
 def _holm(p: dict[tuple[int, int], float]) -> set[tuple[int, int]]:

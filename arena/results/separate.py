@@ -30,7 +30,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from arena.i18n import _
-from arena.results import report, standings
+from arena.results import ranking, report, standings
 from arena.seeds import Seed, derive, is_key
 from arena.tournament.schedule import (
     ScheduledPartido,
@@ -65,7 +65,9 @@ class Gap:
 
 def gaps(posiciones: pd.DataFrame) -> list[Gap]:
     """Every open pair of places (neither separated nor shown equal): neighbouring places first,
-    each kind the one that more partidos would separate soonest first."""
+    each kind the one that more partidos would separate soonest first. A pair with too few
+    partidos for any verdict (``ranking.SEPARATE_FROM``) is open, counted as needing the partidos
+    that would reach it."""
     pairs = standings.pairs_of(posiciones)
     if pairs is None:
         return []
@@ -76,6 +78,9 @@ def gaps(posiciones: pd.DataFrame) -> list[Gap]:
             continue
         more = float(pairs.needed[i, j])
         width = float(pairs.high[i, j] - pairs.low[i, j])
+        if pairs.few(i, j):  # no verdict yet: the partidos that would allow one come first
+            assert pairs.partidos is not None
+            more, width = float(ranking.SEPARATE_FROM - pairs.partidos[i, j]), 0.0
         p = float(pairs.stronger[i, j])
         # neighbours first (the standings' order is made of them; a far pair often only looks
         # open while a neighbour between them is), then the soonest separated

@@ -240,7 +240,7 @@ DETAILED_UP_TO = 12
 """Fields up to this size get a line per entrant in the verdict; bigger ones, the summary only."""
 
 
-PAIR_KEYS = ("stronger", "low", "high", "needed", "apart")
+PAIR_KEYS = ("stronger", "low", "high", "needed", "apart", "partidos")
 """The arrays of :class:`arena.results.ranking.Pairs`, as the standings frame keeps them (its attrs)."""
 
 
@@ -249,7 +249,10 @@ def pairs_of(posiciones: pd.DataFrame) -> ranking.Pairs | None:
     found = posiciones.attrs.get("pairs")
     if not found:
         return None
-    return ranking.Pairs(*(np.array(found[k], dtype=float) for k in PAIR_KEYS))
+    stronger, low, high, needed, apart = (np.array(found[k], dtype=float) for k in PAIR_KEYS[:5])
+    # standings kept by an older version have no partidos of each pair: None
+    each = np.array(found["partidos"], dtype=float) if "partidos" in found else None
+    return ranking.Pairs(stronger, low, high, needed, apart, each)
 
 
 def _pairs_attr(fit: ranking.Places) -> dict[str, list[list[float]]] | None:
@@ -257,7 +260,11 @@ def _pairs_attr(fit: ranking.Places) -> dict[str, list[list[float]]] | None:
     if fit.pairs is None:
         return None
     at = np.array(fit.order)
-    return {key: getattr(fit.pairs, key)[np.ix_(at, at)].tolist() for key in PAIR_KEYS}
+    return {
+        key: getattr(fit.pairs, key)[np.ix_(at, at)].tolist()
+        for key in PAIR_KEYS
+        if getattr(fit.pairs, key) is not None
+    }
 
 
 def pairwise_table(posiciones: pd.DataFrame) -> pd.DataFrame:
@@ -311,10 +318,33 @@ def separation_lines(df: pd.DataFrame) -> list[str]:
     ]
     if found == total:
         return lines
+    lines += _too_few(rows)
     if n <= DETAILED_UP_TO:
         lines += _who_is_where(rows, names, apart)
     lines += _what_more_would_settle(pairs, apart, per_player, n)
     return lines
+
+
+def _too_few(rows: pd.DataFrame) -> list[str]:
+    """One line when some entrant has fewer partidos than any verdict needs
+    (:data:`ranking.SEPARATE_FROM`): whom it concerns, their partidos and how many are needed."""
+    played = [int(p + r) for p, r in zip(rows["partidos"], rows["retiradas"], strict=True)]
+    few = [k for k, p in enumerate(played) if p < ranking.SEPARATE_FROM]
+    if not few:
+        return []
+    counts = sorted({played[k] for k in few})
+    shown = str(counts[0]) if len(counts) == 1 else f"{counts[0]}–{counts[-1]}"
+    if len(few) == len(played):
+        return [
+            _("Too few partidos to separate: {played}; at least {least} per player are needed.").format(
+                played=shown, least=ranking.SEPARATE_FROM
+            )
+        ]
+    return [
+        _("Too few partidos to separate {places}: {played}; at least {least} per player are needed.").format(
+            places=_ranges([k + 1 for k in few]), played=shown, least=ranking.SEPARATE_FROM
+        )
+    ]
 
 
 def _who_is_where(rows: pd.DataFrame, names: list[str], apart: list[list[bool]]) -> list[str]:
@@ -356,7 +386,10 @@ def _what_more_would_settle(
 ) -> list[str]:
     """For the neighbours not separated: about how many more partidos would separate the closest
     to it, and which look equal (never an endless estimate for them)."""
-    open_ = [(pairs.needed[i, i + 1], i) for i in range(n - 1) if not apart[i][i + 1]]
+    # a pair with too few partidos is open without an estimate, and never looks equal (_too_few)
+    open_ = [
+        (pairs.needed[i, i + 1], i) for i in range(n - 1) if not apart[i][i + 1] and not pairs.few(i, i + 1)
+    ]
     chase = sorted((more, i) for more, i in open_ if not math.isnan(more))
     equal = [i for more, i in open_ if math.isnan(more)]
     lines = []
