@@ -122,14 +122,15 @@ def choose(
             "the schedule; no more partidos."
         )
     need = estimate(found)
-    if need and need <= most:
+    unknown = [n for n in found if n.needed is None]  # too few partidos to tell: the most allowed
+    if need and need <= most and not unknown:
         budget = group * math.ceil(need / group)
         return budget, _(
             "Until separated: up to {budget} more partidos, about what the open neighbours {pairs} "
             "need to be separated or shown equal (no --budget; at most {cap})."
         ).format(budget=budget, pairs=named(found), cap=most)
     budget = group * (most // group) or group
-    if need:
+    if need and not unknown:
         return budget, _(
             "Until separated: up to {budget} more partidos, the most without --budget ({times} × "
             "{base}); the open neighbours {pairs} would need about {need}."
@@ -137,7 +138,7 @@ def choose(
     return budget, _(
         "Until separated: up to {budget} more partidos, the most without --budget ({times} × {base}); "
         "the partidos cannot yet tell how many the open neighbours {pairs} need."
-    ).format(budget=budget, times=CAP_TIMES, base=most // CAP_TIMES, pairs=named(found))
+    ).format(budget=budget, times=CAP_TIMES, base=most // CAP_TIMES, pairs=named(unknown or found))
 
 
 def _posiciones(store: Store) -> pd.DataFrame:

@@ -75,6 +75,9 @@ def test_the_budget_rule() -> None:
     assert separation.cap(1, 4, 4) == 4 * math.ceil(4 * ranking.SEPARATE_FROM / 4)  # a table of 4: 24
     unknown = [separation.Neighbours(1, 2, None)]
     assert separation.choose(unknown, 8, 4, 3)[0] == 32
+    # one neighbour too new to estimate: the most allowed, not the others' sum, naming the one unknown
+    budget, line = separation.choose([*near, separation.Neighbours(1, 2, None)], 8, 4, 3)
+    assert budget == 32 and "1.º/2.º" in line and "3.º/4.º" not in line
     budget, line = separation.choose([], 8, 4, 3)
     assert budget == 0 and "no hacen falta más partidos" in line
 
