@@ -8,8 +8,8 @@ pair of neighbouring places that is **open** (neither separated at 95% nor shown
 settled — separated, or shown equal — if their difference is what it seems and its interval
 narrows as 1/√partidos (:func:`settle`). The budget is the sum of these estimates over the open
 neighbours, at most :data:`CAP_TIMES` times the schedule (or, when more, times the partidos in
-which every entrant plays ``ranking.SEPARATE_FROM``), and a whole number of duplicate groups.
-No open neighbour: no extra partido. The budget is kept in the store when chosen, so a resumed
+which every entrant plays ``ranking.SEPARATE_FROM``), and a whole number of duplicate groups; the
+most allowed when a neighbour has no estimate yet (too few partidos). No open neighbour: no extra partido. The budget is kept in the store when chosen, so a resumed
 torneo plays on with the same one.
 """
 
