@@ -426,10 +426,10 @@ def _what_more_would_settle(
     for run in runs:
         lines.append(
             n_(
-                "{places} look equal, each to the next: no difference between neighbours shows in "
-                "{per_player} partido per player.",
-                "{places} look equal, each to the next: no difference between neighbours shows in "
-                "{per_player} partidos per player.",
+                "{places} look equal, each to the next (not yet shown equal): no difference between "
+                "neighbours shows in {per_player} partido per player.",
+                "{places} look equal, each to the next (not yet shown equal): no difference between "
+                "neighbours shows in {per_player} partidos per player.",
                 per_player,
             ).format(places=f"{_place(run[0] + 1)}–{_place(run[-1] + 1)}", per_player=per_player)
         )

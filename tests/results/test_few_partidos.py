@@ -197,6 +197,9 @@ def test_a_neighbour_ahead_in_almost_every_resample_does_not_look_equal() -> Non
     }  # fmt: skip
     with i18n.speaking("en"):
         lines = separation_lines(df)
-    look = "#2–#3 look equal, each to the next: no difference between neighbours shows in 25 partidos"
+    look = (
+        "#2–#3 look equal, each to the next (not yet shown equal): no difference between neighbours shows "
+        "in 25 partidos"
+    )
     assert f"{look} per player." in lines
     assert not any(x.startswith("#1–") and "look equal" in x for x in lines)

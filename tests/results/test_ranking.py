@@ -185,7 +185,10 @@ def test_the_verdict_of_a_field_with_a_clear_first_and_a_chain_below() -> None:
     assert df["entrant"].iloc[0] == "fuerte" and df["grupo"].iloc[0] == "a"
     assert "#1 fuerte is ahead of everyone." in lines
     assert "#3–#5 are not separated from each other." in lines  # 0.15 apart: a chain
-    equal = "#4–#5 look equal, each to the next: no difference between neighbours shows in 403 partidos"
+    equal = (
+        "#4–#5 look equal, each to the next (not yet shown equal): no difference between neighbours shows "
+        "in 403 partidos"
+    )
     assert f"{equal} per player." in lines
     more = [int(x.split()[1]) for x in lines if x.startswith("About ")]
     assert more and all(m <= ranking.NEEDED_CAP * 403 for m in more)  # never an endless estimate
