@@ -79,3 +79,19 @@ def test_one_more_partido_is_said_in_the_singular() -> None:
             .format(pairs="3.º/4.º", need=1)
             .startswith("Not separated yet: 3.º/4.º; about 1 more partido in all")
         )
+
+
+def test_neighbours_that_look_equal_are_not_yet_shown_equal() -> None:
+    from arena.i18n import n_
+
+    look = (
+        "{places} look equal, each to the next (not yet shown equal): no difference between neighbours shows "
+        "in {per_player} partido per player.",
+        "{places} look equal, each to the next (not yet shown equal): no difference between neighbours shows "
+        "in {per_player} partidos per player.",
+    )
+    with i18n.speaking("es"):
+        assert n_(*look, 40).format(places="2.º–4.º", per_player=40) == (
+            "2.º–4.º parecen iguales, cada uno al siguiente (aún no mostrados iguales): no se ve diferencia "
+            "entre vecinos en 40 partidos por jugador."
+        )
