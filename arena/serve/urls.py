@@ -42,6 +42,8 @@ urlpatterns = [
     path("instructor/finals/<int:final_id>/workbook", views_final.workbook, name="final_workbook"),
     path("instructor/finals/<int:final_id>/site.zip", views_final.site_zip, name="final_site"),
     path("instructor/finals/<int:final_id>/grades.csv", views_final.grades_csv, name="final_grades"),
+    path("instructor/finals/<int:final_id>/site/", views_final.site, name="final_site_index"),
+    path("instructor/finals/<int:final_id>/site/<path:name>", views_final.site, name="final_site_file"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
 ]

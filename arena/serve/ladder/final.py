@@ -422,6 +422,24 @@ def workbook(final: FinalTorneo) -> Path | None:
     return next(iter(sorted(folder.glob("standings*.xlsx"))), None)
 
 
+def site_file(final: FinalTorneo, name: str) -> Path | None:
+    """The file ``name`` (a relative path, ``/`` between folders) of the torneo's site
+    (``torneo/web/``), if it is one; None for anything else: a name with an empty, ``.`` or ``..``
+    part, a back slash or a NUL, an absolute one, a folder, or a path that leaves ``web/`` once
+    resolved (a symbolic link out of it)."""
+    from arena.results.web import WEB_DIR
+
+    parts = name.split("/")
+    if not name or "\\" in name or "\x00" in name or any(p in ("", ".", "..") for p in parts):
+        return None
+    root = (torneo_dir(final) / WEB_DIR).resolve()
+    try:
+        path = root.joinpath(*parts).resolve(strict=True)
+    except (OSError, RuntimeError):  # missing, or a loop of links
+        return None
+    return path if path.is_relative_to(root) and path.is_file() else None
+
+
 def entries(final: FinalTorneo) -> list[dict[str, Any]]:
     """The frozen entrants: folder name, student, version and (once done) place, best first."""
     from arena.serve.ladder.models import Student
@@ -442,29 +460,35 @@ def entries(final: FinalTorneo) -> list[dict[str, Any]]:
     return sorted(rows, key=lambda r: (r["place"] is None, r["place"] or 0, r["name"]))
 
 
-def grades_csv(final: FinalTorneo) -> str:
-    """The grades for Moodle's gradebook import: one row per frozen student, identified by email
-    address and ID number, with the place and the grade the final's mapping gives it — by the rule
-    of ``arena standings --grades`` (:mod:`arena.results.grades`): entrants the standings do not
-    separate get the grade of the best place among them."""
+def graded(final: FinalTorneo) -> list[dict[str, Any]]:
+    """Each frozen student's grade, best place first: :func:`entries`' row (the students still
+    there) with ``shared`` (the place whose grade it gets: the best of those the standings do not
+    separate it from, :func:`grade_places`), ``grade`` (under the final's mapping; None: none) and
+    ``shown`` (as the CSV writes it). The rows of :func:`grades_csv` and of the final's page."""
     scale = grade_scale(final.options.get("grades", DEFAULT_GRADES))
     rows = entries(final)
     n = sum(1 for r in rows if r["place"] is not None)
     shared = grade_places(final)
+    out = []
+    for row in _rows(rows):
+        place = row["place"]
+        at = shared.get(row["name"], place) if place is not None else None
+        grade = scale(at, n) if at is not None else None
+        out.append({**row, "shared": at, "grade": grade, "shown": grades.shown(grade)})
+    return out
+
+
+def grades_csv(final: FinalTorneo) -> str:
+    """The grades for Moodle's gradebook import: one row per frozen student (:func:`graded`),
+    identified by email address and ID number, with the place and the grade the final's mapping
+    gives it — by the rule of ``arena standings --grades`` (:mod:`arena.results.grades`): entrants
+    the standings do not separate get the grade of the best place among them."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\r\n")
     writer.writerow([EMAIL_COLUMN, ID_COLUMN, PLACE_COLUMN, GRADE_COLUMN])
-    for row in _rows(rows):
+    for row in graded(final):
         student, place = row["student"], row["place"]
-        grade = scale(shared.get(row["name"], place), n) if place is not None else None
-        writer.writerow(
-            [
-                student.email if student else "",
-                student.roster_id if student else "",
-                place if place is not None else "",
-                grades.shown(grade),
-            ]
-        )
+        writer.writerow([student.email, student.roster_id, place if place is not None else "", row["shown"]])
     return buffer.getvalue()
 
 

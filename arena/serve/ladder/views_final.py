@@ -1,4 +1,5 @@
-"""The instructor's final torneo of a ladder: start it, follow it, download its workbook, site and grades.
+"""The instructor's final torneo of a ladder: start it, follow it, see its grades and its results
+site, download its workbook, site and grades.
 
 Every page is for instructors only (:func:`arena.serve.ladder.views._instructor`): anyone else gets
 404, as for a page that does not exist. Each action is recorded in the audit log.
@@ -8,6 +9,7 @@ from __future__ import annotations
 
 import csv
 import io
+import mimetypes
 from pathlib import Path
 
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
@@ -60,12 +62,14 @@ def final_page(request: HttpRequest, ladder_id: int) -> HttpResponse:
         if error is None:
             return redirect("final", ladder_id=ladder.pk)
     playing = latest is not None and latest.status in (FinalTorneo.QUEUED, FinalTorneo.RUNNING)
+    done = latest is not None and latest.status == FinalTorneo.DONE
     context = {
         "ladder": ladder,
         "final": latest,
         "entries": finals.entries(latest) if latest else [],
         "playing": playing,
-        "done": latest is not None and latest.status == FinalTorneo.DONE,
+        "done": done,
+        "graded": finals.graded(latest) if done and latest is not None else [],
         "error": error,
         "form": request.POST if error else {},
         "default_grades": finals.DEFAULT_GRADES,
@@ -97,6 +101,32 @@ def site_zip(request: HttpRequest, final_id: int) -> FileResponse:
     """The final torneo's site (``web/``), zipped, as a download."""
     found = _done(request, final_id)
     return _attachment(finals.site_zip(found), f"final-{found.pk}-site.zip", "application/zip")  # not shown
+
+
+SITE_TYPES = {
+    ".html": "text/html",
+    ".css": "text/css",
+    ".js": "text/javascript",
+    ".json": "application/json",
+}
+"""The site's own kinds of file (``mimetypes`` may not know them all on every system)."""
+
+
+def site(request: HttpRequest, final_id: int, name: str = "index.html") -> FileResponse:
+    """A file of the final torneo's results site (``torneo/web/``), as the browser shows it: read
+    only, only files under that folder (:func:`arena.serve.ladder.final.site_file`), under the site's
+    own Content-Security-Policy (:class:`arena.serve.security.ContentSecurityPolicy`)."""
+    found = _done(request, final_id)
+    path = finals.site_file(found, name)
+    if path is None:
+        raise Http404
+    kind = SITE_TYPES.get(path.suffix.lower()) or mimetypes.guess_type(path.name)[0]
+    kind = kind or "application/octet-stream"  # not shown
+    if kind.startswith("text/") or kind == "application/json":
+        kind += "; charset=utf-8"
+    response = FileResponse(path.open("rb"), content_type=kind)
+    response["Cache-Control"] = "private, no-cache"  # not shown
+    return response
 
 
 def inert_csv(text: str) -> str:
