@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +18,21 @@ LIMITS: dict[str, Any] = {"connection_limit": 1000, "asyncore_use_poll": True}
 """waitress's: a class keeps a few keep-alive connections per browser open, and at waitress's default
 of 100 a class of 100 stalls (no new connection accepted until an idle one times out, 2 min);
 ``poll`` since ``select`` takes no file descriptor above 1023."""
+
+
+PROXY_ENV = "ARENA_SERVE_PROXY"  # not shown
+
+
+def proxy_options(environ: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """waitress's options for the reverse proxy named by ``ARENA_SERVE_PROXY`` (its address as the
+    server sees it, ``127.0.0.1`` for one on the same machine; ``*``: any peer): from that peer only,
+    ``X-Forwarded-Proto`` is believed (``https`` makes the request secure: CSRF's origin check, the
+    invitation links' ``https://``). Unset (the default): no header of a proxy is believed, and
+    waitress drops them all (``Forwarded``, ``X-Forwarded-*``) before Django sees the request."""
+    proxy = (os.environ if environ is None else environ).get(PROXY_ENV, "").strip()
+    if not proxy:
+        return {}
+    return {"trusted_proxy": proxy, "trusted_proxy_headers": {"x-forwarded-proto"}}
 
 
 def instructor_link(base: str) -> str | None:
@@ -151,7 +167,7 @@ def serve_cmd(folder: Path, host: str, port: int, workers: int, scheduler: str |
     # Listen before anything starts (finals, workers): a port in use is one line, nothing half-started.
     try:
         server = waitress.create_server(
-            application(), host=host, port=port, threads=8, ident="arena", **LIMITS
+            application(), host=host, port=port, threads=8, ident="arena", **LIMITS, **proxy_options()
         )
     except OSError as exc:
         raise click.ClickException(_unbound(exc, host, port)) from None
