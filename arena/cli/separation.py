@@ -9,8 +9,9 @@ settled — separated, or shown equal — if their difference is what it seems a
 narrows as 1/√partidos (:func:`settle`). The budget is the sum of these estimates over the open
 neighbours, at most :data:`CAP_TIMES` times the schedule (or, when more, times the partidos in
 which every entrant plays ``ranking.SEPARATE_FROM``), and a whole number of duplicate groups; the
-most allowed when a neighbour has no estimate yet (too few partidos). No open neighbour: no extra partido. The budget is kept in the store when chosen, so a resumed
-torneo plays on with the same one.
+most allowed when a neighbour has no estimate yet (too few partidos). No open neighbour: no
+extra partido. The budget is kept in the store when chosen, so a resumed torneo plays on with the
+same one.
 """
 
 from __future__ import annotations
