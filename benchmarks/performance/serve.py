@@ -13,7 +13,8 @@
       ``--uploaders`` (8) of those without a version then upload a zip of a sample player
       (``/upload``, then the version's page). *p95 login ms* is over the login POSTs.
    b. **Steady use**, for ``--seconds`` (60): every student's standings tab polls
-      ``/ladders/<id>/live.json`` every ``--poll`` (3) s, as the page's own script does, and every
+      ``/ladders/<id>/live.json`` every ``--poll`` (3) s, as the page's own script does (naming the
+      answer it last drew in ``If-None-Match``: 304 when unchanged), and every
       ``--think`` (10) s ± 50% the student opens a page: the standings (``/ladders/<id>/``), half the
       time one done partido it lists (its viewer page or its text replay) and, an uploader, its own
       page (``/me``). *p95 page ms* is over every request of this phase.
@@ -221,12 +222,22 @@ class Student:
         self.conn: http.client.HTTPConnection | None = None
         self.logged_in = False
         self.version: str | None = None
+        self.drawn = ""
+        """The ETag of the live standings this student's tab last drew."""
 
     def request(
-        self, kind: str, method: str, path: str, body: bytes | None = None, ctype: str = "", ok: int = 200
+        self,
+        kind: str,
+        method: str,
+        path: str,
+        body: bytes | None = None,
+        ctype: str = "",
+        ok: int | tuple[int, ...] = 200,
+        more: dict[str, str] | None = None,
     ) -> tuple[int, dict[str, str], str]:
-        """One timed request (redirects not followed); (status, headers, text). 599: no answer."""
-        headers = {"Host": f"127.0.0.1:{self.port}"}
+        """One timed request (redirects not followed), with the ``more`` headers; (status, headers,
+        text). 599: no answer."""
+        headers = {"Host": f"127.0.0.1:{self.port}", **(more or {})}
         if self.cookies:
             headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
         if ctype:
@@ -248,7 +259,10 @@ class Student:
                 self.log.pages.append(Page(kind, 1000 * (time.monotonic() - start), 599))
                 self.log.failures.append(f"{kind}: {type(exc).__name__}: {exc}")
             return 599, {}, ""
-        self.log.add(Page(kind, 1000 * (time.monotonic() - start), response.status), (ok,))
+        self.log.add(
+            Page(kind, 1000 * (time.monotonic() - start), response.status),
+            ok if isinstance(ok, tuple) else (ok,),
+        )
         for value in response.headers.get_all("Set-Cookie") or ():
             for name, morsel in SimpleCookie(value).items():
                 self.cookies[name] = morsel.value
@@ -296,9 +310,13 @@ class Student:
             self.send_upload(ladder)
 
     def poll(self, ladder: int) -> None:
-        """The standings tab's own poll."""
+        """The standings tab's own poll, naming the answer it last drew as live.js does (304 if unchanged)."""
         if self.logged_in:
-            self.request("live.json", "GET", f"/ladders/{ladder}/live.json")
+            more = {"If-None-Match": self.drawn} if self.drawn else {}
+            path = f"/ladders/{ladder}/live.json"
+            status, headers, _ = self.request("live.json", "GET", path, ok=(200, 304), more=more)
+            if status == 200:
+                self.drawn = headers.get("etag", "")
 
     def step(self, ladder: int) -> None:
         """What a student does at one of their moments of steady use."""
@@ -663,8 +681,14 @@ def report(name: str, log: Log, seconds: float) -> None:
     kinds: dict[str, list[float]] = defaultdict(list)
     for page in log.pages:
         kinds[page.kind].append(page.ms)
+    unchanged: dict[str, int] = defaultdict(int)
+    for page in log.pages:
+        unchanged[page.kind] += page.status == 304
     for kind, ms in sorted(kinds.items()):
-        print(f"  {kind}: {len(ms)} requests, median {statistics.median(ms):.0f} ms, p95 {p95(ms):.0f} ms")
+        said = f", {unchanged[kind]} of them 304" if unchanged[kind] else ""
+        print(
+            f"  {kind}: {len(ms)} requests{said}, median {statistics.median(ms):.0f} ms, p95 {p95(ms):.0f} ms"
+        )
     print(f"{name}: {len(log.pages)} requests in {seconds:.0f} s, {len(log.failures)} failed")
     for failure, n in Counter(log.failures).most_common(8):
         print(f"  failed: {failure} ×{n}")

@@ -77,9 +77,10 @@ def _configure(tmp_path_factory: pytest.TempPathFactory) -> Path:
     boot.migrate()
     from django.test.utils import override_settings
 
-    # Passwords hashed with MD5 here, not with the service's PBKDF2 (a million rounds, a third of a
-    # second a password on 2 cores): no test here is about the hash, and the lockout's counts the
-    # hashes made. The browser tests' server, a process of its own, keeps PBKDF2.
+    # Passwords hashed with MD5 here, not with the service's scrypt (0.15 s of CPU a password):
+    # no test here is about the hash but test_serve_passwords (which sets the service's own list),
+    # and the lockout's counts the hashes made. The browser tests' server, a process of its own,
+    # keeps the service's hashers.
     override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]).enable()
     return folder
 

@@ -301,7 +301,7 @@ def test_manage_runs_djangos_commands_on_the_folders_database(tmp_path: Path) ->
         rows = db.execute(
             "SELECT is_superuser, password FROM auth_user WHERE username = 'otra-docente'"
         ).fetchall()
-    assert rows and rows[0][0] == 1 and rows[0][1].startswith("pbkdf2_")
+    assert rows and rows[0][0] == 1 and rows[0][1].startswith("scrypt$")  # the service's hasher
     unknown = _manage(folder, "changepassword", "nadie")
     assert unknown.returncode != 0 and "does not exist" in unknown.stderr
     collected = _manage(folder, "collectstatic", "--noinput")

@@ -337,3 +337,78 @@ def test_in_a_game_of_teams_each_side_s_version_sits_in_its_team_s_seats(service
 
     assert seat_versions(LadderPartido(versions=[7, 9]), "tute-parejas") == [7, 9, 7, 9]
     assert seat_versions(LadderPartido(versions=[7, 9, 4]), "tute-cabrero") == [7, 9, 4]
+
+
+# --- live.json kept until what it shows changes
+
+
+def test_live_json_is_kept_until_what_it_shows_changes(ladder: Any) -> None:
+    from django.core.cache import cache
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from arena.serve.ladder.models import LadderPartido
+
+    cache.clear()
+    client = _client("eva")
+    client.get("/me")  # the session and the user loaded once, as a tab that polls has them
+    url = f"/ladders/{ladder.pk}/live.json"
+    with CaptureQueriesContext(connection) as made:
+        first = client.get(url)
+    with CaptureQueriesContext(connection) as kept:
+        again = client.get(url)
+    assert first.status_code == again.status_code == 200
+    assert len(kept) < len(made), (len(kept), len(made))
+    assert again.content == first.content and again["ETag"] == first["ETag"]
+    assert again["Cache-Control"] == "no-store"
+    # a partido queued: a new answer, the partido in it, another ETag
+    queued = LadderPartido.objects.create(ladder=ladder, versions=[ladder.ana.pk, ladder.bruno.pk])
+    try:
+        changed = client.get(url)
+        assert changed["ETag"] != first["ETag"]
+        assert queued.pk in [p["id"] for p in json.loads(changed.content)["partidos"]]
+        # ... and started: another one again (the same counts of partidos, one more playing)
+        LadderPartido.objects.filter(pk=queued.pk).update(status=LadderPartido.PLAYING)
+        playing = json.loads(client.get(url).content)
+        assert next(p for p in playing["partidos"] if p["id"] == queued.pk)["status"] == "playing"
+    finally:
+        queued.delete()
+    # the ladder closed: shown at once
+    type(ladder).objects.filter(pk=ladder.pk).update(open=False)
+    try:
+        assert json.loads(client.get(url).content)["open"] is False
+    finally:
+        type(ladder).objects.filter(pk=ladder.pk).update(open=True)
+    assert json.loads(client.get(url).content)["partidos"] == json.loads(first.content)["partidos"]
+
+
+def test_live_json_answers_304_to_the_etag_drawn(ladder: Any) -> None:
+    client = _client("eva")
+    url = f"/ladders/{ladder.pk}/live.json"
+    tag = client.get(url)["ETag"]
+    assert tag.startswith('"') and tag.endswith('"')
+    same = client.get(url, HTTP_IF_NONE_MATCH=tag)
+    assert same.status_code == 304 and same.content == b"" and same["ETag"] == tag
+    other = client.get(url, HTTP_IF_NONE_MATCH='"something-else"')
+    assert other.status_code == 200 and json.loads(other.content)["ladder"] == ladder.pk
+    # the access as before: no login, no answer (not even a 304); no ladder, 404
+    anonymous = _client().get(url, HTTP_IF_NONE_MATCH=tag)
+    assert anonymous.status_code == 302 and anonymous.url.startswith("/login/")
+    assert _client("eva").get("/ladders/999999/live.json", HTTP_IF_NONE_MATCH=tag).status_code == 404
+
+
+def test_live_json_is_kept_for_each_language(ladder: Any) -> None:
+    from django.conf import settings
+
+    client = _client("eva")
+    url = f"/ladders/{ladder.pk}/live.json"
+    spanish = client.get(url)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    english = client.get(url, HTTP_IF_NONE_MATCH=spanish["ETag"])
+    assert english.status_code == 200 and english["ETag"] != spanish["ETag"]
+    first = next(p for p in json.loads(english.content)["partidos"] if p["id"] == ladder.first.pk)
+    assert first["state"] == "done"
+    assert (
+        next(p for p in json.loads(spanish.content)["partidos"] if p["id"] == ladder.first.pk)["state"]
+        == "terminado"
+    )

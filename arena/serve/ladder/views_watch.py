@@ -34,8 +34,10 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
+from django.core.serializers.json import DjangoJSONEncoder
 from django.db.models import Count, Max
-from django.http import FileResponse, Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.template.defaultfilters import floatformat
 from django.urls import reverse
@@ -88,29 +90,45 @@ def cached_standings(ladder: Ladder) -> list[dict[str, Any]]:
     or its done partidos and the fit is older than ``settings.STANDINGS_FRESH_S``; while one request
     fits them, the others get the rows of the same active versions fitted before (thread-safe; the
     list returned is shared: do not change it)."""
-    key = standings_key(ladder)
+    return _standings_fit(ladder, standings_key(ladder))[2]
+
+
+def _standings_fit(
+    ladder: Ladder, key: tuple[Any, ...]
+) -> tuple[tuple[Any, ...], float, list[dict[str, Any]]]:
+    """The fit :func:`cached_standings` gives for ``key`` (:func:`standings_key`): the key it was
+    fitted for, when, its rows."""
     with _cache_lock:
         hit = _cached.get(ladder.pk)
         if _usable(hit, key):
             assert hit is not None
-            return hit[2]
+            return hit
         fitting = _fitting.setdefault(ladder.pk, threading.Lock())
     if hit is not None and hit[0][:2] == key[:2]:
         if not fitting.acquire(blocking=False):
-            return hit[2]  # being fitted by another request: these a moment longer
+            return hit  # being fitted by another request: these a moment longer
     else:
         fitting.acquire()
     try:
         with _cache_lock:  # another request may have fitted them meanwhile
             hit = _cached.get(ladder.pk)
             if hit is not None and hit[0] == key:
-                return hit[2]
+                return hit
         rows = views.standings_rows(ladder)  # read after the key: never older than it
+        fit = (key, time.monotonic(), rows)
         with _cache_lock:
-            _cached[ladder.pk] = (key, time.monotonic(), rows)
+            _cached[ladder.pk] = fit
     finally:
         fitting.release()
-    return rows
+    return fit
+
+
+def _fit_in_use(ladder: Ladder, key: tuple[Any, ...]) -> tuple[tuple[Any, ...], float] | None:
+    """Which fit :func:`cached_standings` would give for ``key`` now without fitting (the key it
+    was fitted for, when); None if it would fit them again."""
+    with _cache_lock:
+        hit = _cached.get(ladder.pk)
+    return (hit[0], hit[1]) if hit is not None and _usable(hit, key) else None
 
 
 def seat_versions(partido: LadderPartido, game: str) -> list[int]:
@@ -231,18 +249,93 @@ def standings(request: HttpRequest, ladder_id: int) -> HttpResponse:
     return response
 
 
-@login_required
-def live(request: HttpRequest, ladder_id: int) -> JsonResponse:
-    """The standings and the latest partidos of a ladder, as JSON (what live.js draws)."""
-    ladder = get_object_or_404(Ladder, pk=ladder_id)
+LIVE_KEEP_S = 60
+"""How long a ladder's ``live.json`` answer is kept at most while its key (:func:`live_key`) does not
+change: what the key does not see (a student's name edited, a replay removed from the disk) shows
+within this time."""
+
+
+def live_key(ladder: Ladder) -> tuple[Any, ...]:
+    """What ``live.json`` of ``ladder`` shows depends on, read in two cheap queries (its active
+    versions; its partidos' counts by status, the last one, the last start and end): its answer is
+    made again only when this changes (a partido queued, started, ended or requeued, a version added
+    or retired, the ladder opened or closed), the standings are fitted again
+    (:func:`_fit_in_use`), the reader's language differs, or after ``LIVE_KEEP_S``."""
+    from django.db.models import Q
+    from django.utils.translation import get_language
+
+    from arena.serve.ladder.worker import active_ids
+
+    by_status = {s: Count("id", filter=Q(status=s)) for s, _word in LadderPartido.STATUSES}
+    found = ladder.partidos.aggregate(
+        last=Max("id"),
+        last_done=Max("id", filter=Q(status=LadderPartido.DONE)),
+        started=Max("started_at"),
+        finished=Max("finished_at"),
+        **by_status,
+    )
+    standings = (ladder.pk, tuple(active_ids(ladder)), found[LadderPartido.DONE], found["last_done"])
+    fit = _fit_in_use(ladder, standings)
+    partidos = tuple(found[s] for s, _word in LadderPartido.STATUSES)
+    return (
+        standings,
+        fit,
+        partidos,
+        found["last"],
+        found["started"],
+        found["finished"],
+        ladder.open,
+        get_language(),
+    )
+
+
+def _live_answer(ladder: Ladder, key: tuple[Any, ...]) -> tuple[tuple[Any, ...], str, bytes]:
+    """``live.json`` of ``ladder`` made now for ``key`` (:func:`live_key`): the key with the fit
+    it shows, its ETag (of what it shows, not of when it was made) and its body."""
+    import hashlib
+
+    fitted_for, at, rows = _standings_fit(ladder, key[0])
     data = {
         "ladder": ladder.pk,
         "open": ladder.open,
-        "rows": [_row(r) for r in cached_standings(ladder)],
+        "rows": [_row(r) for r in rows],
         "partidos": recent_partidos(ladder),
-        "at": time.time(),
     }
-    response = JsonResponse(data, json_dumps_params={"ensure_ascii": False})
+    shown = json.dumps(data, ensure_ascii=False, separators=(",", ":"), cls=DjangoJSONEncoder)
+    tag = '"' + hashlib.blake2b(shown.encode("utf-8"), digest_size=16).hexdigest() + '"'
+    body = json.dumps({**data, "at": time.time()}, ensure_ascii=False, cls=DjangoJSONEncoder)
+    return (key[0], (fitted_for, at), *key[2:]), tag, body.encode("utf-8")
+
+
+def _matches(request: HttpRequest, tag: str) -> bool:
+    """Whether the request's ``If-None-Match`` names ``tag`` (or is ``*``)."""
+    asked = request.headers.get("If-None-Match", "")
+    named = {t.strip().removeprefix("W/") for t in asked.split(",")}
+    return tag in named or "*" in named
+
+
+@login_required
+def live(request: HttpRequest, ladder_id: int) -> HttpResponse:
+    """The standings and the latest partidos of a ladder, as JSON (what live.js draws); the same for
+    every reader who may see the ladder (any logged-in user). The answer is kept in the process's
+    memory (Django's local-memory cache) under the ladder and the reader's language until its
+    :func:`live_key` changes; ``at`` is when it was made. Its ETag names what it shows: a request
+    whose ``If-None-Match`` names it gets 304 and no body (live.js sends the last one it drew)."""
+    ladder = get_object_or_404(Ladder, pk=ladder_id)  # after the login: the access as before
+    key = live_key(ladder)
+    where = f"live:{ladder.pk}:{key[-1]}"
+    kept = cache.get(where)
+    if kept is not None and kept[0] == key:
+        tag, body = kept[1], kept[2]
+    else:
+        made_for, tag, body = _live_answer(ladder, key)
+        cache.set(where, (made_for, tag, body), LIVE_KEEP_S)
+    if _matches(request, tag):
+        response = HttpResponse(status=304)  # not modified: no body
+        del response["Content-Type"]
+    else:
+        response = HttpResponse(body, content_type="application/json")
+    response["ETag"] = tag
     response["Cache-Control"] = "no-store"
     return response
 

@@ -1,6 +1,7 @@
 // arena serve: the standings page kept up to date without reloading it. Every few seconds it asks
 // live.json (the address in #live's data-live) for the standings and the latest partidos and
-// rewrites both tables in place. Every text is put in with textContent, never as markup.
+// rewrites both tables in place (an answer unchanged since the last one drawn, named by its ETag
+// in If-None-Match, comes as 304 with no body). Every text is put in with textContent, never as markup.
 "use strict";
 (function () {
   function cell(tag, text) {
@@ -42,6 +43,9 @@
     var drawnAt = Date.now();
     var failing = false;
     var opened = {};
+    var SAME = {};  // a 304: the tables drawn are still the server's
+    var tag = "";  // the ETag of the answer being read
+    var drawnTag = "";  // the ETag of the answer drawn
 
     function age() {
       if (!updated) return;
@@ -113,16 +117,21 @@
 
     function poll() {
       if (document.hidden) { window.setTimeout(poll, every); return; }
-      window.fetch(url, { credentials: "same-origin", cache: "no-store", headers: { Accept: "application/json" } })
+      var headers = { Accept: "application/json" };
+      if (drawnTag) headers["If-None-Match"] = drawnTag;  // unchanged since: 304, no body
+      window.fetch(url, { credentials: "same-origin", cache: "no-store", headers: headers })
         .then(function (response) {
+          if (response.status === 304) return SAME;
           var kind = response.headers.get("Content-Type") || "";
           // logged out meanwhile: the login page, not news
           if (!response.ok || kind.indexOf("application/json") !== 0) return null;
+          tag = response.headers.get("ETag") || "";
           return response.json();
         })
         .then(function (data) {
           failing = !data;
-          if (data) { draw(data); drawnAt = Date.now(); }
+          if (data && data !== SAME) { draw(data); drawnTag = tag; }
+          if (data) drawnAt = Date.now();  // the tables are as the server has them now
           age();
         })
         .catch(function () { failing = true; age(); /* the server is away for a moment: asked again below */ })
