@@ -123,7 +123,7 @@ def site(request: HttpRequest, final_id: int, name: str = "index.html") -> FileR
     kind = SITE_TYPES.get(path.suffix.lower()) or mimetypes.guess_type(path.name)[0]
     kind = kind or "application/octet-stream"  # not shown
     if kind.startswith("text/") or kind == "application/json":
-        kind += "; charset=utf-8"
+        kind += "; charset=utf-8"  # not shown
     response = FileResponse(path.open("rb"), content_type=kind)
     response["Cache-Control"] = "private, no-cache"  # not shown
     return response
