@@ -37,7 +37,7 @@ from arena.tournament.backend import Backend, BackendError
 from arena.tournament.dispatch import DealGate
 from arena.tournament.entrants import fingerprint
 from arena.tournament.schedule import ScheduledPartido, make_schedule
-from arena.tournament.store import DB_NAME, NO_START, REPLAYS, Entrant, Store, StoreError
+from arena.tournament.store import DB_NAME, NO_START, REPLAYS, Entrant, Store, StoreError, fsync
 from arena.tournament.worker import PartidoTask, check_entrant, play_task
 
 log = logging.getLogger("arena.torneo")
@@ -242,7 +242,7 @@ def create(
             if (setup / name).exists():
                 os.rename(setup / name, folder / name)
         shutil.rmtree(setup)
-        _fsync_dir(folder)
+        fsync(folder)
     except BaseException:
         if not (folder / DB_NAME).exists():
             _clear_half_made(folder)
@@ -251,14 +251,6 @@ def create(
                     folder.rmdir()
         raise
     return Store.open(folder)
-
-
-def _fsync_dir(folder: Path) -> None:
-    fd = os.open(folder, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
 
 
 def open_for_resume(folder: Path) -> tuple[Store, Config, list[PlayerSpec], list[str]]:

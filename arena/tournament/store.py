@@ -427,7 +427,8 @@ def _take_lock(path: Path) -> int | None:
         os.close(fd)  # we locked a file its holder had just removed: take the one there now
 
 
-def _fsync(path: Path) -> None:
+def fsync(path: Path) -> None:
+    """Flush a file or a folder (its entries) to disk."""
     fd = os.open(path, os.O_RDONLY)
     try:
         os.fsync(fd)
@@ -495,9 +496,9 @@ class Store:
                 )
         finally:
             db.close()
-        _fsync(temp)
+        fsync(temp)
         os.replace(temp, folder / DB_NAME)
-        _fsync(folder)
+        fsync(folder)
         return cls.open(folder)
 
     @classmethod
@@ -949,8 +950,8 @@ class Store:
         (three times faster on a busy disk)."""
         if self._fsyncs is None:
             self._fsyncs = cf.ThreadPoolExecutor(max_workers=2, thread_name_prefix="arena-fsync")
-        started = [self._fsyncs.submit(_fsync, p) for p in paths[1:]]
-        _fsync(paths[0])
+        started = [self._fsyncs.submit(fsync, p) for p in paths[1:]]
+        fsync(paths[0])
         for done in started:
             done.result()
 
