@@ -70,11 +70,12 @@ def clean_version(
     )
 
 
-def service_fixture(prefix: str, games: tuple[str, ...]) -> Any:
+def service_fixture(prefix: str, games: tuple[str, ...], autouse: bool = False) -> Any:
     """A module's ``service`` fixture: the shared service folder, the module's rows (``prefix``,
-    ``games``: see :func:`clean_up`) deleted before its first test and after its last."""
+    ``games``: see :func:`clean_up`) deleted before its first test and after its last (``autouse``:
+    for every test of the module)."""
 
-    @pytest.fixture(scope="module")
+    @pytest.fixture(scope="module", autouse=autouse)
     def service(serve_dir: Path) -> Iterator[Path]:
         clean_up(prefix, games)
         yield serve_dir

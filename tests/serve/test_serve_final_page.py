@@ -13,25 +13,20 @@ from __future__ import annotations
 import csv
 import io
 import re
-from collections.abc import Iterator
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.serve.support import clean_up, logged_in
+from tests.serve.support import logged_in, service_fixture
 
 PREFIX = "final-page-test-"
 GAME = "tute-cabrero"
 NAMES = ("ana", "beto", "caro")
 
 
-@pytest.fixture(scope="module", autouse=True)
-def service(serve_dir: Path) -> Iterator[Path]:
-    clean_up(PREFIX, (GAME,))
-    yield serve_dir
-    clean_up(PREFIX, (GAME,))
+service = service_fixture(PREFIX, (GAME,), autouse=True)
 
 
 @pytest.fixture(scope="module")

@@ -8,25 +8,20 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from arena.results import grades
-from tests.serve.support import clean_up
+from tests.serve.support import service_fixture
 
 PREFIX = "grades-test-"
 GAME = "tute-cabrero"
 NAMES = ("ana", "beto", "caro")
 
 
-@pytest.fixture(scope="module", autouse=True)
-def service(serve_dir: Path) -> Iterator[Path]:
-    clean_up(PREFIX, (GAME,))
-    yield serve_dir
-    clean_up(PREFIX, (GAME,))
+service = service_fixture(PREFIX, (GAME,), autouse=True)
 
 
 def _final(options: dict[str, Any]) -> Any:
