@@ -158,17 +158,18 @@ def start(store: Store) -> str:
     extra = [p for p in schedule if p.round < 0]
     base = len(schedule) - len(extra)
     if config.get("budget") is not None and not t.budget_chosen(store):
-        return _("Until separated: up to {budget} more partidos (--budget).").format(budget=config["budget"])
-    if config.get("budget") is not None or extra:  # resumed (or begun by a version without the rule)
-        budget = config["budget"] if config.get("budget") is not None else base
+        left = max(0, int(config["budget"]) - len(extra))
+        return _("Until separated: up to {budget} more partidos (--budget).").format(budget=left)
+    if config.get("budget") is not None:  # resumed
         return _(
             "Until separated: up to {budget} more partidos (chosen when the schedule ended), {n} played."
-        ).format(budget=budget, n=len(extra))
+        ).format(budget=config["budget"], n=len(extra))
+    # chosen now: after the schedule, or on playing on (--resume --until-separated) after extras
     found, _equal = open_neighbours(_posiciones(store))
     k = int(config["table_size"])
     group = (6 if k == 3 else k) if config.get("duplicate") else 1
     budget, line = choose(found, base, len(store.entrants()), k, group)
-    t.choose_budget(store, budget)
+    t.choose_budget(store, len(extra) + budget)
     return line
 
 

@@ -54,7 +54,10 @@ RESULT_OPTIONS = (
     "budget",
     "sandbox",
 )
-"""Options that decide the results: stored at creation, never changed by --resume."""
+"""Options that decide the results: stored at creation, never changed by --resume (but
+:data:`PLAY_ON_OPTIONS`)."""
+PLAY_ON_OPTIONS = ("until_separated", "budget")
+"""What ``--resume DIR`` may add: play on until separated, at most ``--budget`` more partidos."""
 
 
 @click.command(
@@ -189,6 +192,8 @@ def tournament(
             _same_containment(config.sandbox, here=scheduler is None)
             if config.seed is not None:
                 click.echo(predictable_warning("--seed", config.seed), err=True)
+            if until_separated:  # play on: after the schedule, or after the extras already played
+                config = t.play_on(store, budget)
             schedule_size, committed, withdrawn = store.counts()
             store.close()
             click.echo(
@@ -455,8 +460,13 @@ def _resume_folder(ctx: click.Context, paths: tuple[Path, ...], out: Path | None
     given = [
         p.opts[0]
         for p in ctx.command.params
-        if p.name in RESULT_OPTIONS and ctx.get_parameter_source(p.name) is ParameterSource.COMMANDLINE
+        if p.name in RESULT_OPTIONS
+        and p.name not in PLAY_ON_OPTIONS
+        and ctx.get_parameter_source(p.name) is ParameterSource.COMMANDLINE
     ]
+    typed = {p for p in PLAY_ON_OPTIONS if ctx.get_parameter_source(p) is ParameterSource.COMMANDLINE}
+    if typed == {"budget"}:
+        raise click.UsageError(_("--budget goes with --until-separated"))
     if given:
         raise click.UsageError(
             _("--resume takes the torneo's options from its folder; drop {options}").format(

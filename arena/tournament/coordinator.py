@@ -512,6 +512,22 @@ def choose_budget(store: Store, budget: int) -> None:
         store.db.execute("INSERT OR REPLACE INTO meta VALUES (?, '1')", (BUDGET_CHOSEN,))
 
 
+def play_on(store: Store, more: int | None) -> Config:
+    """Turn ``--until-separated`` on for a resumed torneo (begun with or without it): at most ``more``
+    partidos after those already added, or (None) a budget chosen anew once the schedule is settled;
+    the stored configuration says so from now on. Returns it."""
+    extra = sum(1 for p in store.scheduled() if p.round < 0)
+    with store.db:
+        store.db.execute("INSERT OR REPLACE INTO config VALUES ('until_separated', 'true')")
+        store.db.execute("DELETE FROM meta WHERE key = ?", (BUDGET_CHOSEN,))
+        if more is None:
+            store.db.execute("DELETE FROM config WHERE key = 'budget'")
+        else:
+            budget = json.dumps(extra + more)
+            store.db.execute("INSERT OR REPLACE INTO config VALUES ('budget', ?)", (budget,))
+    return Config.from_store(store.config())
+
+
 def budget_chosen(store: Store) -> bool:
     """Whether the torneo's budget was chosen by the command (:func:`choose_budget`)."""
     return store.db.execute("SELECT 1 FROM meta WHERE key = ?", (BUDGET_CHOSEN,)).fetchone() is not None
