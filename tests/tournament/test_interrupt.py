@@ -32,6 +32,10 @@ command loading, the workers booting, the players checked: on a loaded machine, 
 moment the torneo's folder appears (its store being made), and once the first partido is saved."""
 
 
+PYTHON_STARTING = "Could not import runpy module"
+"""What the interpreter says when SIGINT lands while it starts (``python -m``: before ``runpy``)."""
+
+
 def _interrupt(proc: subprocess.Popen[str], out: Path, moment: str) -> None:
     if moment == "folder made":
         deadline = time.monotonic() + 120
@@ -56,13 +60,15 @@ def test_ctrl_c_at_any_moment_exits_130_and_leaves_a_folder_to_resume_or_none(
         output, _ = proc.communicate(timeout=60)
     finally:
         proc.kill()
-    if moment == "at once" and proc.returncode == -signal.SIGINT:
+    starting = moment == "at once" and (proc.returncode == -signal.SIGINT or PYTHON_STARTING in output)
+    if starting:
         # SIGINT before Python had set its handler: the process dies of the signal itself, which
-        # a shell reports as 130 as well; nothing was made
+        # a shell reports as 130 as well; or while the interpreter itself starts (before any code of
+        # ours runs: Python prints its own traceback and exits 1, seen under load); nothing was made
         assert not out.exists()
     else:
         assert proc.returncode == 130, output
-    assert "Traceback" not in output, output  # not from the coordinator, nor its forkserver or workers
+        assert "Traceback" not in output, output  # not from the coordinator, its forkserver or workers
     assert not leftover_players(run_token, players_only=False), "processes outlived the coordinator"
     if (out / DB_NAME).exists():  # the store was made: --resume finishes the torneo
         assert f"arena tournament --resume {out}" in output, output
@@ -70,7 +76,7 @@ def test_ctrl_c_at_any_moment_exits_130_and_leaves_a_folder_to_resume_or_none(
         assert refused.exit_code == 1 and "es un torneo; seguilo con --resume" in refused.output
         resume(out)
     else:  # nothing was saved, and nothing is in the way of the same command
-        assert "no se guardó nada" in output or proc.returncode == -signal.SIGINT, output
+        assert "no se guardó nada" in output or starting, output
         assert not out.exists() or t.half_made(out), sorted(p.name for p in out.iterdir())
         again = CliRunner().invoke(tournament, [str(players), "--out", str(out), *OPTIONS, "--workers", "2"])
         assert again.exit_code == 0, again.output
