@@ -1,8 +1,10 @@
 """Helpers of the ``arena serve`` test modules: their rows deleted, logged-in clients, clean versions,
-and a module's ``service`` fixture (the Django they share: this folder's ``conftest.py``)."""
+a module's ``service`` fixture (the Django they share: this folder's ``conftest.py``), and a free
+port and whether one answers (for the tests that start a real server)."""
 
 from __future__ import annotations
 
+import socket
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -82,3 +84,19 @@ def service_fixture(prefix: str, games: tuple[str, ...], autouse: bool = False) 
         clean_up(prefix, games)
 
     return service
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on (just now)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def answers(port: int) -> bool:
+    """Whether something accepts connections on 127.0.0.1:``port``."""
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=1):
+            return True
+    except OSError:
+        return False

@@ -25,7 +25,6 @@ import os
 import re
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -40,6 +39,7 @@ import pytest
 
 from tests.browser import CHROMEDRIVER, require_browser
 from tests.paths import ROOT
+from tests.serve.support import answers, free_port
 
 PASSWORD = "una-clave-larga-de-prueba-42"
 ROSTER = (
@@ -76,17 +76,11 @@ from selenium.webdriver.support.ui import Select  # noqa: E402
 from scripts.screenshots import chromium_options  # noqa: E402  (the flags that keep it off the network)
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str, Path]]:
     """The real ``arena serve`` on a free loopback port: its address, the instructor's link, its folder."""
     folder = tmp_path_factory.mktemp("serve-browser")
-    port = _free_port()
+    port = free_port()
     env = {**os.environ, "ARENA_SERVE_CHECK_PARTIDOS": "1", "PYTHONUNBUFFERED": "1"}
     env.pop("DATABASE_URL", None)  # its own SQLite: the server is a process of its own
     log = (folder / "server.log").open("w")
@@ -112,7 +106,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str,
                 break
         assert link, f"no instructor link; the server said: {(folder / 'server.log').read_text()[-2000:]}"
         base = f"http://127.0.0.1:{port}"
-        _wait(lambda: _answers(port), 60, "the server to listen")
+        _wait(lambda: answers(port), 60, "the server to listen")
         yield base, link, folder
     finally:
         os.killpg(process.pid, signal.SIGTERM)
@@ -123,13 +117,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str,
             process.wait()
         log.close()
 
-
-def _answers(port: int) -> bool:
-    try:
-        with socket.create_connection(("127.0.0.1", port), timeout=1):
-            return True
-    except OSError:
-        return False
 
 
 @pytest.fixture(scope="module")

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -23,19 +22,7 @@ pytest.importorskip("django")
 pytest.importorskip("waitress")
 pytest.importorskip("whitenoise")
 
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def _answers(port: int) -> bool:
-    try:
-        with socket.create_connection(("127.0.0.1", port), timeout=1):
-            return True
-    except OSError:
-        return False
+from tests.serve.support import answers, free_port
 
 
 def _serve(folder: Path, port: int, lang: str = "en") -> subprocess.Popen[str]:
@@ -67,11 +54,11 @@ def _stop(process: subprocess.Popen[str]) -> None:
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[int, Path]]:
     """The real ``arena serve`` on a free loopback port: its port and folder."""
     folder = tmp_path_factory.mktemp("serve-static")
-    port = _free_port()
+    port = free_port()
     process = _serve(folder / "data", port)
     try:
         deadline = time.monotonic() + 120
-        while not _answers(port):
+        while not answers(port):
             assert process.poll() is None, f"the server stopped: {process.communicate()[1][-2000:]}"
             assert time.monotonic() < deadline, "the server never listened"
             time.sleep(0.2)
@@ -137,4 +124,4 @@ def test_a_port_in_use_is_one_line_and_nothing_starts(
     assert "Serving" not in out and "Sirviendo" not in out  # it never said it was serving
     with pytest.raises(ProcessLookupError):  # no worker (nor anything else) of its session is left
         os.killpg(second.pid, 0)
-    assert _answers(port)  # the first server still serves
+    assert answers(port)  # the first server still serves
