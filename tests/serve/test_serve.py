@@ -8,11 +8,13 @@ the sample opponents in the sandbox. What this module creates is deleted at its 
 from __future__ import annotations
 
 import io
+import re
 import threading
 import time
 import zipfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -269,6 +271,51 @@ def test_the_player_s_files_can_be_uploaded_without_a_zip() -> None:
     assert refused.status_code == 400 and "Subí un solo .zip" in refused.content.decode()
     many = [SimpleUploadedFile(f"f{i}.py", b"x") for i in range(51)]
     assert ana.post("/upload", {"player": many}).status_code == 400
+
+
+PUBLIC = {
+    "home", "style", "login", "logout", "invite", "me", "upload", "password_reset", "password_reset_done",
+    "password_reset_confirm", "password_reset_complete", "standings", "live", "live_script", "partido",
+    "replay", "viewer_asset", "set_language",
+}
+"""The addresses any logged-in student may open (each checks its own object); every other one, a new
+one included, must refuse a student who does not own what it names (default-deny)."""
+
+
+def _patterns(resolver: Any, prefix: str = "") -> Iterator[tuple[str, Any]]:
+    from django.urls import URLResolver
+
+    for entry in resolver.url_patterns:
+        route = prefix + str(entry.pattern)
+        if isinstance(entry, URLResolver):
+            if not route.startswith("admin/"):  # the admin: checked whole, below
+                yield from _patterns(entry, route)
+        else:
+            yield route, entry
+
+
+def test_every_address_refuses_another_student_unless_it_is_public() -> None:
+    from django.urls import get_resolver
+
+    from arena.serve.ladder.models import Student, Version
+
+    _upload(_student("ana@example.edu"), _zip(files={"x.txt": "x"}))
+    theirs = Version.objects.filter(student=Student.objects.get(email="ana@example.edu")).first()
+    assert theirs is not None
+    bruno = _student("bruno@example.edu")
+    checked = []
+    for route, entry in _patterns(get_resolver()):
+        if entry.name in PUBLIC:
+            continue
+        url = "/" + re.sub(r"<int:\w+>", str(theirs.pk), re.sub(r"<(?:str:|path:)?\w+>", "x", route))
+        for answer in (bruno.get(url), bruno.post(url, {})):
+            assert answer.status_code in (302, 403, 404, 405), (url, answer.status_code)
+            if answer.status_code == 302:
+                assert "login" in answer["Location"], (url, answer["Location"])
+        checked.append(entry.name)
+    assert {"version", "version_files", "choose", "roster", "links_csv", "final_site_index"} <= set(checked)
+    admin = bruno.get("/admin/")
+    assert admin.status_code == 302 and "login" in admin["Location"]
 
 
 def test_another_student_gets_404_for_a_version_and_for_the_roster() -> None:
