@@ -27,12 +27,18 @@ def proxy_options(environ: Mapping[str, str] | None = None) -> dict[str, Any]:
     """waitress's options for the reverse proxy named by ``ARENA_SERVE_PROXY`` (its address as the
     server sees it, ``127.0.0.1`` for one on the same machine; ``*``: any peer): from that peer only,
     ``X-Forwarded-Proto`` is believed (``https`` makes the request secure: CSRF's origin check, the
-    invitation links' ``https://``). Unset (the default): no header of a proxy is believed, and
+    invitation links' ``https://``) and the last address of ``X-Forwarded-For`` (the one the proxy
+    itself appended) becomes the request's address, so the login lockout counts failures per
+    student's address, not per proxy. Unset (the default): no header of a proxy is believed, and
     waitress drops them all (``Forwarded``, ``X-Forwarded-*``) before Django sees the request."""
     proxy = (os.environ if environ is None else environ).get(PROXY_ENV, "").strip()
     if not proxy:
         return {}
-    return {"trusted_proxy": proxy, "trusted_proxy_headers": {"x-forwarded-proto"}}
+    return {
+        "trusted_proxy": proxy,
+        "trusted_proxy_count": 1,
+        "trusted_proxy_headers": {"x-forwarded-proto", "x-forwarded-for"},
+    }
 
 
 def instructor_link(base: str) -> str | None:

@@ -32,10 +32,10 @@ class ContentSecurityPolicy:
 
 
 def client_ip(request: HttpRequest) -> str | None:
-    """The address a login failure is counted against: the peer of the connection (waitress's
-    ``REMOTE_ADDR``). ``X-Forwarded-For`` and the like are never read: a client sets them at will,
-    and ``arena serve`` is told of no proxy it could trust (behind one, every login comes from the
-    proxy's address, and the lockout is by user name alone)."""
+    """The address a login failure is counted against: waitress's ``REMOTE_ADDR``, the peer of the
+    connection — or, from the reverse proxy named by ``ARENA_SERVE_PROXY`` only, the last address of
+    its ``X-Forwarded-For`` (waitress puts it there: :func:`arena.cli.serve.proxy_options`). From
+    anyone else the header is dropped before Django sees it: a client cannot choose its address."""
     address = request.META.get("REMOTE_ADDR")
     return str(address) if address else None
 
