@@ -119,16 +119,15 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
 ]
-# Passwords hashed with scrypt at Django's parameters (N = 2^14, r = 8, p = 5: 16 MiB a hash, one of
-# the settings OWASP's Password Storage Cheat Sheet lists): 0.15 s of CPU a login here against
-# PBKDF2's 0.22 s (1,000,000 rounds), for a class's login burst. The others are Django's own list:
-# a password stored with any of them still verifies, and is stored again with scrypt at its next
-# login (docs/serve.md, "Capacity"; docs/security.md).
+# Passwords hashed with Argon2id at OWASP's first configuration (19 MiB, 2 passes, 1 lane:
+# arena.serve.passwords): 20 ms of CPU a login here against scrypt's 150 ms and PBKDF2's 220 ms, so a
+# class's login burst fits in 2 cores. The others are Django's own list: a password stored with any of
+# them still verifies, and is stored again with Argon2id at its next login (docs/security.md).
 PASSWORD_HASHERS = [
+    "arena.serve.passwords.OwaspArgon2PasswordHasher",
     "django.contrib.auth.hashers.ScryptPasswordHasher",
     "django.contrib.auth.hashers.PBKDF2PasswordHasher",
     "django.contrib.auth.hashers.PBKDF2SHA1PasswordHasher",
-    "django.contrib.auth.hashers.Argon2PasswordHasher",
     "django.contrib.auth.hashers.BCryptSHA256PasswordHasher",
 ]
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "arena"}}

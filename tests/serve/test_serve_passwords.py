@@ -1,5 +1,6 @@
-"""``arena serve``: passwords stored with scrypt (settings.PASSWORD_HASHERS, first), those stored
-with PBKDF2 before still accepted and stored again with scrypt at their next login.
+"""``arena serve``: passwords stored with Argon2id at OWASP's minimum (settings.PASSWORD_HASHERS,
+first: :class:`arena.serve.passwords.OwaspArgon2PasswordHasher`), those stored before with scrypt,
+PBKDF2 or Django's own Argon2 parameters still accepted and stored again at their next login.
 
 The other serve tests hash with MD5 (tests/serve/conftest.py); these use the service's own list.
 What this module creates is deleted at its end."""
@@ -27,33 +28,42 @@ def _service_hashers(serve_dir: Any) -> Iterator[None]:
     get_user_model().objects.filter(username__startswith=PREFIX).delete()
 
 
-def test_the_service_hashes_with_scrypt_first_and_keeps_django_s_others() -> None:
+def test_the_service_hashes_with_owasp_argon2id_first_and_keeps_django_s_others() -> None:
     from arena.serve import settings as served
 
-    assert served.PASSWORD_HASHERS[0] == "django.contrib.auth.hashers.ScryptPasswordHasher"
-    assert "django.contrib.auth.hashers.PBKDF2PasswordHasher" in served.PASSWORD_HASHERS[1:]
+    assert served.PASSWORD_HASHERS[0] == "arena.serve.passwords.OwaspArgon2PasswordHasher"
+    for kept in ("ScryptPasswordHasher", "PBKDF2PasswordHasher"):
+        assert f"django.contrib.auth.hashers.{kept}" in served.PASSWORD_HASHERS[1:]
 
 
-def test_a_new_password_is_stored_with_scrypt() -> None:
+def test_a_new_password_is_stored_with_argon2id_at_owasp_s_parameters() -> None:
     from django.contrib.auth import get_user_model
 
     user = get_user_model().objects.create_user(PREFIX + "nueva", password=PASSWORD)
     user.refresh_from_db()
-    assert user.password.startswith("scrypt$16384$")  # Django's parameters: N = 2^14
+    # OWASP's Password Storage Cheat Sheet: m = 19 MiB, t = 2, p = 1
+    assert user.password.startswith("argon2$argon2id$v=19$m=19456,t=2,p=1$")
     assert user.check_password(PASSWORD) and not user.check_password("otra")
 
 
-def test_a_pbkdf2_password_logs_in_and_is_stored_again_with_scrypt() -> None:
+def _logs_in_and_is_stored_again(old: str, name: str) -> None:
     from django.contrib.auth import get_user_model
-    from django.contrib.auth.hashers import PBKDF2PasswordHasher, make_password
     from django.test import Client
 
-    old = make_password(PASSWORD, hasher=PBKDF2PasswordHasher())
-    assert old.startswith("pbkdf2_sha256$")
-    user = get_user_model().objects.create(username=PREFIX + "antigua", password=old)
+    user = get_user_model().objects.create(username=PREFIX + name, password=old)
     answer = Client().post(
         "/login/", {"username": user.username, "password": PASSWORD}, REMOTE_ADDR="10.52.1.1"
     )
     assert answer.status_code == 302 and answer.url == "/me"
     user.refresh_from_db()
-    assert user.password.startswith("scrypt$") and user.check_password(PASSWORD)
+    assert user.password.startswith("argon2$argon2id$v=19$m=19456,t=2,p=1$")
+    assert user.check_password(PASSWORD)
+
+
+@pytest.mark.parametrize("hasher", ["PBKDF2PasswordHasher", "ScryptPasswordHasher", "Argon2PasswordHasher"])
+def test_an_older_hash_logs_in_and_is_stored_again_with_owasp_argon2id(hasher: str) -> None:
+    from django.contrib.auth import hashers
+
+    old = hashers.make_password(PASSWORD, hasher=getattr(hashers, hasher)())
+    assert not old.startswith("argon2$argon2id$v=19$m=19456,")
+    _logs_in_and_is_stored_again(old, hasher.lower())
