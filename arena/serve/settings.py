@@ -175,6 +175,10 @@ EMAIL_USE_TLS = os.environ.get("ARENA_SERVE_SMTP_TLS", "1") == "1"
 DEFAULT_FROM_EMAIL = os.environ.get("ARENA_SERVE_EMAIL_FROM", EMAIL_HOST_USER or "arena@localhost")
 PASSWORD_RESET_BY_EMAIL = bool(SMTP_HOST)
 """Whether /password_reset/ is offered (an SMTP server is named); else it answers 404."""
+RESET_REQUESTS_PER_HOUR = int(os.environ.get("ARENA_SERVE_RESET_REQUESTS_PER_HOUR", "10"))
+"""Reset requests by email from one address in an hour, at most (then the form says to wait)."""
+RESET_EMAILS_PER_HOUR = int(os.environ.get("ARENA_SERVE_RESET_EMAILS_PER_HOUR", "3"))
+"""Reset emails to one email address in an hour, at most (then none is sent, silently)."""
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "me"

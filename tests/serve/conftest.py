@@ -77,7 +77,7 @@ def _configure(tmp_path_factory: pytest.TempPathFactory) -> Path:
     boot.migrate()
     from django.test.utils import override_settings
 
-    # Passwords hashed with MD5 here, not with the service's scrypt (0.15 s of CPU a password):
+    # Passwords hashed with MD5 here, not with the service's Argon2id (20 ms of CPU a password):
     # no test here is about the hash but test_serve_passwords (which sets the service's own list),
     # and the lockout's counts the hashes made. The browser tests' server, a process of its own,
     # keeps the service's hashers.

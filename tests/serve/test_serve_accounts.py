@@ -32,6 +32,7 @@ ROSTER = (
     "First name,Last name,ID number,Email address\n"
     f"Ana,Núñez,@SUM(1+1),{PREFIX}ana@example.edu\n"
     f"Bruno,Paz,2002,{PREFIX}bruno@example.edu\n"
+    f"Carla,Ruiz,2003,{PREFIX}carla@example.edu\n"
 )
 INSTRUCTOR = f"{PREFIX}profe"
 
@@ -198,9 +199,13 @@ def test_the_reset_by_email_is_not_offered_without_smtp() -> None:
 
 @pytest.fixture
 def smtp() -> Iterator[list[Any]]:
-    """The reset by email on, its mails kept in memory (Django's locmem backend)."""
+    """The reset by email on, its mails kept in memory (Django's locmem backend), its hourly limits
+    fresh (they are counted in the cache)."""
     from django.core import mail
+    from django.core.cache import cache
     from django.test.utils import override_settings
+
+    cache.clear()
 
     with override_settings(
         PASSWORD_RESET_BY_EMAIL=True, EMAIL_BACKEND="django.core.mail.backends.locmem.EmailBackend"
@@ -236,6 +241,32 @@ def test_a_student_resets_their_password_by_email(smtp: list[Any]) -> None:
     assert _can_log_in("bruno", NEW_PASSWORD) and not _can_log_in("bruno", PASSWORD)
     again = Client().get(link.group(1), follow=True)  # the emailed link works once
     assert "new_password1" not in again.content.decode()
+
+
+def test_the_reset_emails_are_rate_limited_per_mailbox_and_per_address(smtp: list[Any]) -> None:
+    """No more than RESET_EMAILS_PER_HOUR mails to one mailbox (then the same page, nothing sent: no
+    mail bomb, and nothing told of which addresses exist), and no more than RESET_REQUESTS_PER_HOUR
+    requests from one address (then the form's own error says to wait)."""
+    from django.conf import settings
+    from django.test import Client
+
+    username = f"{PREFIX}carla@example.edu"
+    assert _set(_pending("carla").token, PASSWORD).status_code == 200
+    client = Client()
+    for _ in range(settings.RESET_EMAILS_PER_HOUR + 2):
+        sent = client.post("/password_reset/", {"email": username.upper()}, REMOTE_ADDR="10.52.2.1")
+        assert sent.status_code == 302 and sent["Location"] == "/password_reset/sent/"
+    assert len(smtp) == settings.RESET_EMAILS_PER_HOUR
+    left = settings.RESET_REQUESTS_PER_HOUR - settings.RESET_EMAILS_PER_HOUR - 2
+    for n in range(left):
+        other = client.post("/password_reset/", {"email": f"nobody{n}@example.edu"}, REMOTE_ADDR="10.52.2.1")
+        assert other.status_code == 302
+    refused = client.post("/password_reset/", {"email": "nobody@example.edu"}, REMOTE_ADDR="10.52.2.1")
+    page = refused.content.decode()
+    assert refused.status_code == 200 and 'class="errorlist' in page and "una hora" in page
+    elsewhere = client.post("/password_reset/", {"email": "nobody@example.edu"}, REMOTE_ADDR="10.52.2.2")
+    assert elsewhere.status_code == 302  # another address has its own hour
+    assert len(smtp) == settings.RESET_EMAILS_PER_HOUR
 
 
 # --- the login lockout beside the recovery pages
@@ -301,7 +332,7 @@ def test_manage_runs_djangos_commands_on_the_folders_database(tmp_path: Path) ->
         rows = db.execute(
             "SELECT is_superuser, password FROM auth_user WHERE username = 'otra-docente'"
         ).fetchall()
-    assert rows and rows[0][0] == 1 and rows[0][1].startswith("scrypt$")  # the service's hasher
+    assert rows and rows[0][0] == 1 and rows[0][1].startswith("argon2$argon2id$")  # the service's hasher
     unknown = _manage(folder, "changepassword", "nadie")
     assert unknown.returncode != 0 and "does not exist" in unknown.stderr
     collected = _manage(folder, "collectstatic", "--noinput")

@@ -10,14 +10,16 @@ student's pending ones (their links then answer 404). docs/serve.md, *Recovering
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
 from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import views as auth_views
+from django.core.cache import cache
 from django.db import transaction
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.urls import reverse, reverse_lazy
 from django.utils.translation import gettext as _
@@ -27,6 +29,7 @@ from arena import inert
 from arena.serve.ladder.forms import NewLinkForm
 from arena.serve.ladder.models import Invitation, Student
 from arena.serve.ladder.views import _instructor, audit
+from arena.serve.security import client_ip as request_address
 
 
 def pending(request: HttpRequest) -> list[dict[str, Any]]:
@@ -110,12 +113,43 @@ def _by_email(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
     return gated
 
 
-reset_request = _by_email(
-    auth_views.PasswordResetView.as_view(
-        template_name="registration/reset_request.html",
-        success_url=reverse_lazy("password_reset_done"),
-    )
-)
+RESET_WINDOW_S = 3600
+"""The window of the reset emails' limits (an hour)."""
+
+
+def _spend(key: str, most: int) -> bool:
+    """One more of at most ``most`` in the current window under ``key`` (the cache); False when spent."""
+    cache.add(key, 0, RESET_WINDOW_S)
+    try:
+        return cache.incr(key) <= most
+    except ValueError:  # expired between the two calls: a new window
+        cache.set(key, 1, RESET_WINDOW_S)
+        return True
+
+
+class ThrottledReset(auth_views.PasswordResetView):
+    """Django's reset by email, rate limited so the form cannot mail-bomb a student or spend the SMTP
+    server's quota: from one address at most ``settings.RESET_REQUESTS_PER_HOUR`` requests an hour
+    (then the form says so), and to one email address at most ``settings.RESET_EMAILS_PER_HOUR``
+    emails an hour (then nothing more is sent, and the page says what it always says: whether an
+    account has that address is never told)."""
+
+    template_name = "registration/reset_request.html"
+    success_url = reverse_lazy("password_reset_done")
+
+    def form_valid(self, form: Any) -> HttpResponse:
+        address = request_address(self.request)
+        if not _spend(f"reset-from:{address}", settings.RESET_REQUESTS_PER_HOUR):  # not shown
+            form.add_error(None, _("Too many reset requests from your address: try again in an hour."))
+            return self.form_invalid(form)
+        email = form.cleaned_data["email"].strip().lower()
+        mailbox = hashlib.sha256(email.encode()).hexdigest()
+        if not _spend(f"reset-to:{mailbox}", settings.RESET_EMAILS_PER_HOUR):  # not shown
+            return HttpResponseRedirect(self.get_success_url())
+        return super().form_valid(form)
+
+
+reset_request = _by_email(ThrottledReset.as_view())
 reset_sent = _by_email(auth_views.PasswordResetDoneView.as_view(template_name="registration/reset_sent.html"))
 reset_confirm = _by_email(
     auth_views.PasswordResetConfirmView.as_view(
