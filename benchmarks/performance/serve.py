@@ -33,9 +33,10 @@
 4. **Disk.** The bytes under ``DIR/ladder/`` (replays, logs, incidents) per 1000 done partidos,
    and what they would take uncompressed.
 5. **Alone.** ``arena tournament`` on the same machine, with the same versions' folders and the
-   same ``--workers``, ``--alone-partidos`` (30) partidos at tables of 4, at the niceness of the
+   same ``--workers``, ``--alone-partidos`` (300) partidos at tables of 4, at the niceness of the
    server's worker process (so that other work on the machine weighs on both alike): partidos per
-   minute from its store (first start to last end).
+   minute from its store (first start to last end). 300 take half a minute or more, as the steady
+   phase does; 30 (the default before) took 2–7 s, too short a sample to compare a minute with.
 
 Other engineers may load the machine meanwhile: the load average is printed at the start and the
 end. About 3–5 minutes on 2 cores with the defaults. Prints, as its last line,
@@ -783,7 +784,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seeded", type=int, default=4, help="clean versions at the start (default 4)")
     parser.add_argument("--check-partidos", type=int, default=1, help="partidos of an upload's check (1)")
     parser.add_argument("--kills", type=int, default=3, help="SIGKILLs of the server (default 3)")
-    parser.add_argument("--alone-partidos", type=int, default=30, help="partidos of the torneo alone (30)")
+    parser.add_argument("--alone-partidos", type=int, default=300, help="partidos of the torneo alone (300)")
     parser.add_argument("--keep", type=Path, default=None, help="work in this new folder and keep it")
     args = parser.parse_args(argv)
     if args.students < args.seeded + args.uploaders:
