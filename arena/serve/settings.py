@@ -41,6 +41,12 @@ def secret_key(folder: Path) -> str:
     return key
 
 
+KEEP_CONNECTIONS = {"CONN_MAX_AGE": 600, "CONN_HEALTH_CHECKS": True}
+"""Each of the web server's threads keeps its database connection between requests (ten minutes,
+checked before reuse): opening one per request took a tenth of the pages' CPU (SQLite registers its
+functions on every new connection; PostgreSQL adds a TCP handshake and authentication)."""
+
+
 def database(url: str | None, folder: Path) -> dict[str, object]:
     """Django's ``DATABASES["default"]``: PostgreSQL from ``url``, else SQLite in ``folder``."""
     if not url:
@@ -54,6 +60,7 @@ def database(url: str | None, folder: Path) -> dict[str, object]:
                 "timeout": 30,
                 "init_command": "PRAGMA journal_mode=WAL;",
             },
+            **KEEP_CONNECTIONS,
         }
     parts = urlparse(url)
     if parts.scheme not in ("postgres", "postgresql"):
@@ -65,6 +72,7 @@ def database(url: str | None, folder: Path) -> dict[str, object]:
         "PASSWORD": unquote(parts.password or ""),
         "HOST": parts.hostname or "",
         "PORT": str(parts.port or ""),
+        **KEEP_CONNECTIONS,
     }
 
 
@@ -130,6 +138,9 @@ PASSWORD_HASHERS = [
     "django.contrib.auth.hashers.PBKDF2SHA1PasswordHasher",
     "django.contrib.auth.hashers.BCryptSHA256PasswordHasher",
 ]
+SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+"""Sessions read from the web process's memory, written through to the database (a restart loses
+nothing): no query for the session on each page."""
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "arena"}}
 """In the process's memory (no other service): ``live.json``'s answers (views_watch.live)."""
 
@@ -212,6 +223,8 @@ LOGGING = {
     },
 }
 CHECK_PARTIDOS = int(os.environ.get("ARENA_SERVE_CHECK_PARTIDOS", "2"))
+LIVE_FRESH_S = float(os.environ.get("ARENA_SERVE_LIVE_FRESH_S", "2"))
+"""How long a ladder's ``live.json`` answer is given as it is, without looking whether it changed."""
 STANDINGS_FRESH_S = float(os.environ.get("ARENA_SERVE_STANDINGS_FRESH_S", "10"))
 """How old a ladder's standings fit may be shown while partidos end (its versions unchanged)."""
 CHECKS_IN_WORKERS = False

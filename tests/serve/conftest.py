@@ -82,6 +82,9 @@ def _configure(tmp_path_factory: pytest.TempPathFactory) -> Path:
     # and the lockout's counts the hashes made. The browser tests' server, a process of its own,
     # keeps the service's hashers.
     override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]).enable()
+    # live.json looks at once whether its answer changed (the service waits 2 s between looks:
+    # test_serve_watch's test_live_json_is_not_looked_at_again_within_live_fresh_s)
+    override_settings(LIVE_FRESH_S=0).enable()
     return folder
 
 

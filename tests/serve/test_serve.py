@@ -388,8 +388,11 @@ def test_settings_read_a_postgresql_url() -> None:
         "PASSWORD": "s@cret",
         "HOST": "db.example",
         "PORT": "5433",
+        "CONN_MAX_AGE": 600,  # each web thread keeps its connection
+        "CONN_HEALTH_CHECKS": True,
     }
-    assert database(None, Path("/x"))["NAME"] == "/x/serve.sqlite3"
+    sqlite = database(None, Path("/x"))
+    assert sqlite["NAME"] == "/x/serve.sqlite3" and sqlite["CONN_MAX_AGE"] == 600
 
 
 def test_the_secret_key_is_kept_private(service: Path) -> None:

@@ -382,6 +382,34 @@ def test_live_json_is_kept_until_what_it_shows_changes(ladder: Any) -> None:
     assert json.loads(client.get(url).content)["partidos"] == json.loads(first.content)["partidos"]
 
 
+def test_live_json_is_not_looked_at_again_within_live_fresh_s(ladder: Any) -> None:
+    """Within ``LIVE_FRESH_S`` of the last look the answer is given as it is (no query for its key:
+    a class's tabs poll without each costing a look); after it, a change shows."""
+    from django.core.cache import cache
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext, override_settings
+
+    from arena.serve.ladder.models import LadderPartido
+
+    cache.clear()
+    client = _client("eva")
+    client.get("/me")
+    url = f"/ladders/{ladder.pk}/live.json"
+    with override_settings(LIVE_FRESH_S=3600):
+        first = client.get(url)
+        queued = LadderPartido.objects.create(ladder=ladder, versions=[ladder.ana.pk, ladder.bruno.pk])
+        try:
+            with CaptureQueriesContext(connection) as looked:
+                again = client.get(url)
+            assert again.content == first.content
+            assert not [q for q in looked if "ladderpartido" in q["sql"]], looked.captured_queries
+            with override_settings(LIVE_FRESH_S=0):
+                changed = client.get(url)
+            assert queued.pk in [p["id"] for p in json.loads(changed.content)["partidos"]]
+        finally:
+            queued.delete()
+
+
 def test_live_json_answers_304_to_the_etag_drawn(ladder: Any) -> None:
     client = _client("eva")
     url = f"/ladders/{ladder.pk}/live.json"

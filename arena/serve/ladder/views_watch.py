@@ -319,17 +319,25 @@ def live(request: HttpRequest, ladder_id: int) -> HttpResponse:
     """The standings and the latest partidos of a ladder, as JSON (what live.js draws); the same for
     every reader who may see the ladder (any logged-in user). The answer is kept in the process's
     memory (Django's local-memory cache) under the ladder and the reader's language until its
-    :func:`live_key` changes; ``at`` is when it was made. Its ETag names what it shows: a request
+    :func:`live_key` changes, and that key is not even read again within ``settings.LIVE_FRESH_S``
+    (2 s) of the last look: a class's tabs polling every 3 s cost one look a ladder a moment, not one
+    each; ``at`` is when it was made. Its ETag names what it shows: a request
     whose ``If-None-Match`` names it gets 304 and no body (live.js sends the last one it drew)."""
+    from django.utils.translation import get_language
+
     ladder = get_object_or_404(Ladder, pk=ladder_id)  # after the login: the access as before
-    key = live_key(ladder)
-    where = f"live:{ladder.pk}:{key[-1]}"
+    where = f"live:{ladder.pk}:{get_language()}"
     kept = cache.get(where)
-    if kept is not None and kept[0] == key:
-        tag, body = kept[1], kept[2]
+    if kept is not None and time.monotonic() - kept[3] < settings.LIVE_FRESH_S:
+        tag, body = kept[1], kept[2]  # made a moment ago: not even its key is read again
     else:
-        made_for, tag, body = _live_answer(ladder, key)
-        cache.set(where, (made_for, tag, body), LIVE_KEEP_S)
+        key = live_key(ladder)
+        if kept is not None and kept[0] == key:
+            tag, body = kept[1], kept[2]
+        else:
+            made_for, tag, body = _live_answer(ladder, key)
+            kept = (made_for, tag, body)
+        cache.set(where, (kept[0], tag, body, time.monotonic()), LIVE_KEEP_S)
     if _matches(request, tag):
         response = HttpResponse(status=304)  # not modified: no body
         del response["Content-Type"]
