@@ -7,13 +7,13 @@ Chromium (Debian's ``chromium`` and ``chromium-driver``, through Selenium: ``pip
 '.[serve,test]'``) then does what the people of a course do: the instructor sets their password,
 imports a roster of five students and opens a ladder of the default game; four students accept
 their invitations and upload sample players (one of them a second version), which are checked; the
-server's worker plays partidos for a while; one student resets their password by email; the
-instructor runs a short final torneo. Every page met on the way is saved as
-``docs/img/serve-<name>.png`` (the whole page, at most 2,400 px high; 1280 px wide, 390 px for the
+server's worker plays partidos (and goes on while the pages are shot); one student resets their
+password by email; the instructor runs a short final torneo. Every page met on the way is saved as
+``docs/img/serve-<name>.png`` (the whole page, at most 1,800 px high; 1280 px wide, 390 px for the
 phone shots), and two of them again in English (the language menu of every page).
 
-    python scripts/serve_screenshots.py                      # about 8 minutes on 2 cores
-    python scripts/serve_screenshots.py --play 120 --out /tmp/img
+    python scripts/serve_screenshots.py                      # about 5 minutes on 2 cores
+    python scripts/serve_screenshots.py --partidos 200 --out /tmp/img
     python scripts/serve_screenshots.py --keep /tmp/demo     # keep the service folder
 
 The partidos are dealt from fresh secret keys: the figures differ from run to run.
@@ -76,7 +76,7 @@ SECOND = ("ana@example.edu", "maestro")
 """A second version, uploaded once the first ones have played a while."""
 WIDE = 1280
 PHONE = 390
-TALLEST = 2400
+TALLEST = 1800
 PAGE_CHANGING = (StaleElementReferenceException, NoSuchElementException)
 
 
@@ -218,7 +218,7 @@ class Camera:
 
     def __init__(self, profile: Path, out: Path, base: str) -> None:
         self.driver = webdriver.Chrome(
-            options=chromium_options(profile, "--hide-scrollbars"), service=Service(CHROMEDRIVER)
+            options=chromium_options(profile, "--hide-scrollbars", "--lang=es"), service=Service(CHROMEDRIVER)
         )
         self.out = out
         self.base = base
@@ -316,7 +316,7 @@ def upload(cam: Camera, username: str, player: str, work: Path) -> str:
     return str(cam.driver.current_url)
 
 
-def course(cam: Camera, server: Server, sink: Sink, work: Path, play: float, final_partidos: int) -> None:
+def course(cam: Camera, server: Server, sink: Sink, work: Path, partidos: int, final_partidos: int) -> None:
     driver = cam.driver
     # The login page, and the instructor's first link.
     cam.get("/login/")
@@ -345,11 +345,11 @@ def course(cam: Camera, server: Server, sink: Sink, work: Path, play: float, fin
     wait(lambda: server.checking() == 0, 600, "the checks")
 
     # The ladder plays; halfway, Ana uploads a second version.
-    start = time.monotonic()
-    wait(lambda: server.done_partidos() >= 4 or time.monotonic() - start > play / 2, play, "partidos")
+    wait(lambda: server.done_partidos() >= partidos // 2, 900, f"{partidos // 2} partidos")
     upload(cam, *SECOND, work)
     wait(lambda: server.checking() == 0, 600, "the second check")
-    wait(lambda: time.monotonic() - start > play and server.done_partidos() >= 8, play + 600, "partidos")
+    more = max(partidos, server.done_partidos() + partidos // 2)  # the second version plays too
+    wait(lambda: server.done_partidos() >= more, 900, f"{more} partidos")
     print(f"{server.done_partidos()} partidos played", flush=True)
 
     # A student's pages.
@@ -361,11 +361,6 @@ def course(cam: Camera, server: Server, sink: Sink, work: Path, play: float, fin
     cam.shoot("version", "a version: its check, its strength and place as charts, its partidos")
     cam.get(f"{first}/files")
     cam.shoot("version-files", "a version's files")
-    names = driver.find_elements(By.CSS_SELECTOR, "a[href*='/files/']")
-    if names:
-        names[0].click()
-        wait(lambda: "/files/" in driver.current_url, 30, "a file")
-        cam.shoot("version-file", "one file of a version")
     cam.get(f"/ladders/{ladder}/")
     wait(lambda: driver.find_elements(By.CSS_SELECTOR, "a[href*='/partidos/']"), 60, "a partido")
     cam.shoot("standings", "the live standings of the ladder")
@@ -424,7 +419,12 @@ def course(cam: Camera, server: Server, sink: Sink, work: Path, play: float, fin
     cam.shoot("instructor", "a ladder's controls")
     cam.get(f"/instructor/ladders/{ladder}/final")
     cam.submit({"partidos": str(final_partidos)}, button="Congelar las versiones y empezar")
-    wait(lambda: "Progreso" in cam.text() or "Estado" in cam.text(), 60, "the final to start")
+
+    def progressing() -> bool:
+        cam.get(f"/instructor/ladders/{ladder}/final")
+        return "Progreso" in cam.text() or bool(driver.find_elements(By.ID, "grades"))
+
+    wait(progressing, 120, "the final's progress")
     cam.shoot("final-running", "the final torneo while it plays")
 
     def finished() -> bool:
@@ -459,8 +459,10 @@ def viewer_step(cam: Camera) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "img", help="where the PNGs go")
-    parser.add_argument("--play", type=float, default=240, help="seconds of ladder play (default 240)")
-    parser.add_argument("--final-partidos", type=int, default=6, help="partidos of the final torneo")
+    parser.add_argument(
+        "--partidos", type=int, default=40, help="ladder partidos played before the pages are shot (40)"
+    )
+    parser.add_argument("--final-partidos", type=int, default=12, help="partidos of the final torneo (12)")
     parser.add_argument("--keep", type=Path, help="make the service folder here and keep it")
     args = parser.parse_args()
 
@@ -476,7 +478,7 @@ def main() -> None:
     try:
         server = Server(folder, sink.server_address[1], work / "server.log")
         cam = Camera(work / "chromium", args.out, server.base)
-        course(cam, server, sink, work, args.play, args.final_partidos)
+        course(cam, server, sink, work, args.partidos, args.final_partidos)
         print("\n".join(f"{name}: {what}" for name, what in cam.made))
     finally:
         if cam is not None:
