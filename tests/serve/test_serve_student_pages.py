@@ -198,6 +198,7 @@ def test_the_latest_partidos_show_their_places_and_the_key_behind_a_toggle(ladde
 def test_the_style_sheet_keeps_tables_and_the_final_s_output_on_a_phone() -> None:
     css = _client("eva").get("/style.css").content.decode()
     assert "overflow-x: auto" in css and "pre.wide { white-space: pre; }" in css
+    assert "code.link { word-break: break-all; }" in css  # the roster's pending links wrap
 
 
 def test_the_live_script_counts_the_age_and_keeps_the_key_folded() -> None:
