@@ -12,7 +12,7 @@ password by email; the instructor runs a short final torneo. Every page met on t
 ``docs/img/serve-<name>.png`` (the whole page, at most 1,800 px high; 1280 px wide, 390 px for the
 phone shots), and two of them again in English (the language menu of every page).
 
-    python scripts/serve_screenshots.py                      # about 5 minutes on 2 cores
+    python scripts/serve_screenshots.py                      # 5 to 8 minutes on 2 cores
     python scripts/serve_screenshots.py --partidos 200 --out /tmp/img
     python scripts/serve_screenshots.py --keep /tmp/demo     # keep the service folder
 
