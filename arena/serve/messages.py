@@ -2,7 +2,8 @@
 
 From the Python code (``_``, ``gettext``, ``gettext_lazy``) with Babel, and from the templates'
 ``{% translate "…" %}`` and ``{% blocktranslate %}…{% endblocktranslate %}`` (variables as
-Django names them, ``%(name)s``). tests/serve/test_serve.py checks the catalog against them.
+Django names them, ``%(name)s``; a template's literal ``%`` doubled, as Django looks it up).
+tests/serve/test_serve.py checks the catalog against them.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ def messages() -> dict[str, str]:
         text = template.read_text(encoding="utf-8")
         where = template.relative_to(PACKAGE).as_posix()
         for match in _TRANSLATE.finditer(text):
-            found.setdefault(match.group(1) or match.group(2) or "", where)
+            found.setdefault((match.group(1) or match.group(2) or "").replace("%", "%%"), where)
         for match in _BLOCK.finditer(text):
-            found.setdefault(_VARIABLE.sub(r"%(\1)s", match.group(1)), where)
+            found.setdefault(_VARIABLE.sub(r"%(\1)s", match.group(1).replace("%", "%%")), where)
     return found

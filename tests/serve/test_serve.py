@@ -147,6 +147,19 @@ def test_the_pages_catalog_translates_every_message() -> None:
     assert not stale, f"in django.po but no longer in the pages: {stale}"
 
 
+def test_a_template_message_with_a_percent_sign_is_translated() -> None:
+    """Django looks a template's ``%`` up doubled: the catalog holds it so (the final page's
+    *Until separated* checkbox was left in English)."""
+    from django.template import engines
+    from django.utils import translation
+
+    message = "Until separated: more partidos until consecutive places are separated at 95%"
+    source = '{% load i18n %}{% translate "' + message + '" %}'
+    with translation.override("es"):
+        text = engines["django"].from_string(source).render()
+    assert text.startswith("Hasta separar:") and text.endswith(" al 95%"), text
+
+
 def test_pages_speak_spanish_by_default_and_english_on_request() -> None:
     from django.test import Client
 

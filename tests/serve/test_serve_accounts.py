@@ -90,6 +90,7 @@ def test_the_links_are_shown_again_on_the_roster_with_a_copy_button() -> None:
         invitation = _pending(name)
         assert f"http://testserver/invite/{invitation.token}" in page
         assert f'data-copy="link-text-{invitation.pk}"' in page
+        assert f'<code class="link" id="link-text-{invitation.pk}">' in page  # wraps in its cell
     assert re.search(r'<script src="/static/ladder/copy\.js" defer>', page)
     assert "/instructor/roster/links.csv" in page
 

@@ -10,7 +10,8 @@ user starts it; headless Chromium (Debian's, through Selenium) does everything a
   why and it stays out of the standings); the second uploads a fixed version;
 * a student watches the leaderboard update without reloading the page and opens a replay;
 * a student gets "not found" for the other's versions and files;
-* the instructor runs the final torneo and downloads the workbook and the grades CSV.
+* the instructor runs the final torneo and downloads the workbook and the grades CSV;
+* the roster's *Copy* button puts a pending invitation's link on the clipboard.
 
 With ``ARENA_SCREENSHOTS=DIR`` it also photographs the student's page, the leaderboard and the
 instructor's page into DIR (``serve-student.png``, ``serve-standings.png``, ``serve-instructor.png``).
@@ -339,3 +340,61 @@ def _final(driver: WebDriver, base: str, ladder: str) -> None:
     rows = list(csv.reader(io.StringIO(grades.read_text(encoding="utf-8-sig"))))
     emails = {cell for row in rows[1:] for cell in row if "@" in cell}
     assert emails == {"ana@example.edu", "bruno@example.edu"}, rows
+
+
+@pytest.mark.browser
+def test_the_roster_copies_a_pending_link(
+    server: tuple[str, str, Path], driver: WebDriver, tmp_path: Path
+) -> None:
+    """The roster's *Copy* button of a pending invitation puts its link on the clipboard
+    (``ladder/copy.js``): read back from the clipboard where headless Chromium lets a page read it,
+    else the page's own report of success (the button says *Copied* for a moment)."""
+    base, instructor_link, _folder = server
+    driver.delete_all_cookies()
+    driver.get(instructor_link)
+    if driver.find_elements(By.NAME, "new_password1"):  # this test alone: the instructor is new
+        _set_password(driver, instructor_link)
+    _log_in(driver, base, "instructor")
+    driver.get(f"{base}/instructor/roster")
+    roster = tmp_path / "participantes.csv"
+    roster.write_text(
+        "Nombre,Apellido(s),Número de ID,Dirección de correo\nCarla,Ortiz,1003,carla@example.edu\n",
+        encoding="utf-8",
+    )
+    _submit(driver, {"roster": str(roster)}, button="Importar")
+    row = "//tr[td[normalize-space()='carla@example.edu']]"
+    _wait(lambda: driver.find_elements(By.XPATH, f"{row}//button[@data-copy]"), 30, "Carla's pending link")
+    link = str(driver.find_element(By.XPATH, f"{row}//code").text).strip()
+    assert re.fullmatch(r"http://\S+/invite/\S+", link), link
+    # Let the page write (and this test read) the clipboard, as a person's browser asks to.
+    driver.execute_cdp_cmd(
+        "Browser.grantPermissions",
+        {"origin": base, "permissions": ["clipboardReadWrite", "clipboardSanitizedWrite"]},
+    )
+
+    def pressed() -> bool:
+        button = driver.find_element(By.XPATH, f"{row}//button[@data-copy]")
+        # Record what the button says (copy.js says "Copied" for 1.5 s on success).
+        driver.execute_script(
+            "const b = arguments[0]; window.__said = [];"
+            "new MutationObserver(() => window.__said.push(b.textContent))"
+            ".observe(b, {childList: true, characterData: true, subtree: true});",
+            button,
+        )
+        button.click()
+        return True
+
+    _wait(pressed, 30, "the copy button")
+    copied = str(driver.find_element(By.XPATH, f"{row}//button[@data-copy]").get_attribute("data-copied"))
+    said = _wait(
+        lambda: driver.execute_script("return (window.__said || []).length ? window.__said : null;"),
+        10,
+        "the copy button's report",
+    )
+    assert said[0] == copied, said  # copy.js's success: the clipboard took the text
+    read = driver.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "navigator.clipboard.readText().then(done, (e) => done('unreadable: ' + e));"
+    )
+    if not str(read).startswith("unreadable: "):
+        assert str(read).strip() == link, read

@@ -184,6 +184,8 @@ def test_the_latest_partidos_show_their_places_and_the_key_behind_a_toggle(ladde
     assert f'<details class="key" data-id="{ladder.last.pk}"><summary>Clave del reparto</summary>' in page
     assert f"<code>{ladder.last.seed}</code></details>" in page
     assert '<li class="winner">1. Autora ana #1</li>' in page
+    # the seats' names are never broken inside, on a phone (the table scrolls sideways instead)
+    assert '<td><span class="name">Autora ' in page and '</span>, <span class="name">Autora ' in page
     assert 'id="updated"' in page and "actualizado hace 0 s" in page
     data = json.loads(client.get(f"/ladders/{ladder.pk}/live.json").content)
     newest = next(p for p in data["partidos"] if p["id"] == ladder.last.pk)
@@ -196,12 +198,14 @@ def test_the_latest_partidos_show_their_places_and_the_key_behind_a_toggle(ladde
 def test_the_style_sheet_keeps_tables_and_the_final_s_output_on_a_phone() -> None:
     css = _client("eva").get("/style.css").content.decode()
     assert "overflow-x: auto" in css and "pre.wide { white-space: pre; }" in css
+    assert "code.link { word-break: break-all; }" in css  # the roster's pending links wrap
 
 
 def test_the_live_script_counts_the_age_and_keeps_the_key_folded() -> None:
     script = _client("eva").get("/ladders/live.js").content.decode()
     assert 'getElementById("updated")' in script and 'createElement("details")' in script
     assert "p.places" in script
+    assert 'span.className = "name"' in script  # the seats' names, as the page's own
 
 
 def test_the_final_s_output_is_a_block_that_scrolls_not_wraps(ladder: Any) -> None:

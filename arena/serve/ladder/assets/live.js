@@ -65,7 +65,14 @@
     function partidoRow(p) {
       var tr = document.createElement("tr");
       tr.appendChild(cell("td", p.id));
-      tr.appendChild(cell("td", (p.seats || []).join(", ")));
+      var seats = cell("td", "");
+      (p.seats || []).forEach(function (name, i) {  // a name never broken inside (on a phone)
+        if (i) seats.appendChild(document.createTextNode(", "));
+        var span = cell("span", name);
+        span.className = "name";
+        seats.appendChild(span);
+      });
+      tr.appendChild(seats);
       var places = cell("td", "");
       if (p.places && p.places.length) {
         var list = document.createElement("ol");
