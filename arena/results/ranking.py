@@ -36,7 +36,7 @@ import hashlib
 import itertools
 import math
 import string
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -502,18 +502,23 @@ def places(
     resamples: int = RESAMPLES,
     alpha: float = ALPHA,
     method: Method = "auto",
+    among: Collection[int] | None = None,
 ) -> Places:
     """Fit, order and bootstrap: see :class:`Places`. Invariant under any order of ``outcomes``.
 
     ``method``: ``bootstrap`` refits every resample, ``normal`` draws from the bootstrap's normal
     approximation, ``auto`` refits below :data:`NORMAL_FROM` partidos and draws from there on.
+    ``among``: the entrants placed (all by default); the others' partidos still inform the fit
+    (the strength of those they played), but they take no place, interval or letter, and come last
+    in ``order`` — a ladder's retired versions, whose places would push the shown ones' beyond the
+    rows shown.
     """
     if method not in ("auto", "bootstrap", "normal"):
         raise ValueError(f"method: auto, bootstrap or normal, not {method!r}")  # not shown: a caller's bug
     # One BLAS thread: the fits are small, and OpenBLAS's threads spinning on them made a
     # thousand refits ten times slower on a loaded machine (measured).
     with threadpool_limits(1):
-        return _places(outcomes, n, resamples, alpha, method)
+        return _places(outcomes, n, resamples, alpha, method, among)
 
 
 def _refits(
@@ -568,12 +573,20 @@ def _span(strengths: np.ndarray, ranked: list[int]) -> tuple[np.ndarray, np.ndar
     return best, worst
 
 
-def _places(outcomes: Sequence[Outcome], n: int, resamples: int, alpha: float, method: Method) -> Places:
+def _places(
+    outcomes: Sequence[Outcome],
+    n: int,
+    resamples: int,
+    alpha: float,
+    method: Method,
+    among: Collection[int] | None = None,
+) -> Places:
     ordered = sorted(outcomes, key=lambda o: (o.key, o.groups))  # the order given must not matter
     data = _Data(ordered, n)
     played = data.appearances > 0
     theta = _newton(data, np.ones(len(ordered)), np.zeros(n), alpha, FIT_XTOL)
-    ranked = sorted((i for i in range(n) if played[i]), key=lambda i: (-theta[i], i))
+    placed = set(range(n) if among is None else among)
+    ranked = sorted((i for i in range(n) if played[i] and i in placed), key=lambda i: (-theta[i], i))
     strengths = None  # no resamples: no intervals (and no separation)
     if ranked and resamples:
         normal = method == "normal" or (method == "auto" and len(ordered) >= NORMAL_FROM)
@@ -593,7 +606,7 @@ def _places(outcomes: Sequence[Outcome], n: int, resamples: int, alpha: float, m
         group = _fill(dict.fromkeys(ranked, _letter(0)), n)
     return Places(
         theta=[float(theta[i]) if played[i] else math.nan for i in range(n)],
-        order=ranked + [i for i in range(n) if not played[i]],
+        order=ranked + sorted(set(range(n)) - set(ranked)),
         low=low,
         high=high,
         ahead=ahead,

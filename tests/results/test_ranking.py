@@ -121,6 +121,22 @@ def test_a_clear_field_is_ordered_and_separated_and_a_field_of_equals_is_not() -
     assert all(lo < hi for lo, hi in zip(same.low, same.high, strict=True))
 
 
+def test_among_places_only_the_entrants_shown_and_keeps_the_others_in_the_fit() -> None:
+    """A ladder's retired version still informs the strengths, but takes no place: the shown
+    entrants' places and intervals stay within the rows shown (a retired best entrant once made the
+    standings say 3–5 with 4 rows)."""
+    _, data = _draw(5, 400, table=4, seed=2)
+    outcomes = [Outcome(tuple((i,) for i in r), str(k)) for k, r in enumerate(data)]
+    everyone = places(outcomes, 5, resamples=300)
+    shown = places(outcomes, 5, resamples=300, among=[1, 2, 3, 4])  # entrant 0, the best, retired
+    assert shown.theta == everyone.theta  # the same fit
+    assert shown.order == [1, 2, 3, 4, 0]
+    assert [(shown.low[i], shown.high[i]) for i in (1, 2, 3, 4)] == [(1, 1), (2, 2), (3, 3), (4, 4)]
+    assert (shown.low[0], shown.high[0], shown.group[0]) == (0, 0, "")
+    assert [shown.group[i] for i in (1, 2, 3, 4)] == ["a", "b", "c", "d"]
+    assert max(shown.high) <= 4
+
+
 def test_the_bootstrap_is_deterministic() -> None:
     _, data = _draw(6, 30, seed=5)
     outcomes = [Outcome(tuple((i,) for i in r), str(k)) for k, r in enumerate(data)]
