@@ -5,7 +5,7 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from arena.serve.ladder.models import Student
+from arena.serve.accounts.models import Student
 
 
 class NewLinkForm(forms.Form):
