@@ -1,4 +1,4 @@
-"""The forms of the account pages (arena/serve/ladder/views_accounts.py): each error beside its field."""
+"""The forms of the account pages (arena/serve/accounts/views.py): each error beside its field."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """The instructor's final torneo of a ladder: start it, follow it, see its grades and its results
 site, download its workbook, site and grades.
 
-Every page is for instructors only (:func:`arena.serve.ladder.views._instructor`): anyone else gets
+Every page is for instructors only (:func:`arena.serve.accounts.views._instructor`): anyone else gets
 404, as for a page that does not exist. Each action is recorded in the audit log.
 """
 

@@ -1,4 +1,4 @@
-"""``{% pending_links %}``: the roster's pending links (arena/serve/ladder/views_accounts.py)."""
+"""``{% pending_links %}``: the roster's pending links (arena/serve/accounts/views.py)."""
 
 from __future__ import annotations
 
