@@ -4,8 +4,8 @@ The database of the old code had one app, ``ladder`` (migrations 0001–0003), w
 finals kept their versions as JSON lists of ids. The test migrates the session's database back to
 that state (``ladder`` 0003, nothing of ``accounts``, ``submissions``, ``finals``), writes rows with
 the models of then (Django's historical models), migrates forward to the latest and finds every row
-in its new app, each partido's versions as its seats in order and each final's as its
-many-to-many field. Then back again (the seats become JSON lists once more) and, at the end,
+in its new app, each partido's versions as its seats in order, each final's as its
+many-to-many field, and a permission given on a moved model's content type still held. Then back again (the seats become JSON lists once more) and, at the end,
 forward to the latest for the other modules: the database is shared by the session
 (tests/serve/conftest.py).
 """
@@ -46,7 +46,16 @@ def old_apps() -> Iterator[Any]:
         yield _migrate(OLD)
     finally:
         _migrate()
+        from django.apps import apps
         from django.contrib.auth import get_user_model
+        from django.contrib.auth.management import create_permissions
+        from django.contrib.contenttypes.management import create_contenttypes
+        from django.contrib.contenttypes.models import ContentType
+
+        ContentType.objects.clear_cache()
+        for config in apps.get_app_configs():  # as a migrate's end makes them, if the test took one
+            create_contenttypes(config, verbosity=0)
+            create_permissions(config, verbosity=0)
 
         from arena.serve.accounts.models import AuditLog
         from arena.serve.finals.models import FinalTorneo
@@ -63,7 +72,19 @@ def old_apps() -> Iterator[Any]:
 
 def _old_course(apps: Any) -> dict[str, Any]:
     """A course's rows as the old code wrote them: a student with an invitation, three versions,
-    a ladder with partidos (one naming a version deleted since), a final, an audit line."""
+    a ladder with partidos (one naming a version deleted since), a final, an audit line, and the
+    final's content type with a permission an instructor was given on it."""
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.models import Permission
+    from django.contrib.contenttypes.models import ContentType
+
+    # the content type as the old code's migrate made it (migrating back gave it the old label;
+    # contenttypes and auth are not migrated back: today's models), a permission given on it
+    ContentType.objects.clear_cache()
+    final_type = ContentType.objects.get(app_label="ladder", model="finaltorneo")
+    permission = Permission.objects.get(content_type=final_type, codename="view_finaltorneo")
+    profe = get_user_model().objects.create_user(f"{PREFIX}profe", is_staff=True)
+    profe.user_permissions.add(permission)
     users = apps.get_model("auth", "User")
     user = users.objects.create(username=f"{PREFIX}ana@example.edu", password="!")
     student = apps.get_model("ladder", "Student").objects.create(
@@ -104,6 +125,8 @@ def _old_course(apps: Any) -> dict[str, Any]:
         "partidos": partidos,
         "final": final.pk,
         "audit": audit.pk,
+        "profe": profe.pk,
+        "final_type": final_type.pk,
     }
 
 
@@ -144,6 +167,12 @@ def test_a_course_s_rows_migrate_into_the_apps_with_seats_and_frozen_versions(ol
     final = FinalTorneo.objects.get(pk=old["final"])
     assert sorted(final.versions.values_list("pk", flat=True)) == [a, b]  # the deleted one is not kept
     assert (final.options, final.status, final.ladder_id) == ({"grades": "10/1"}, "done", ladder.pk)
+    from django.contrib.auth import get_user_model
+    from django.contrib.contenttypes.models import ContentType
+
+    ContentType.objects.clear_cache()
+    assert ContentType.objects.get_for_model(FinalTorneo).pk == old["final_type"]  # the row, relabelled
+    assert get_user_model().objects.get(pk=old["profe"]).has_perm("finals.view_finaltorneo")
 
     # and back: the seats are JSON lists again (an empty seat a null), the final's versions too
     apps = _migrate(OLD)
@@ -152,3 +181,5 @@ def test_a_course_s_rows_migrate_into_the_apps_with_seats_and_frozen_versions(ol
     assert partido.objects.get(pk=partidos["queued"]).versions == [b, None, a]
     assert apps.get_model("ladder", "FinalTorneo").objects.get(pk=old["final"]).versions == [a, b]
     assert apps.get_model("ladder", "Student").objects.get(pk=old["student"]).display_name == "Ana"
+    ContentType.objects.clear_cache()
+    assert ContentType.objects.get(pk=old["final_type"]).app_label == "ladder"
