@@ -4,10 +4,10 @@ The database of the old code had one app, ``ladder`` (migrations 0001–0003), w
 finals kept their versions as JSON lists of ids. The test migrates the session's database back to
 that state (``ladder`` 0003, nothing of ``accounts``, ``submissions``, ``finals``), writes rows with
 the models of then (Django's historical models), migrates forward to the latest and finds every row
-in its new app, each partido's versions as its seats in order, each final's as its
-many-to-many field, and a permission given on a moved model's content type still held. Then back again (the seats become JSON lists once more) and, at the end,
-forward to the latest for the other modules: the database is shared by the session
-(tests/serve/conftest.py).
+in its new app, each partido's versions as its seats in order, each final's as its many-to-many
+field, and a permission given on a moved model's content type still held. Then back again (the
+seats become JSON lists once more) and, at the end, forward to the latest for the other modules:
+the database is shared by the session (tests/serve/conftest.py).
 """
 
 from __future__ import annotations
