@@ -45,7 +45,7 @@ def instructor_link(base: str) -> str | None:
     """Create the first instructor account once; the link that sets its password while unused."""
     from django.contrib.auth import get_user_model
 
-    from arena.serve.ladder.models import Invitation
+    from arena.serve.accounts.models import Invitation
 
     users = get_user_model()
     if not users.objects.filter(is_superuser=True).exists():
@@ -187,9 +187,9 @@ def serve_cmd(folder: Path, host: str, port: int, workers: int, scheduler: str |
     click.echo(_("Serving {folder} at {address} (Ctrl-C stops it)").format(folder=folder, address=base + "/"))
     from django.conf import settings
 
+    from arena.serve.finals.final import resume_finals
     from arena.serve.ladder import pool
-    from arena.serve.ladder.checking import resume_checks
-    from arena.serve.ladder.final import resume_finals
+    from arena.serve.submissions.checking import resume_checks
 
     resume_finals()  # the final torneos a stopped server left unfinished: played on
     process = None

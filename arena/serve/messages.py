@@ -27,7 +27,7 @@ def messages() -> dict[str, str]:
         str(PACKAGE), method_map=[("**.py", "python")], keywords=KEYWORDS
     ):
         found.setdefault(message if isinstance(message, str) else message[0], f"{filename}:{lineno}")
-    for template in sorted((PACKAGE / "templates").rglob("*.html")):
+    for template in sorted(PACKAGE.glob("**/templates/**/*.html")):  # the shared ones and each app's
         text = template.read_text(encoding="utf-8")
         where = template.relative_to(PACKAGE).as_posix()
         for match in _TRANSLATE.finditer(text):

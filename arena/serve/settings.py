@@ -83,13 +83,18 @@ ALLOWED_HOSTS = [h for h in os.environ.get("ARENA_SERVE_HOSTS", "*").split(",") 
 HTTPS = os.environ.get("ARENA_SERVE_HTTPS") == "1"
 
 INSTALLED_APPS = [
+    # the service's apps, in their layers (a later one builds on the earlier; docs/serve.md,
+    # "How the service is built"); first, so that their templates win over the admin's
+    "arena.serve.accounts",
+    "arena.serve.submissions",
+    "arena.serve.ladder",
+    "arena.serve.finals",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
-    "arena.serve.ladder",
     "axes",
 ]
 MIDDLEWARE = [

@@ -97,7 +97,9 @@ students, seeded, password, samples = int(sys.argv[2]), int(sys.argv[3]), sys.ar
 from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import make_password
 from arena import games
-from arena.serve.ladder.models import Ladder, Student, Version
+from arena.serve.accounts.models import Student
+from arena.serve.submissions.models import Version
+from arena.serve.ladder.models import Ladder
 users = get_user_model()
 hashed = make_password(password)
 users.objects.create(username="instructor", password=hashed, is_staff=True, is_superuser=True)
@@ -600,7 +602,7 @@ def clean_folders(db: Path) -> list[Path]:
     """The folders of the clean versions not withdrawn (the ladder's players)."""
     conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=30)
     try:
-        query = "SELECT folder FROM ladder_version WHERE status = 'clean' AND withdrawn = 0 ORDER BY id"
+        query = "SELECT folder FROM submissions_version WHERE status = 'clean' AND withdrawn = 0 ORDER BY id"
         return [Path(f) for (f,) in conn.execute(query)]
     finally:
         conn.close()

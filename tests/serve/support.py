@@ -20,7 +20,10 @@ def clean_up(prefix: str, games: tuple[str, ...]) -> None:
 
     from django.contrib.auth import get_user_model
 
-    from arena.serve.ladder.models import AuditLog, FinalTorneo, Ladder, LadderPartido, Version
+    from arena.serve.accounts.models import AuditLog
+    from arena.serve.finals.models import FinalTorneo
+    from arena.serve.ladder.models import Ladder, LadderPartido
+    from arena.serve.submissions.models import Version
 
     for thread in threading.enumerate():
         if thread.name.startswith("check-"):
@@ -59,7 +62,8 @@ def clean_version(
 
     from django.contrib.auth import get_user_model
 
-    from arena.serve.ladder.models import Student, Version
+    from arena.serve.accounts.models import Student
+    from arena.serve.submissions.models import Version
 
     user, _new = get_user_model().objects.get_or_create(username=username)
     found, _new = Student.objects.get_or_create(user=user, defaults={"display_name": display_name, **student})

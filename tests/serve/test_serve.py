@@ -49,7 +49,7 @@ def _clean_up() -> None:
     once the background checks have recorded their results."""
     from django.contrib.auth import get_user_model
 
-    from arena.serve.ladder.models import AuditLog
+    from arena.serve.accounts.models import AuditLog
 
     for thread in threading.enumerate():
         if thread.name.startswith("check-"):
@@ -87,7 +87,7 @@ def _roster():  # type: ignore[no-untyped-def]
     """The roster imported once (the second time the same students are refused); their links."""
     from django.core.files.uploadedfile import SimpleUploadedFile
 
-    from arena.serve.ladder.models import Invitation, Student
+    from arena.serve.accounts.models import Invitation, Student
 
     if not Student.objects.filter(email="ana@example.edu").exists():
         csv = SimpleUploadedFile("participantes.csv", ROSTER.encode("utf-8"), content_type="text/csv")
@@ -114,7 +114,7 @@ def _upload(client, data: bytes, name: str = "jugador.zip"):  # type: ignore[no-
 
 
 def _checked(version_id: int, seconds: float = 40.0):  # type: ignore[no-untyped-def]
-    from arena.serve.ladder.models import Version
+    from arena.serve.submissions.models import Version
 
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
@@ -179,7 +179,7 @@ def test_pages_speak_spanish_by_default_and_english_on_request() -> None:
 def test_roster_import_creates_students_and_invitation_links() -> None:
     from django.core.files.uploadedfile import SimpleUploadedFile
 
-    from arena.serve.ladder.models import AuditLog, Student
+    from arena.serve.accounts.models import AuditLog, Student
 
     invitations = _roster()
     assert set(invitations) == {"ana@example.edu", "bruno@example.edu"}
@@ -198,7 +198,7 @@ def test_roster_page_shows_one_link_per_new_student() -> None:
 
     csv = SimpleUploadedFile("p.csv", b"First name,Last name,Email address\nCarla,Ruiz,carla@example.edu\n")
     page = _instructor().post("/instructor/roster", {"roster": csv}).content.decode()
-    from arena.serve.ladder.models import Invitation
+    from arena.serve.accounts.models import Invitation
 
     token = Invitation.objects.get(user__username="carla@example.edu").token
     assert f"http://testserver/invite/{token}" in page
@@ -224,7 +224,7 @@ def test_an_invitation_sets_a_password_once() -> None:
 @pytest.mark.sandbox
 @pytest.mark.slow
 def test_a_clean_upload_ends_clean_and_a_broken_one_says_why() -> None:
-    from arena.serve.ladder.models import Version
+    from arena.serve.submissions.models import Version
 
     ana = _student("ana@example.edu")
     response = _upload(ana, _zip(CLEAN_PLAYER))
@@ -244,7 +244,7 @@ def test_a_clean_upload_ends_clean_and_a_broken_one_says_why() -> None:
 
 
 def test_an_upload_that_is_no_player_is_refused_with_the_reason() -> None:
-    from arena.serve.ladder.models import Version
+    from arena.serve.submissions.models import Version
 
     ana = _student("ana@example.edu")
     response = _upload(ana, _zip(files={"notas.txt": "nada"}))
@@ -262,7 +262,7 @@ def test_an_upload_that_is_no_player_is_refused_with_the_reason() -> None:
 def test_the_player_s_files_can_be_uploaded_without_a_zip() -> None:
     from django.core.files.uploadedfile import SimpleUploadedFile
 
-    from arena.serve.ladder.models import Version
+    from arena.serve.submissions.models import Version
 
     ana = _student("ana@example.edu")
     files = [
@@ -310,7 +310,8 @@ def _patterns(resolver: Any, prefix: str = "") -> Iterator[tuple[str, Any]]:
 def test_every_address_refuses_another_student_unless_it_is_public() -> None:
     from django.urls import get_resolver
 
-    from arena.serve.ladder.models import Student, Version
+    from arena.serve.accounts.models import Student
+    from arena.serve.submissions.models import Version
 
     _upload(_student("ana@example.edu"), _zip(files={"x.txt": "x"}))
     theirs = Version.objects.filter(student=Student.objects.get(email="ana@example.edu")).first()
@@ -332,7 +333,8 @@ def test_every_address_refuses_another_student_unless_it_is_public() -> None:
 
 
 def test_another_student_gets_404_for_a_version_and_for_the_roster() -> None:
-    from arena.serve.ladder.models import Student, Version
+    from arena.serve.accounts.models import Student
+    from arena.serve.submissions.models import Version
 
     _upload(_student("ana@example.edu"), _zip(files={"x.txt": "x"}))  # no player: refused at once
     ana = Student.objects.get(email="ana@example.edu")
@@ -354,7 +356,7 @@ def test_csrf_is_enforced_on_post() -> None:
     from django.contrib.auth import get_user_model
     from django.test import Client
 
-    from arena.serve.ladder.models import Version
+    from arena.serve.submissions.models import Version
 
     _roster()
     client = Client(enforce_csrf_checks=True)
@@ -436,7 +438,7 @@ def test_uploads_are_never_served_and_are_rate_limited(service: Path) -> None:
     ana = _student("ana@example.edu")
     for place in ("/uploads/1/1/upload.zip", f"/{service.name}/uploads/1/1/upload.zip", "/static/../uploads"):
         assert ana.get(place).status_code == 404, place
-    from arena.serve.ladder.models import Version
+    from arena.serve.submissions.models import Version
 
     made = Version.objects.filter(student__user__username="ana@example.edu").count()
     with override_settings(UPLOADS_PER_HOUR=made):

@@ -58,13 +58,13 @@ def service(serve_dir: Path) -> Iterator[Path]:
 
 
 def _student(name: str) -> Any:
-    from arena.serve.ladder.models import Student
+    from arena.serve.accounts.models import Student
 
     return Student.objects.select_related("user").get(user__username=f"{PREFIX}{name}@example.edu")
 
 
 def _pending(name: str) -> Any:
-    from arena.serve.ladder.models import Invitation
+    from arena.serve.accounts.models import Invitation
 
     return Invitation.objects.get(user__username=f"{PREFIX}{name}@example.edu", used_at__isnull=True)
 
@@ -125,7 +125,7 @@ def test_a_student_cannot_issue_links() -> None:
 def test_a_new_link_replaces_the_pending_one() -> None:
     from django.test import Client
 
-    from arena.serve.ladder.models import AuditLog
+    from arena.serve.accounts.models import AuditLog
 
     student = _student("bruno")
     old = _pending("bruno")
@@ -144,7 +144,7 @@ def test_a_new_link_replaces_the_pending_one() -> None:
 
 @pytest.mark.parametrize("sent", [{"student": "999999"}, {"student": "x"}, {}])
 def test_a_bad_new_link_request_says_why_and_changes_nothing(sent: dict[str, str]) -> None:
-    from arena.serve.ladder.models import Invitation
+    from arena.serve.accounts.models import Invitation
 
     before = set(Invitation.objects.values_list("token", flat=True))
     answer = logged_in(INSTRUCTOR).post("/instructor/roster/links", sent, HTTP_ACCEPT_LANGUAGE="en")

@@ -61,7 +61,7 @@ def _ladder() -> Any:
 def _student(name: str) -> Any:
     from django.contrib.auth import get_user_model
 
-    from arena.serve.ladder.models import Student
+    from arena.serve.accounts.models import Student
 
     user, _new = get_user_model().objects.get_or_create(username=PREFIX + name)
     return Student.objects.get_or_create(user=user, defaults={"display_name": f"Autora {name}"})[0]
@@ -87,7 +87,7 @@ def _upload(client: Any, ladder: Any) -> Any:
 
 
 def _audited(text: str) -> bool:
-    from arena.serve.ladder.models import AuditLog
+    from arena.serve.accounts.models import AuditLog
 
     return AuditLog.objects.filter(what__contains=text).exists()
 
@@ -114,7 +114,7 @@ def test_every_control_needs_the_csrf_token(service: Path) -> None:
 
 
 def test_a_closed_ladder_refuses_uploads_and_records_nothing(service: Path) -> None:
-    from arena.serve.ladder.models import Version
+    from arena.serve.submissions.models import Version
 
     ladder = _ladder()
     profe = _client("profe", staff=True)
@@ -135,7 +135,7 @@ def test_a_closed_ladder_refuses_uploads_and_records_nothing(service: Path) -> N
 
 @pytest.mark.sandbox  # the upload accepted before the deadline is checked in the background: in the sandbox
 def test_after_the_deadline_uploads_are_refused_with_the_date(service: Path) -> None:
-    from arena.serve.ladder.models import Version
+    from arena.serve.submissions.models import Version
 
     ladder = _ladder()
     profe = _client("profe", staff=True)
@@ -196,8 +196,8 @@ def test_a_withdrawn_version_stops_playing_and_its_author_reads_why(service: Pat
 
 
 def test_a_student_chooses_which_clean_version_plays(service: Path) -> None:
-    from arena.serve.ladder.models import Version
     from arena.serve.ladder.worker import active_ids
+    from arena.serve.submissions.models import Version
 
     ladder = _ladder()
     first = _clean_version(service, ladder, "gala", "random_legal")
@@ -243,7 +243,7 @@ def test_a_paused_ladder_plays_nothing_until_resumed(service: Path) -> None:
                 break
             time.sleep(0.5)
         done = LadderPartido.objects.filter(ladder=ladder, status=LadderPartido.DONE).first()
-        assert done is not None and done.error == "" and len(done.versions) == 2
+        assert done is not None and done.error == "" and len(done.version_ids) == 2
     finally:
         stop.set()
         for thread in threads:
@@ -253,8 +253,8 @@ def test_a_paused_ladder_plays_nothing_until_resumed(service: Path) -> None:
 
 @pytest.mark.sandbox
 def test_a_version_left_checking_by_a_stopped_server_is_checked_at_start(service: Path) -> None:
-    from arena.serve.ladder.checking import resume_checks
-    from arena.serve.ladder.models import Version
+    from arena.serve.submissions.checking import resume_checks
+    from arena.serve.submissions.models import Version
 
     ladder = _ladder()
     version = _clean_version(service, ladder, "juana", "basico")
@@ -270,7 +270,8 @@ def test_a_version_left_checking_by_a_stopped_server_is_checked_at_start(service
 @pytest.mark.sandbox
 def test_the_worker_process_checks_the_uploads_plays_and_stops(service: Path) -> None:
     from arena.serve.ladder import pool
-    from arena.serve.ladder.models import LadderPartido, Version
+    from arena.serve.ladder.models import LadderPartido
+    from arena.serve.submissions.models import Version
 
     ladder = _ladder()
     LadderPartido.objects.filter(ladder=ladder).delete()
@@ -283,7 +284,7 @@ def test_the_worker_process_checks_the_uploads_plays_and_stops(service: Path) ->
         while time.monotonic() < deadline:
             waiting.refresh_from_db()
             played = LadderPartido.objects.filter(ladder=ladder, status=LadderPartido.DONE)
-            if waiting.status != Version.CHECKING and any(waiting.pk in p.versions for p in played):
+            if waiting.status != Version.CHECKING and any(waiting.pk in p.version_ids for p in played):
                 break
             assert process.is_alive()
             time.sleep(0.5)

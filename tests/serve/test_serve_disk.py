@@ -47,7 +47,7 @@ def _stored_partido(service: Path, versions: list[Any], log_text: str = "") -> A
     from arena.serve.ladder.worker import replay_path
 
     ladder = versions[0].ladder
-    partido = LadderPartido.objects.create(
+    partido = LadderPartido.objects.create_seated(
         ladder=ladder,
         versions=[v.pk for v in versions],
         status=LadderPartido.DONE,
@@ -204,20 +204,21 @@ def test_each_version_keeps_its_latest_partidos() -> None:
 def test_the_prune_deletes_the_right_files_and_never_a_final_s(
     service: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    from arena.serve.finals.models import FinalTorneo
     from arena.serve.ladder import storage
-    from arena.serve.ladder.models import FinalTorneo, LadderPartido
+    from arena.serve.ladder.models import LadderPartido
     from arena.serve.ladder.worker import replay_path
 
     ladder = _ladder()
     LadderPartido.objects.filter(ladder=ladder).delete()
     a, b, c = (_version(service, ladder, name) for name in ("gema", "hugo", "ines"))
-    final = FinalTorneo.objects.create(ladder=ladder, versions=[a.pk, b.pk, c.pk], status=FinalTorneo.DONE)
+    final = FinalTorneo.objects.create_frozen([a.pk, b.pk, c.pk], ladder=ladder, status=FinalTorneo.DONE)
     torneo = service / "finals" / str(final.pk) / "torneo"
     (torneo / "replays").mkdir(parents=True, exist_ok=True)
     finals_replay = torneo / "replays" / "p1.jsonl"
     finals_replay.write_text('{"type":"partido_start"}\n', encoding="utf-8")
     # the oldest row names a file outside DIR/ladder (a final's): it is pruned of nothing
-    outside = LadderPartido.objects.create(
+    outside = LadderPartido.objects.create_seated(
         ladder=ladder, versions=[a.pk, b.pk], status=LadderPartido.DONE, replay=str(finals_replay)
     )
     made = [_stored_partido(service, pair, log_text="x") for pair in ([a, b], [a, c], [b, c], [a, b], [b, c])]

@@ -64,7 +64,8 @@ def _version(service: Path, ladder: Any, name: str, sample: str, marker: str | N
     """A clean version of ``name``'s (a student with an email and a roster id), a copy of a sample."""
     from django.contrib.auth import get_user_model
 
-    from arena.serve.ladder.models import Student, Version
+    from arena.serve.accounts.models import Student
+    from arena.serve.submissions.models import Version
 
     user, _new = get_user_model().objects.get_or_create(username=PREFIX + name)
     student = Student.objects.get_or_create(
@@ -88,7 +89,7 @@ def _version(service: Path, ladder: Any, name: str, sample: str, marker: str | N
 
 def _versions(service: Path, ladder: Any) -> dict[str, Any]:
     """Each student's first version, made once."""
-    from arena.serve.ladder.models import Version
+    from arena.serve.submissions.models import Version
 
     made = {}
     for name, sample in STUDENTS.items():
@@ -98,13 +99,13 @@ def _versions(service: Path, ladder: Any) -> dict[str, Any]:
 
 
 def _audited(text: str) -> bool:
-    from arena.serve.ladder.models import AuditLog
+    from arena.serve.accounts.models import AuditLog
 
     return AuditLog.objects.filter(what__contains=text).exists()
 
 
 def test_places_map_to_grades_as_the_instructor_writes_them() -> None:
-    from arena.serve.ladder.final import FinalError, grade_scale, safe_name
+    from arena.serve.finals.final import FinalError, grade_scale, safe_name
 
     linear = grade_scale("10/1")
     assert [linear(p, 3) for p in (1, 2, 3)] == [10.0, 5.5, 1.0]
@@ -122,7 +123,7 @@ def test_places_map_to_grades_as_the_instructor_writes_them() -> None:
 
 
 def test_the_final_is_the_instructor_s_only(service: Path) -> None:
-    from arena.serve.ladder.models import FinalTorneo
+    from arena.serve.finals.models import FinalTorneo
 
     ladder = _ladder()
     _versions(service, ladder)
@@ -140,8 +141,9 @@ def test_the_final_is_the_instructor_s_only(service: Path) -> None:
 
 
 def test_a_broken_option_is_refused_with_a_clear_message(service: Path) -> None:
-    from arena.serve.ladder import final
-    from arena.serve.ladder.models import FinalTorneo, Version
+    from arena.serve.finals import final
+    from arena.serve.finals.models import FinalTorneo
+    from arena.serve.submissions.models import Version
 
     ladder = _ladder()
     made = _versions(service, ladder)
@@ -174,7 +176,7 @@ def test_a_broken_option_is_refused_with_a_clear_message(service: Path) -> None:
 
 @pytest.mark.sandbox
 def test_a_final_freezes_the_versions_plays_to_done_and_gives_its_downloads(service: Path) -> None:
-    from arena.serve.ladder.models import FinalTorneo
+    from arena.serve.finals.models import FinalTorneo
     from arena.serve.ladder.worker import active_ids
 
     ladder = _ladder()
@@ -184,7 +186,7 @@ def test_a_final_freezes_the_versions_plays_to_done_and_gives_its_downloads(serv
     started = profe.post(url, {"action": "start", "grades": "10/4", "workers": "1"})
     assert started.status_code == 302
     final = FinalTorneo.objects.get(ladder=ladder)
-    assert sorted(final.versions) == sorted(v.pk for v in made.values())
+    assert sorted(final.versions.values_list("pk", flat=True)) == sorted(v.pk for v in made.values())
     assert _audited(f"torneo final empezado: {GAME}, 3 versiones")
     # a later upload (ana's new version plays in the ladder now) changes nothing of the final
     newer = _version(service, ladder, "ana", "random_legal", marker="nueva.txt")
@@ -192,7 +194,7 @@ def test_a_final_freezes_the_versions_plays_to_done_and_gives_its_downloads(serv
     _join_finals()
     final.refresh_from_db()
     assert final.status == FinalTorneo.DONE, final.error
-    assert sorted(final.versions) == sorted(v.pk for v in made.values())
+    assert sorted(final.versions.values_list("pk", flat=True)) == sorted(v.pk for v in made.values())
     players = Path(final.folder) / "players"
     assert sorted(p.name for p in players.iterdir()) == [
         "autora-ana-nunez",
@@ -247,8 +249,8 @@ def test_a_final_freezes_the_versions_plays_to_done_and_gives_its_downloads(serv
 
 @pytest.mark.sandbox
 def test_resume_finals_plays_on_a_final_left_running(service: Path) -> None:
-    from arena.serve.ladder import final
-    from arena.serve.ladder.models import FinalTorneo
+    from arena.serve.finals import final
+    from arena.serve.finals.models import FinalTorneo
 
     ladder = _ladder()
     _versions(service, ladder)

@@ -1,5 +1,5 @@
 """``arena serve``: the final's page shows its grades as a table, row by row the grades CSV's (one
-function makes both: :func:`arena.serve.ladder.final.graded`), with the place each student's grade
+function makes both: :func:`arena.serve.finals.final.graded`), with the place each student's grade
 is of ("shared with place N" when the standings do not separate them from a better one) and the
 rule in one line; and it links to the final's results site, served read-only to instructors only,
 only files under the torneo's ``web/``.
@@ -35,8 +35,11 @@ def final(service: Path, tmp_path_factory: pytest.TempPathFactory) -> Any:
     from django.contrib.auth import get_user_model
 
     from arena.results.web import build_site
-    from arena.serve.ladder import final as finals
-    from arena.serve.ladder.models import FinalTorneo, Ladder, Student, Version
+    from arena.serve.accounts.models import Student
+    from arena.serve.finals import final as finals
+    from arena.serve.finals.models import FinalTorneo
+    from arena.serve.ladder.models import Ladder
+    from arena.serve.submissions.models import Version
     from tests.results.test_grades import torneo
 
     ladder = Ladder.objects.get_or_create(game=GAME, defaults={"open": False})[0]
@@ -50,9 +53,9 @@ def final(service: Path, tmp_path_factory: pytest.TempPathFactory) -> Any:
             student=student, ladder=ladder, number=1, folder="/nowhere", status=Version.CLEAN
         )
         players[name] = {"student": student.pk, "version": version.pk}
-    done = FinalTorneo.objects.create(
+    done = FinalTorneo.objects.create_frozen(
+        [p["version"] for p in players.values()],
         ladder=ladder,
-        versions=[p["version"] for p in players.values()],
         status=FinalTorneo.DONE,
         options={"grades": "10/1", "players": players},
     )
@@ -127,7 +130,7 @@ def test_the_table_is_the_grades_csv_row_by_row(final: Any) -> None:
 
 
 def test_tied_students_show_the_same_grade_and_the_shared_note(final: Any) -> None:
-    from arena.serve.ladder import final as finals
+    from arena.serve.finals import final as finals
 
     rows = {r[0]: r[1:] for r in _table(final)[1:]}
     assert rows["Alumna ana"] == ["1", "1", "10"]
@@ -192,7 +195,7 @@ def test_the_site_is_nobody_else_s(final: Any, who: str | None) -> None:
 )
 def test_a_path_out_of_the_site_is_not_found(final: Any, name: str) -> None:
     from arena.results.web import WEB_DIR
-    from arena.serve.ladder import final as finals
+    from arena.serve.finals import final as finals
 
     assert (finals.torneo_dir(final) / WEB_DIR / "../../../../outside.html").resolve().is_file()  # there
     answer = _instructor().get(f"/instructor/finals/{final.pk}/site/{name}")
@@ -201,7 +204,7 @@ def test_a_path_out_of_the_site_is_not_found(final: Any, name: str) -> None:
 
 def test_a_link_out_of_the_site_is_not_followed(final: Any, service: Path) -> None:
     from arena.results.web import WEB_DIR
-    from arena.serve.ladder import final as finals
+    from arena.serve.finals import final as finals
 
     link = finals.torneo_dir(final) / WEB_DIR / "escape.html"
     link.symlink_to(service / "outside.html")
@@ -213,10 +216,10 @@ def test_a_link_out_of_the_site_is_not_followed(final: Any, service: Path) -> No
 
 
 def test_a_final_not_done_has_no_site(final: Any) -> None:
-    from arena.serve.ladder.models import FinalTorneo
+    from arena.serve.finals.models import FinalTorneo
 
-    running = FinalTorneo.objects.create(
-        ladder=final.ladder, versions=final.versions, status=FinalTorneo.RUNNING, options=final.options
+    running = FinalTorneo.objects.create_frozen(
+        final.versions.all(), ladder=final.ladder, status=FinalTorneo.RUNNING, options=final.options
     )
     try:
         assert _instructor().get(f"/instructor/finals/{running.pk}/site/").status_code == 404

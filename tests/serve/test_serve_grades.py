@@ -28,7 +28,10 @@ def _final(options: dict[str, Any]) -> Any:
     """A done final of three students (places 1, 2, 3) with ``options`` added."""
     from django.contrib.auth import get_user_model
 
-    from arena.serve.ladder.models import FinalTorneo, Ladder, Student, Version
+    from arena.serve.accounts.models import Student
+    from arena.serve.finals.models import FinalTorneo
+    from arena.serve.ladder.models import Ladder
+    from arena.serve.submissions.models import Version
 
     ladder = Ladder.objects.get_or_create(game=GAME, defaults={"open": False})[0]
     players = {}
@@ -42,16 +45,16 @@ def _final(options: dict[str, Any]) -> Any:
             student=student, ladder=ladder, number=1, defaults={"folder": "/nowhere", "status": Version.CLEAN}
         )[0]
         players[name] = {"student": student.pk, "version": version.pk}
-    return FinalTorneo.objects.create(
+    return FinalTorneo.objects.create_frozen(
+        [p["version"] for p in players.values()],
         ladder=ladder,
-        versions=[p["version"] for p in players.values()],
         status=FinalTorneo.DONE,
         options={"grades": "10/1", "players": players, "places": {"ana": 1, "beto": 2, "caro": 3}, **options},
     )
 
 
 def _grades(final: Any) -> dict[str, str]:
-    from arena.serve.ladder.final import grades_csv
+    from arena.serve.finals.final import grades_csv
 
     rows = csv.DictReader(io.StringIO(grades_csv(final)))
     return {r["Email address"].split("@")[0]: r["Final torneo grade"] for r in rows}
@@ -65,8 +68,8 @@ def test_students_not_separated_get_the_grade_of_the_best_place_among_them() -> 
 
 def test_a_final_done_before_the_rule_is_graded_from_its_torneo(tmp_path: Path) -> None:
     """Its standings are read again (then kept): ana first in every partido, beto and caro tied."""
-    from arena.serve.ladder import final as finals
-    from arena.serve.ladder.models import FinalTorneo
+    from arena.serve.finals import final as finals
+    from arena.serve.finals.models import FinalTorneo
     from tests.results.test_grades import torneo
 
     done = _final({})

@@ -123,8 +123,8 @@ def test_play_next_plays_a_partido_and_the_standings_list_the_versions(service: 
     assert partido is not None
     assert partido.status == LadderPartido.DONE, partido.error
     # a clean version of tests/serve/test_serve.py (no ladder: the default game's) may take the fourth seat
-    assert set(versions) <= set(partido.versions) and len(partido.versions) in (3, 4)
-    seats = list(range(len(partido.versions)))
+    assert set(versions) <= set(partido.version_ids) and len(partido.version_ids) in (3, 4)
+    seats = list(range(len(partido.version_ids)))
     assert sorted(s for g in partido.ranking for s in g) == seats
     assert partido.winners and set(partido.winners) <= set(seats)
     replay = Path(partido.replay)
@@ -161,7 +161,9 @@ def test_a_partido_left_playing_is_requeued_and_played_once(service: Path) -> No
     _clean_up()
     ladder = _ladder()
     versions = _clean_versions(service, ladder)
-    interrupted = LadderPartido.objects.create(ladder=ladder, versions=versions, status=LadderPartido.PLAYING)
+    interrupted = LadderPartido.objects.create_seated(
+        ladder=ladder, versions=versions, status=LadderPartido.PLAYING
+    )
     assert interrupted.seed and len(interrupted.seed) == 64
     text = _client("ana").get(f"/ladders/{ladder.pk}/").content.decode()
     assert interrupted.seed not in text  # not done: the key stays secret
@@ -187,7 +189,8 @@ def test_a_partido_left_playing_is_requeued_and_played_once(service: Path) -> No
 
 
 def test_the_instructor_opens_a_ladder_for_a_game_of_the_registry(service: Path) -> None:
-    from arena.serve.ladder.models import AuditLog, Ladder
+    from arena.serve.accounts.models import AuditLog
+    from arena.serve.ladder.models import Ladder
 
     _clean_up()
     profe = _client("profe", staff=True)

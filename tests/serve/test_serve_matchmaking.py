@@ -241,13 +241,13 @@ def test_the_worker_reads_every_table_and_the_rankings_of_the_done_ones(service:
         service, ladder, ROOT / "sample_players", ("a_mas", "a_menos", "random_legal", "fuerte")
     )
     assert played(ladder) == ([], [])
-    done = LadderPartido.objects.create(
+    done = LadderPartido.objects.create_seated(
         ladder=ladder, versions=[a, b, c], status=LadderPartido.DONE, ranking=[[2], [0, 1]], winners=[2]
     )
-    failed = LadderPartido.objects.create(
+    failed = LadderPartido.objects.create_seated(
         ladder=ladder, versions=[b, c, d], status=LadderPartido.DONE, error="x"
     )
-    LadderPartido.objects.create(ladder=ladder, versions=[d, c, b, a], status=LadderPartido.QUEUED)
+    LadderPartido.objects.create_seated(ladder=ladder, versions=[d, c, b, a], status=LadderPartido.QUEUED)
     assert done.pk < failed.pk
     tables, outcomes = played(ladder)
     assert tables == [[a, b, c], [b, c, d], [d, c, b, a]]
@@ -271,7 +271,7 @@ def test_a_ladder_of_pairs_plays_its_versions_as_sides(service: Path) -> None:
     versions = _versions(service, ladder, ROOT / "sample_pairs", ("heuristica", "random_legal"))
     partido = play_next(ladder)
     assert partido is not None and partido.status == LadderPartido.DONE, partido and partido.error
-    assert sorted(partido.versions) == sorted(versions)  # the sides, side 0's first
+    assert sorted(partido.version_ids) == sorted(versions)  # the sides, side 0's first
     assert sorted(s for g in partido.ranking for s in g) == [0, 1]  # by side
     assert partido.winners and set(partido.winners) <= {0, 1}
     from arena.serve.ladder.storage import read_bytes
@@ -292,7 +292,7 @@ def test_a_ladder_of_pairs_plays_its_versions_as_sides(service: Path) -> None:
 
     second = play_next(ladder)  # the sides swap: each version leads as side 0 in turn
     assert second is not None and second.status == LadderPartido.DONE, second.error
-    assert second.versions == partido.versions[::-1]
+    assert second.version_ids == partido.version_ids[::-1]
     _clean_up()
 
 
@@ -308,8 +308,8 @@ def test_a_ladder_of_cabrero_still_plays_its_seats(service: Path) -> None:
     partido = play_next(ladder)
     assert partido is not None and partido.status == LadderPartido.DONE, partido and partido.error
     # a clean version of another module (no ladder: the default game's) may take a fourth seat
-    assert set(versions) <= set(partido.versions) and len(partido.versions) in (3, 4)
-    assert sorted(s for g in partido.ranking for s in g) == list(range(len(partido.versions)))
+    assert set(versions) <= set(partido.version_ids) and len(partido.version_ids) in (3, 4)
+    assert sorted(s for g in partido.ranking for s in g) == list(range(len(partido.version_ids)))
     rows = standings_rows(ladder)
     assert all(r["partidos"] == 1 for r in rows if r["version"].pk in versions)
     assert sum(r["won"] for r in rows) == len(partido.winners)

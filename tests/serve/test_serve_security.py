@@ -142,7 +142,10 @@ def test_a_successful_login_forgets_the_failures() -> None:
 def test_the_grades_csv_fields_are_inert_as_the_workbooks() -> None:
     from django.contrib.auth import get_user_model
 
-    from arena.serve.ladder.models import FinalTorneo, Ladder, Student, Version
+    from arena.serve.accounts.models import Student
+    from arena.serve.finals.models import FinalTorneo
+    from arena.serve.ladder.models import Ladder
+    from arena.serve.submissions.models import Version
 
     ladder = Ladder.objects.create(game=GAME, open=False)
     ids = {"ana": INJECTION, "bruno": "=1+2", "carla": "12345678"}
@@ -154,9 +157,9 @@ def test_the_grades_csv_fields_are_inert_as_the_workbooks() -> None:
         )
         version = Version.objects.create(student=student, ladder=ladder, number=1, status=Version.CLEAN)
         players[name] = {"student": student.pk, "version": version.pk}
-    final = FinalTorneo.objects.create(
+    final = FinalTorneo.objects.create_frozen(
+        [p["version"] for p in players.values()],
         ladder=ladder,
-        versions=[p["version"] for p in players.values()],
         options={"players": players, "places": {"ana": 1, "bruno": 2, "carla": 3}, "grades": "10/1"},
         status=FinalTorneo.DONE,
     )
@@ -178,7 +181,9 @@ def _partido(service: Path, lines: list[str]) -> Any:
     """A done partido of Rosa's and Saúl's (sides of Tute por parejas) whose replay holds ``lines``."""
     from django.contrib.auth import get_user_model
 
-    from arena.serve.ladder.models import Ladder, LadderPartido, Student, Version
+    from arena.serve.accounts.models import Student
+    from arena.serve.ladder.models import Ladder, LadderPartido
+    from arena.serve.submissions.models import Version
 
     ladder = Ladder.objects.get_or_create(game=GAME, defaults={"open": True})[0]
     versions = []
@@ -189,7 +194,7 @@ def _partido(service: Path, lines: list[str]) -> Any:
         versions.append(
             found or Version.objects.create(student=student, ladder=ladder, number=1, status=Version.CLEAN)
         )
-    partido = LadderPartido.objects.create(
+    partido = LadderPartido.objects.create_seated(
         ladder=ladder, versions=[v.pk for v in versions], status=LadderPartido.DONE
     )
     path = service / "ladder" / "security-test" / f"{partido.pk}.jsonl"

@@ -36,10 +36,11 @@ def _partidos(ladder: Any, versions: list[Any], count: int, replay: str = "") ->
     every third, is second in the others; the second and third places tie every fifth."""
     from django.utils import timezone
 
-    from arena.serve.ladder.models import LadderPartido
+    from arena.serve.ladder.models import LadderPartido, Seat
 
     start = timezone.now()
     made = []
+    tables = []
     for k in range(count):
         shift = k % 4
         table = [v.pk for v in versions[shift:] + versions[:shift]]
@@ -47,10 +48,10 @@ def _partidos(ladder: Any, versions: list[Any], count: int, replay: str = "") ->
         others = [s for s in range(4) if s != ana]
         first, rest = (ana, others) if k % 3 == 0 else (others[0], [ana, *others[1:]])
         groups = [[first], [rest[0], rest[1]], [rest[2]]] if k % 5 == 0 else [[first], *[[s] for s in rest]]
+        tables.append(table)
         made.append(
             LadderPartido(
                 ladder=ladder,
-                versions=table,
                 status=LadderPartido.DONE,
                 ranking=groups,
                 winners=[first],
@@ -58,7 +59,13 @@ def _partidos(ladder: Any, versions: list[Any], count: int, replay: str = "") ->
                 finished_at=start + timedelta(seconds=k),
             )
         )
-    return LadderPartido.objects.bulk_create(made)
+    created = LadderPartido.objects.bulk_create(made)
+    Seat.objects.bulk_create(
+        Seat(partido=p, version_id=v, position=i)
+        for p, t in zip(created, tables, strict=True)
+        for i, v in enumerate(t)
+    )
+    return created
 
 
 @pytest.fixture(scope="module")
@@ -67,7 +74,9 @@ def ladder(service: Path) -> Any:
     with a replay on disk."""
     from django.contrib.auth import get_user_model
 
-    from arena.serve.ladder.models import Ladder, Student, Version
+    from arena.serve.accounts.models import Student
+    from arena.serve.ladder.models import Ladder
+    from arena.serve.submissions.models import Version
 
     made = Ladder.objects.create(game=GAME, open=True)
     versions = []
@@ -209,12 +218,12 @@ def test_the_live_script_counts_the_age_and_keeps_the_key_folded() -> None:
 
 
 def test_the_final_s_output_is_a_block_that_scrolls_not_wraps(ladder: Any) -> None:
-    from arena.serve.ladder.models import FinalTorneo
+    from arena.serve.finals.models import FinalTorneo
 
     line = "1  Autora ana        " + "  ".join(["0.88"] * 30)  # wider than any phone, or page
-    final = FinalTorneo.objects.create(
+    final = FinalTorneo.objects.create_frozen(
+        [v.pk for v in ladder.versions],
         ladder=ladder,
-        versions=[v.pk for v in ladder.versions],
         options={"grades": "10/1"},
         status=FinalTorneo.FAILED,
         progress=line,

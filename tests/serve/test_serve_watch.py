@@ -195,7 +195,7 @@ def test_the_viewer_speaks_the_reader_s_language(ladder: Any) -> None:
 def test_a_queued_partido_has_no_replay_yet(ladder: Any) -> None:
     from arena.serve.ladder.models import LadderPartido
 
-    queued = LadderPartido.objects.create(ladder=ladder, versions=[ladder.ana.pk, ladder.bruno.pk])
+    queued = LadderPartido.objects.create_seated(ladder=ladder, versions=[ladder.ana.pk, ladder.bruno.pk])
     try:
         client = _client("eva")
         assert client.get(f"/partidos/{queued.pk}/").status_code == 404
@@ -211,8 +211,8 @@ def test_a_deal_key_waits_until_every_partido_of_its_deal_is_over(ladder: Any) -
     from arena.serve.ladder.models import LadderPartido
 
     first = ladder.first
-    rotation = LadderPartido.objects.create(
-        ladder=ladder, versions=list(reversed(first.versions)), seed=first.seed
+    rotation = LadderPartido.objects.create_seated(
+        ladder=ladder, versions=list(reversed(first.version_ids)), seed=first.seed
     )
     try:
         client = _client("eva")
@@ -256,7 +256,7 @@ def _files(client: Any, ladder: Any, version: Any) -> Any:
 
 
 def _own_seat(ladder: Any, version: Any) -> int:
-    seat: int = ladder.first.versions.index(version.pk)
+    seat: int = ladder.first.version_ids.index(version.pk)
     return seat
 
 
@@ -332,11 +332,10 @@ def test_paths_out_of_the_list_are_not_found(ladder: Any, check_files: Path, ser
 
 
 def test_in_a_game_of_teams_each_side_s_version_sits_in_its_team_s_seats(service: Path) -> None:
-    from arena.serve.ladder.models import LadderPartido
-    from arena.serve.ladder.views_watch import seat_versions
+    from arena.serve.ladder.views_watch import table_seats
 
-    assert seat_versions(LadderPartido(versions=[7, 9]), "tute-parejas") == [7, 9, 7, 9]
-    assert seat_versions(LadderPartido(versions=[7, 9, 4]), "tute-cabrero") == [7, 9, 4]
+    assert table_seats([7, 9], "tute-parejas") == [7, 9, 7, 9]
+    assert table_seats([7, 9, 4], "tute-cabrero") == [7, 9, 4]
 
 
 # --- live.json kept until what it shows changes
@@ -362,7 +361,7 @@ def test_live_json_is_kept_until_what_it_shows_changes(ladder: Any) -> None:
     assert again.content == first.content and again["ETag"] == first["ETag"]
     assert again["Cache-Control"] == "no-store"
     # a partido queued: a new answer, the partido in it, another ETag
-    queued = LadderPartido.objects.create(ladder=ladder, versions=[ladder.ana.pk, ladder.bruno.pk])
+    queued = LadderPartido.objects.create_seated(ladder=ladder, versions=[ladder.ana.pk, ladder.bruno.pk])
     try:
         changed = client.get(url)
         assert changed["ETag"] != first["ETag"]
@@ -397,7 +396,7 @@ def test_live_json_is_not_looked_at_again_within_live_fresh_s(ladder: Any) -> No
     url = f"/ladders/{ladder.pk}/live.json"
     with override_settings(LIVE_FRESH_S=3600):
         first = client.get(url)
-        queued = LadderPartido.objects.create(ladder=ladder, versions=[ladder.ana.pk, ladder.bruno.pk])
+        queued = LadderPartido.objects.create_seated(ladder=ladder, versions=[ladder.ana.pk, ladder.bruno.pk])
         try:
             with CaptureQueriesContext(connection) as looked:
                 again = client.get(url)

@@ -1,2 +1,2 @@
-"""The ladder's app: students, invitations, ladders, versions, the ladder's partidos (matchmaking,
-workers), the audit log."""
+"""The ladders: matchmaking, the workers' partidos, the standings and replays, the students' and
+instructors' pages."""

@@ -4,19 +4,7 @@ from __future__ import annotations
 
 from django.contrib import admin
 
-from arena.serve.ladder.models import AuditLog, Invitation, Ladder, LadderPartido, Student, Version
-
-
-@admin.register(Student)
-class StudentAdmin(admin.ModelAdmin):
-    list_display = ("display_name", "email", "roster_id")
-    search_fields = ("display_name", "email", "roster_id")
-
-
-@admin.register(Invitation)
-class InvitationAdmin(admin.ModelAdmin):
-    list_display = ("user", "created_at", "used_at")
-    exclude = ("token",)
+from arena.serve.ladder.models import Ladder, LadderPartido, Seat
 
 
 @admin.register(Ladder)
@@ -24,20 +12,18 @@ class LadderAdmin(admin.ModelAdmin):
     list_display = ("game", "open", "deadline")
 
 
-@admin.register(Version)
-class VersionAdmin(admin.ModelAdmin):
-    list_display = ("student", "number", "status", "chosen", "uploaded_at")
-    list_filter = ("status",)
+class SeatInline(admin.TabularInline):
+    """A partido's seats, in order."""
+
+    model = Seat
+    extra = 0
+    fields = ("position", "version")
+    raw_id_fields = ("version",)
 
 
 @admin.register(LadderPartido)
 class LadderPartidoAdmin(admin.ModelAdmin):
-    list_display = ("pk", "ladder", "status", "versions", "started_at", "finished_at")
+    list_display = ("pk", "ladder", "status", "started_at", "finished_at")
     list_filter = ("ladder", "status")
+    inlines = (SeatInline,)
     exclude = ("seed",)  # the deal key: on the standings page once the partido is done
-
-
-@admin.register(AuditLog)
-class AuditLogAdmin(admin.ModelAdmin):
-    list_display = ("when", "who", "what")
-    readonly_fields = ("when", "who", "what")

@@ -6,7 +6,7 @@ from django.apps import AppConfig
 
 
 class LadderConfig(AppConfig):
-    """``arena.serve.ladder``."""
+    """``arena.serve.ladder`` (docs/serve.md, *How the service is built*)."""
 
     name = "arena.serve.ladder"
     label = "ladder"

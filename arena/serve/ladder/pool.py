@@ -2,7 +2,7 @@
 
 ``arena serve --workers W`` (W ≥ 1) starts one such process (:func:`start`): its W threads play
 partidos (:func:`arena.serve.ladder.worker.run_workers`) and a watcher checks every version left
-*checking* (:func:`arena.serve.ladder.checking.watch`), so the referees' Python never shares an
+*checking* (:func:`arena.serve.submissions.checking.watch`), so the referees' Python never shares an
 interpreter lock with the pages. It dies with the server (``PR_SET_PDEATHSIG``), and since every
 result is saved only as *done* in one transaction, a killed pair loses no committed partido: at the
 next start the partidos left *playing* are played again and the versions left *checking* checked.
@@ -61,8 +61,8 @@ def serve_workers(folder: str, workers: int, scheduler: str | None = None) -> No
     from arena.serve import boot
 
     boot.configure(folder)
-    from arena.serve.ladder import checking
     from arena.serve.ladder.worker import run_workers, use_cluster
+    from arena.serve.submissions import checking
 
     if scheduler:
         from arena.serve.ladder.cluster import connect

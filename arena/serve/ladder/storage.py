@@ -126,17 +126,18 @@ def prune(keep: int | None = None) -> int:
     their rows' ``replay``; how many. Only files under ``DIR/ladder/`` are ever removed."""
     from django.conf import settings
 
-    from arena.serve.ladder.models import LadderPartido
+    from arena.serve.ladder.models import LadderPartido, Seat, seat_tables
 
     keep = keep_partidos() if keep is None else keep
     if keep <= 0:
         return 0
     root = (Path(settings.DIR) / "ladder").resolve()
     done = LadderPartido.objects.filter(status=LadderPartido.DONE).exclude(replay="")
-    rows = list(done.values_list("id", "versions", "replay"))
-    gone = to_prune([(pk, list(versions)) for pk, versions, _r in rows], keep)
+    rows = list(done.values_list("id", "replay"))
+    tables = seat_tables(Seat.objects.filter(partido__in=done))
+    gone = to_prune([(pk, tables.get(pk, [])) for pk, _r in rows], keep)
     pruned = 0
-    for pk, _versions, replay in rows:
+    for pk, replay in rows:
         if pk not in gone:
             continue
         path = Path(replay)

@@ -1,5 +1,5 @@
-"""The pages: invitations, a student's versions and uploads, a version's report, the roster,
-a ladder's standings and its partidos' replays, the instructor's ladders.
+"""The ladder's pages: a student's versions and uploads, a version's report, a ladder's standings,
+the instructor's ladders (the roster and invitations: arena/serve/accounts/views.py).
 
 Every view authorizes by role and owner: a version is seen by its author and the instructors
 only, the roster by the instructors only; anyone else gets 404, as for a page that does not exist.
@@ -7,7 +7,6 @@ only, the roster by the instructors only; anyone else gets 404, as for a page th
 
 from __future__ import annotations
 
-import csv
 import io
 import shutil
 from datetime import timedelta
@@ -15,75 +14,20 @@ from pathlib import Path
 from typing import Any
 
 from django.conf import settings
-from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.forms import SetPasswordForm
 from django.db import transaction
 from django.db.models import Max
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from arena.serve.ladder import checking
-from arena.serve.ladder.models import AuditLog, Invitation, Ladder, LadderPartido, Student, Version
-
-# The roster's columns, as Moodle's participants export names them in English or Spanish.
-FIRST = ("first name", "nombre")  # not shown
-LAST = ("last name", "surname", "apellido(s)", "apellidos")  # not shown
-EMAIL = ("email address", "email", "dirección de correo", "correo electrónico", "correo")  # not shown
-ID_NUMBER = ("id number", "número de id", "número de identificación")  # not shown
-
-
-def _student(request: HttpRequest) -> Student | None:
-    return Student.objects.filter(user_id=request.user.pk).first()
-
-
-def _instructor(request: HttpRequest) -> None:
-    """A page for instructors: anyone else is told it does not exist."""
-    if not (request.user.is_authenticated and request.user.is_staff):
-        raise Http404
-
-
-def audit(request: HttpRequest | None, what: str, who: Any = None) -> None:
-    """One line of the audit log."""
-    user = who if who is not None else (request.user if request and request.user.is_authenticated else None)
-    AuditLog.objects.create(who=user, what=what[:500])
-
-
-@login_required
-def home(request: HttpRequest) -> HttpResponse:
-    """Instructors to the roster, students to their page."""
-    return redirect("roster" if request.user.is_staff else "me")
-
-
-def invite(request: HttpRequest, token: str) -> HttpResponse:
-    """Set the password of the invitation's account; the link works once."""
-    invitation = get_object_or_404(Invitation, token=token)
-    if invitation.used_at is not None:
-        return render(request, "ladder/invite_used.html", status=410)
-    form = SetPasswordForm(invitation.user, request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        with transaction.atomic():
-            taken = Invitation.objects.filter(pk=invitation.pk, used_at__isnull=True).update(
-                used_at=timezone.now()
-            )
-            if not taken:
-                return render(request, "ladder/invite_used.html", status=410)
-            form.save()
-            used = _("invitation used: {user}").format(user=invitation.user.username)
-            audit(None, used, who=invitation.user)
-        return render(request, "ladder/invite_done.html", {"username": invitation.user.username})
-    return render(request, "ladder/invite.html", {"form": form, "username": invitation.user.username})
-
-
-def style(request: HttpRequest) -> HttpResponse:
-    """The pages' style sheet (a file of its own: the Content-Security-Policy allows no inline style)."""
-    response = render(request, "ladder/style.css", content_type="text/css; charset=utf-8")  # not shown
-    response["Cache-Control"] = "max-age=3600"
-    return response
+from arena.serve.accounts.models import Student
+from arena.serve.accounts.views import _instructor, _student, audit
+from arena.serve.ladder.models import Ladder, LadderPartido, Seat, seat_tables
+from arena.serve.submissions import checking
+from arena.serve.submissions.models import Version
 
 
 def _me_context(student: Student | None, **extra: Any) -> dict[str, Any]:
@@ -248,80 +192,6 @@ def upload(request: HttpRequest) -> HttpResponse:
     return redirect("version", version_id=new.pk)
 
 
-def _column(header: list[str], names: tuple[str, ...]) -> int | None:
-    lowered = [h.strip().lower() for h in header]
-    return next((lowered.index(n) for n in names if n in lowered), None)
-
-
-def import_roster(text: str) -> tuple[list[tuple[Student, Invitation]], list[str]]:
-    """Students and their invitations from a roster CSV (Moodle's participants export); the
-    problems with rows that were left out."""
-    sample = text[:4096]
-    try:
-        dialect: Any = csv.Sniffer().sniff(sample, delimiters=",;\t")
-    except csv.Error:
-        dialect = csv.excel
-    rows = list(csv.reader(io.StringIO(text), dialect))
-    if not rows:
-        return [], [_("The file is empty.")]
-    header = rows[0]
-    first, last, email = _column(header, FIRST), _column(header, LAST), _column(header, EMAIL)
-    number = _column(header, ID_NUMBER)
-    if first is None or last is None or email is None:
-        return [], [_("The first row must name the columns: first name, last name, email address.")]
-    created: list[tuple[Student, Invitation]] = []
-    problems: list[str] = []
-    users = get_user_model()
-    for line, row in enumerate(rows[1:], start=2):
-        if not any(cell.strip() for cell in row):
-            continue
-        if len(row) <= max(first, last, email):
-            problems.append(_("Row {line}: too few columns.").format(line=line))
-            continue
-        address = row[email].strip().lower()
-        name = f"{row[first].strip()} {row[last].strip()}".strip()
-        if "@" not in address:
-            problems.append(_("Row {line}: no email address.").format(line=line))
-            continue
-        if users.objects.filter(username=address).exists():
-            known = _("Row {line}: {email} is already on the roster.")
-            problems.append(known.format(line=line, email=address))
-            continue
-        with transaction.atomic():
-            user = users.objects.create_user(
-                username=address, email=address, first_name=row[first].strip(), last_name=row[last].strip()
-            )
-            user.set_unusable_password()
-            user.save()
-            roster_id = row[number].strip() if number is not None and len(row) > number else ""
-            student = Student.objects.create(user=user, display_name=name, email=address, roster_id=roster_id)
-            created.append((student, Invitation.objects.create(user=user, student=student)))
-    return created, problems
-
-
-def roster(request: HttpRequest) -> HttpResponse:
-    """The instructor's roster: upload the CSV, get one invitation link per new student."""
-    _instructor(request)
-    links: list[tuple[Student, str]] = []
-    problems: list[str] = []
-    if request.method == "POST":
-        sent = request.FILES.get("roster")
-        if sent is None or sent.size > settings.UPLOAD_MAX_BYTES:
-            problems.append(_("Choose the roster's CSV file."))
-        else:
-            raw = sent.read()
-            try:
-                text = raw.decode("utf-8-sig")
-            except UnicodeDecodeError:
-                text = raw.decode("latin-1")
-            created, problems = import_roster(text)
-            links = [(s, request.build_absolute_uri(reverse("invite", args=[i.token]))) for s, i in created]
-            audit(request, _("roster import: {n} students").format(n=len(created)))
-    students = Student.objects.select_related("user").order_by("display_name")
-    context = {"links": links, "problems": problems, "students": students}
-    return render(request, "ladder/roster.html", context)
-
-
 STANDINGS_RESAMPLES = 200
 """The bootstrap resamples behind the standings' intervals (fitted again when a partido ends)."""
 RECENT_PARTIDOS = 20
@@ -336,11 +206,12 @@ def standings_rows(ladder: Ladder) -> list[dict[str, Any]]:
     from arena.serve.ladder.worker import active_ids
 
     active = active_ids(ladder)
-    done = list(
-        ladder.partidos.filter(status=LadderPartido.DONE)
-        .exclude(ranking=[])
-        .values_list("pk", "versions", "ranking", "winners")
-    )
+    ranked = ladder.partidos.filter(status=LadderPartido.DONE).exclude(ranking=[])
+    tables = seat_tables(Seat.objects.filter(partido__in=ranked))
+    done = [
+        (pk, tables.get(pk, []), groups, winners)
+        for pk, groups, winners in ranked.values_list("pk", "ranking", "winners")
+    ]
     entrants = list(active)
     index = {v: i for i, v in enumerate(entrants)}
     # versions no longer active still count, for the strength of those they played

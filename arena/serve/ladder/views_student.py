@@ -1,9 +1,9 @@
 """The pages a student returns to: their versions with what each did in the ladder, a version's
 partidos (opponents, place, result, replay) and its strength and place over its partidos as a chart.
 
-A partido's ``versions`` is a JSON list, which no lookup both SQLite and PostgreSQL share can search,
-so the partidos of a version are read with **one query** bounded by the version's ladder and its
-upload time (it played nothing before), as plain values, and picked in Python; the names of a page's
+The partidos of a version are read with **one query** bounded by the version's ladder and its
+upload time (it played nothing before), as plain values, their seats with one more
+(:func:`arena.serve.ladder.models.seat_tables`), and picked in Python; the names of a page's
 opponents take one more query, the deals still pending one more. The chart's Plackett–Luce fits
 (:func:`arena.results.ranking.fit`, the standings' strength without its bootstrap) are made at most
 :data:`FIT_POINTS` times and cached until the version plays again.
@@ -22,7 +22,8 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from arena.serve.ladder import chart
-from arena.serve.ladder.models import LadderPartido, Version
+from arena.serve.ladder.models import LadderPartido, Seat, seat_tables
+from arena.serve.submissions.models import Version
 
 PER_PAGE = 50
 """Partidos per page of a version's list."""
@@ -30,7 +31,6 @@ FIT_POINTS = 80
 """At most this many points of the strength and place chart (a fit of the ladder's partidos each)."""
 _FIELDS = (
     "id",
-    "versions",
     "ranking",
     "winners",
     "status",
@@ -45,8 +45,8 @@ _FIELDS = (
 def _rows(
     ladder_ids: Iterable[int | None], since: datetime | None, done_only: bool = False
 ) -> list[tuple[Any, ...]]:
-    """The partidos (as :data:`_FIELDS` values) of those ladders (every ladder if one is None)
-    created at ``since`` or later (None: ever): one query."""
+    """The partidos (as :data:`_FIELDS` values, the versions in seat order second) of those ladders
+    (every ladder if one is None) created at ``since`` or later (None: ever): two queries."""
     ids = set(ladder_ids)
     query = LadderPartido.objects.all()
     if since is not None:
@@ -55,7 +55,9 @@ def _rows(
         query = query.filter(ladder_id__in=ids)
     if done_only:
         query = query.filter(status=LadderPartido.DONE)
-    return list(query.order_by("id").values_list(*_FIELDS))
+    rows = list(query.order_by("id").values_list(*_FIELDS))
+    tables = seat_tables(Seat.objects.filter(partido__in=query)) if rows else {}
+    return [(row[0], tables.get(row[0], []), *row[1:]) for row in rows]
 
 
 def _place(groups: list[list[int]], entrant: int) -> tuple[int, bool] | None:

@@ -45,7 +45,8 @@ from django.utils.translation import gettext as _
 
 from arena.results.web import CSP
 from arena.serve.ladder import storage, views
-from arena.serve.ladder.models import Ladder, LadderPartido, Version
+from arena.serve.ladder.models import Ladder, LadderPartido
+from arena.serve.submissions.models import Version
 
 LIVE_SCRIPT = Path(__file__).with_name("assets") / "live.js"
 """The standings page's script: polls ``live.json`` and rewrites the tables."""
@@ -134,13 +135,19 @@ def _fit_in_use(ladder: Ladder, key: tuple[Any, ...]) -> tuple[tuple[Any, ...], 
 def seat_versions(partido: LadderPartido, game: str) -> list[int]:
     """The version in each seat of ``partido``: its ``versions`` are its seats, or in a game of
     teams its sides (each side's version plays every seat of its team)."""
+    return table_seats(partido.version_ids, game)
+
+
+def table_seats(table: list[int], game: str) -> list[int]:
+    """The version in each seat of a partido of ``game`` whose versions (in order) are ``table``
+    (:func:`seat_versions`)."""
     from arena import games
     from arena.games.gamespec import seat_sides
 
     sides = games.spec(game).teams
     if not sides:
-        return list(partido.versions)
-    return [partido.versions[side] for side in seat_sides(sides) if side < len(partido.versions)]
+        return list(table)
+    return [table[side] for side in seat_sides(sides) if side < len(table)]
 
 
 # ---------------------------------------------------------------- deals
@@ -186,14 +193,14 @@ def _places(partido: LadderPartido, seats: list[str]) -> list[dict[str, Any]]:
 def recent_partidos(ladder: Ladder) -> list[dict[str, Any]]:
     """The latest partidos of ``ladder``, newest first: seats, state, the deal key and the replay's
     addresses once the deal is over (else None)."""
-    recent = list(ladder.partidos.order_by("-id")[: views.RECENT_PARTIDOS])
-    names = _names(v for p in recent for v in p.versions)
+    recent = list(ladder.partidos.order_by("-id").prefetch_related("seats")[: views.RECENT_PARTIDOS])
+    names = _names(v for p in recent for v in p.version_ids)
     pending = pending_deals([ladder.pk])
     out = []
     for p in recent:
         shown = deal_over(p, pending)
         watchable = shown and bool(p.replay) and Path(p.replay).is_file()
-        seats = [names.get(v, "?") for v in p.versions]
+        seats = [names.get(v, "?") for v in p.version_ids]
         out.append(
             {
                 "id": p.pk,
@@ -378,7 +385,7 @@ def public_start(start: dict[str, Any], names: list[str]) -> dict[str, Any]:
 
 def _seat_public_names(partido: LadderPartido) -> list[str]:
     """Each seat's name as the standings give it (``Name #n``); in a game of teams, its side's."""
-    known = _names(partido.versions)
+    known = _names(partido.version_ids)
     return [known.get(v, "?") for v in seat_versions(partido, partido.ladder.game)]
 
 
@@ -460,8 +467,8 @@ def _viewer(found: LadderPartido) -> str:
     """The viewer page of the done partido ``found``."""
     from arena.results import web
 
-    known = _names(found.versions)
-    names = [known.get(v, "?") for v in found.versions]  # its entrants: seats, or sides
+    known = _names(found.version_ids)
+    names = [known.get(v, "?") for v in found.version_ids]  # its entrants: seats, or sides
     seats = _seat_public_names(found)
     events, problem = web.read_events(Path(found.replay))  # a .gz replay is read decompressed
     problem = problem.replace(str(Path(found.replay)), f"{found.pk}.jsonl")  # its name, not its path
@@ -550,7 +557,7 @@ def version_files(version: Version) -> dict[str, Path]:
                     files["check/" + path.relative_to(check).as_posix()] = path
     ladder_root = Path(settings.DIR) / "ladder"
     done = LadderPartido.objects.filter(status=LadderPartido.DONE).exclude(replay="").select_related("ladder")
-    played = [p for p in done.order_by("-id") if version.pk in p.versions]
+    played = list(done.filter(seats__version=version).distinct().order_by("-id").prefetch_related("seats"))
     pending = pending_deals({p.ladder_id for p in played})
     for p in played:
         if not deal_over(p, pending):

@@ -29,7 +29,8 @@ from django.db.models.functions import Cast
 from django.utils import timezone
 
 from arena.serve.ladder import matchmaking, storage
-from arena.serve.ladder.models import Ladder, LadderPartido, Version
+from arena.serve.ladder.models import Ladder, LadderPartido, Seat, seat_tables
+from arena.serve.submissions.models import Version
 
 log = logging.getLogger(__name__)
 
@@ -63,11 +64,14 @@ def played(ladder: Ladder) -> tuple[list[list[int]], list[matchmaking.Outcome]]:
     """The tables of ``ladder``'s partidos (queued, playing or done, in the order created) and
     the done ones' tables with their rankings (a partido without a ranking informs no standing).
 
-    The two JSON fields come as text and are decoded as one document: a ladder's thousands of
-    partidos load in a quarter of the time the fields' own decoding of each value takes."""
+    The tables come from one query over the seats (:func:`seat_tables`); the rankings (a JSON field)
+    come as text and are decoded as one document: a ladder's thousands of partidos load in a quarter
+    of the time the field's own decoding of each value takes."""
     text = TextField()
-    rows = ladder.partidos.order_by("id").values_list(Cast("versions", text), Cast("ranking", text))
-    seen = json.loads("[" + ",".join(f"[{t},{ranking}]" for t, ranking in rows) + "]")
+    rows = list(ladder.partidos.order_by("id").values_list("id", Cast("ranking", text)))
+    tables = seat_tables(Seat.objects.filter(partido__ladder=ladder))
+    rankings = json.loads("[" + ",".join(ranking for _pk, ranking in rows) + "]")
+    seen = [(tables.get(pk, []), ranking) for (pk, _text), ranking in zip(rows, rankings, strict=True)]
     return [t for t, _r in seen], [(t, ranking) for t, ranking in seen if ranking]
 
 
@@ -95,8 +99,8 @@ def _claim(ladder: Ladder) -> LadderPartido | None:
         table = matchmaking.next_table(active_ids(ladder), seats, spec.entrants_per_partido, outcomes)
         if not table:
             return None
-        return LadderPartido.objects.create(
-            ladder=ladder, versions=table, status=LadderPartido.PLAYING, started_at=timezone.now()
+        return LadderPartido.objects.create_seated(
+            versions=table, ladder=ladder, status=LadderPartido.PLAYING, started_at=timezone.now()
         )
 
 
@@ -131,11 +135,12 @@ def _play(partido: LadderPartido) -> dict[str, object]:
 
     replay = replay_path(partido)
     storage.remove_partido(replay)  # a partido played again starts from nothing
-    folders = dict(Version.objects.filter(pk__in=partido.versions).values_list("id", "folder"))
+    table = partido.version_ids
+    folders = dict(Version.objects.filter(pk__in=table).values_list("id", "folder"))
     game = partido.ladder.game
     sides = games.spec(game).teams
     try:
-        specs = [find_player(folders[v]) for v in partido.versions]
+        specs = [find_player(folders[v]) for v in table]
         if _cluster is not None:
             from arena.serve.ladder import cluster
 

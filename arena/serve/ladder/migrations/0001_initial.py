@@ -4,6 +4,7 @@ import django.db.models.deletion
 from django.conf import settings
 from django.db import migrations, models
 
+import arena.serve.accounts.models
 import arena.serve.ladder.models
 
 
@@ -102,7 +103,7 @@ class Migration(migrations.Migration):
                 ),
                 (
                     "token",
-                    models.CharField(default=arena.serve.ladder.models.new_token, max_length=64, unique=True),
+                    models.CharField(default=arena.serve.accounts.models.new_token, max_length=64, unique=True),
                 ),
                 ("created_at", models.DateTimeField(auto_now_add=True)),
                 ("used_at", models.DateTimeField(blank=True, null=True, verbose_name="used at")),

@@ -34,7 +34,7 @@ def _check(version_id: int) -> None:
     from django.db import close_old_connections, connection
 
     from arena.check.checker import check_player
-    from arena.serve.ladder.models import Version
+    from arena.serve.submissions.models import Version
 
     close_old_connections()
     try:
@@ -64,7 +64,7 @@ def _check(version_id: int) -> None:
 
 def resume_checks() -> list[threading.Thread]:
     """Check again the versions a stopped server left *checking*; the checks' threads."""
-    from arena.serve.ladder.models import Version
+    from arena.serve.submissions.models import Version
 
     pending = list(
         Version.objects.filter(status=Version.CHECKING)
@@ -84,7 +84,7 @@ def watch(stop: threading.Event) -> None:
     ``stop`` is set: the worker process's checker, ``settings.CHECKERS`` at a time."""
     from django.db import close_old_connections
 
-    from arena.serve.ladder.models import Version
+    from arena.serve.submissions.models import Version
 
     started: dict[int, threading.Thread] = {}
     while not stop.is_set():

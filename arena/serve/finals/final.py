@@ -44,7 +44,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from arena.results import grades
-from arena.serve.ladder.models import FinalTorneo, Ladder, Version
+from arena.serve.finals.models import FinalTorneo
+from arena.serve.ladder.models import Ladder
+from arena.serve.submissions.models import Version
 
 PROGRESS_LINES = 3, 30
 """The lines of ``arena tournament``'s output a final keeps as its progress: its first and its last."""
@@ -195,7 +197,8 @@ def freeze(ladder: Ladder, options: Mapping[str, Any]) -> FinalTorneo:
         chosen = {**parse_options(options), "table_size": None if spec.teams else size, "players": players}
         if _whole(options, "workers"):
             chosen["workers"] = _whole(options, "workers")
-        final = FinalTorneo.objects.create(ladder=ladder, versions=sorted(ids), options=chosen)
+        final = FinalTorneo.objects.create(ladder=ladder, options=chosen)
+        final.versions.set(sorted(ids))
         final.folder = str(home(final))
         final.save(update_fields=["folder"])
     return final
@@ -238,7 +241,7 @@ def _copy_players(final: FinalTorneo) -> Path:
     """Each frozen version's folder copied to ``players/<name>/`` (those copied before are kept)."""
     players = home(final) / "players"
     players.mkdir(parents=True, exist_ok=True)
-    folders = dict(Version.objects.filter(pk__in=final.versions).values_list("id", "folder"))
+    folders = dict(final.versions.values_list("id", "folder"))
     for name, who in final.options["players"].items():
         target = players / name
         if target.is_dir():
@@ -442,7 +445,7 @@ def site_file(final: FinalTorneo, name: str) -> Path | None:
 
 def entries(final: FinalTorneo) -> list[dict[str, Any]]:
     """The frozen entrants: folder name, student, version and (once done) place, best first."""
-    from arena.serve.ladder.models import Student
+    from arena.serve.accounts.models import Student
 
     players: dict[str, dict[str, int]] = final.options.get("players", {})
     found: dict[str, int] = final.options.get("places", {})

@@ -1,8 +1,11 @@
-"""Recovering accounts: the roster's pending links (invitations and password resets), a new link
+"""The accounts' pages: the home page's redirect, invitations, the instructor's roster (its CSV import),
+who is a student or an instructor, the audit log's lines.
+
+Recovering accounts: the roster's pending links (invitations and password resets), a new link
 per student, their CSV, the login page's way to a reset, and Django's password reset by email when
 an SMTP server is configured (``settings.PASSWORD_RESET_BY_EMAIL``).
 
-A link is an :class:`~arena.serve.ladder.models.Invitation`: its token is kept in the database until
+A link is an :class:`~arena.serve.accounts.models.Invitation`: its token is kept in the database until
 the link is used, so the roster (instructors only) can show it again; issuing a new one deletes the
 student's pending ones (their links then answer 404). docs/serve.md, *Recovering accounts*.
 """
@@ -16,20 +19,71 @@ from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.contrib.auth import views as auth_views
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.forms import SetPasswordForm
 from django.core.cache import cache
 from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse, reverse_lazy
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from arena import inert
-from arena.serve.ladder.forms import NewLinkForm
-from arena.serve.ladder.models import Invitation, Student
-from arena.serve.ladder.views import _instructor, audit
+from arena.serve.accounts.forms import NewLinkForm
+from arena.serve.accounts.models import AuditLog, Invitation, Student
 from arena.serve.security import client_ip as request_address
+
+# The roster's columns, as Moodle's participants export names them in English or Spanish.
+FIRST = ("first name", "nombre")  # not shown
+LAST = ("last name", "surname", "apellido(s)", "apellidos")  # not shown
+EMAIL = ("email address", "email", "dirección de correo", "correo electrónico", "correo")  # not shown
+ID_NUMBER = ("id number", "número de id", "número de identificación")  # not shown
+
+
+def _student(request: HttpRequest) -> Student | None:
+    return Student.objects.filter(user_id=request.user.pk).first()
+
+
+def _instructor(request: HttpRequest) -> None:
+    """A page for instructors: anyone else is told it does not exist."""
+    if not (request.user.is_authenticated and request.user.is_staff):
+        raise Http404
+
+
+def audit(request: HttpRequest | None, what: str, who: Any = None) -> None:
+    """One line of the audit log."""
+    user = who if who is not None else (request.user if request and request.user.is_authenticated else None)
+    AuditLog.objects.create(who=user, what=what[:500])
+
+
+@login_required
+def home(request: HttpRequest) -> HttpResponse:
+    """Instructors to the roster, students to their page."""
+    return redirect("roster" if request.user.is_staff else "me")
+
+
+def invite(request: HttpRequest, token: str) -> HttpResponse:
+    """Set the password of the invitation's account; the link works once."""
+    invitation = get_object_or_404(Invitation, token=token)
+    if invitation.used_at is not None:
+        return render(request, "accounts/invite_used.html", status=410)
+    form = SetPasswordForm(invitation.user, request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        with transaction.atomic():
+            taken = Invitation.objects.filter(pk=invitation.pk, used_at__isnull=True).update(
+                used_at=timezone.now()
+            )
+            if not taken:
+                return render(request, "accounts/invite_used.html", status=410)
+            form.save()
+            used = _("invitation used: {user}").format(user=invitation.user.username)
+            audit(None, used, who=invitation.user)
+        return render(request, "accounts/invite_done.html", {"username": invitation.user.username})
+    return render(request, "accounts/invite.html", {"form": form, "username": invitation.user.username})
 
 
 def pending(request: HttpRequest) -> list[dict[str, Any]]:
@@ -70,7 +124,7 @@ def new_link(request: HttpRequest) -> HttpResponse:
     if not form.is_valid():  # the roster again, the form's error beside the pending links
         students = Student.objects.select_related("user").order_by("display_name")
         context = {"links": [], "problems": [], "students": students, "link_form": form}
-        return render(request, "ladder/roster.html", context, status=400)
+        return render(request, "accounts/roster.html", context, status=400)
     student = form.cleaned_data["student"]
     invitation = issue(student)
     audit(request, _("new link issued: {student}").format(student=student.display_name))
@@ -160,3 +214,77 @@ reset_confirm = _by_email(
 reset_complete = _by_email(
     auth_views.PasswordResetCompleteView.as_view(template_name="registration/reset_complete.html")
 )
+
+
+def _column(header: list[str], names: tuple[str, ...]) -> int | None:
+    lowered = [h.strip().lower() for h in header]
+    return next((lowered.index(n) for n in names if n in lowered), None)
+
+
+def import_roster(text: str) -> tuple[list[tuple[Student, Invitation]], list[str]]:
+    """Students and their invitations from a roster CSV (Moodle's participants export); the
+    problems with rows that were left out."""
+    sample = text[:4096]
+    try:
+        dialect: Any = csv.Sniffer().sniff(sample, delimiters=",;\t")
+    except csv.Error:
+        dialect = csv.excel
+    rows = list(csv.reader(io.StringIO(text), dialect))
+    if not rows:
+        return [], [_("The file is empty.")]
+    header = rows[0]
+    first, last, email = _column(header, FIRST), _column(header, LAST), _column(header, EMAIL)
+    number = _column(header, ID_NUMBER)
+    if first is None or last is None or email is None:
+        return [], [_("The first row must name the columns: first name, last name, email address.")]
+    created: list[tuple[Student, Invitation]] = []
+    problems: list[str] = []
+    users = get_user_model()
+    for line, row in enumerate(rows[1:], start=2):
+        if not any(cell.strip() for cell in row):
+            continue
+        if len(row) <= max(first, last, email):
+            problems.append(_("Row {line}: too few columns.").format(line=line))
+            continue
+        address = row[email].strip().lower()
+        name = f"{row[first].strip()} {row[last].strip()}".strip()
+        if "@" not in address:
+            problems.append(_("Row {line}: no email address.").format(line=line))
+            continue
+        if users.objects.filter(username=address).exists():
+            known = _("Row {line}: {email} is already on the roster.")
+            problems.append(known.format(line=line, email=address))
+            continue
+        with transaction.atomic():
+            user = users.objects.create_user(
+                username=address, email=address, first_name=row[first].strip(), last_name=row[last].strip()
+            )
+            user.set_unusable_password()
+            user.save()
+            roster_id = row[number].strip() if number is not None and len(row) > number else ""
+            student = Student.objects.create(user=user, display_name=name, email=address, roster_id=roster_id)
+            created.append((student, Invitation.objects.create(user=user, student=student)))
+    return created, problems
+
+
+def roster(request: HttpRequest) -> HttpResponse:
+    """The instructor's roster: upload the CSV, get one invitation link per new student."""
+    _instructor(request)
+    links: list[tuple[Student, str]] = []
+    problems: list[str] = []
+    if request.method == "POST":
+        sent = request.FILES.get("roster")
+        if sent is None or sent.size > settings.UPLOAD_MAX_BYTES:
+            problems.append(_("Choose the roster's CSV file."))
+        else:
+            raw = sent.read()
+            try:
+                text = raw.decode("utf-8-sig")
+            except UnicodeDecodeError:
+                text = raw.decode("latin-1")
+            created, problems = import_roster(text)
+            links = [(s, request.build_absolute_uri(reverse("invite", args=[i.token]))) for s, i in created]
+            audit(request, _("roster import: {n} students").format(n=len(created)))
+    students = Student.objects.select_related("user").order_by("display_name")
+    context = {"links": links, "problems": problems, "students": students}
+    return render(request, "accounts/roster.html", context)

@@ -1,11 +1,11 @@
-"""The forms of the account pages (arena/serve/ladder/views_accounts.py): each error beside its field."""
+"""The forms of the account pages (arena/serve/accounts/views.py): each error beside its field."""
 
 from __future__ import annotations
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from arena.serve.ladder.models import Student
+from arena.serve.accounts.models import Student
 
 
 class NewLinkForm(forms.Form):

@@ -1,7 +1,7 @@
 """The instructor's final torneo of a ladder: start it, follow it, see its grades and its results
 site, download its workbook, site and grades.
 
-Every page is for instructors only (:func:`arena.serve.ladder.views._instructor`): anyone else gets
+Every page is for instructors only (:func:`arena.serve.accounts.views._instructor`): anyone else gets
 404, as for a page that does not exist. Each action is recorded in the audit log.
 """
 
@@ -17,9 +17,10 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 
 from arena import inert
-from arena.serve.ladder import final as finals
-from arena.serve.ladder.models import FinalTorneo, Ladder
-from arena.serve.ladder.views import _instructor, audit
+from arena.serve.accounts.views import _instructor, audit
+from arena.serve.finals import final as finals
+from arena.serve.finals.models import FinalTorneo
+from arena.serve.ladder.models import Ladder
 
 
 def _act(request: HttpRequest, ladder: Ladder, latest: FinalTorneo | None) -> str | None:
@@ -32,7 +33,7 @@ def _act(request: HttpRequest, ladder: Ladder, latest: FinalTorneo | None) -> st
         except finals.FinalError as exc:
             return str(exc)
         said = _("final torneo started: {game}, {n} versions")
-        audit(request, said.format(game=game, n=len(started.versions)))
+        audit(request, said.format(game=game, n=started.versions.count()))
     elif action == "grades" and latest is not None:
         try:
             grades = finals.parse_options({"grades": request.POST.get("grades", "")})["grades"]
@@ -74,7 +75,7 @@ def final_page(request: HttpRequest, ladder_id: int) -> HttpResponse:
         "form": request.POST if error else {},
         "default_grades": finals.DEFAULT_GRADES,
     }
-    return render(request, "ladder/final.html", context, status=400 if error else 200)
+    return render(request, "finals/final.html", context, status=400 if error else 200)
 
 
 def _done(request: HttpRequest, final_id: int) -> FinalTorneo:
@@ -114,7 +115,7 @@ SITE_TYPES = {
 
 def site(request: HttpRequest, final_id: int, name: str = "index.html") -> FileResponse:
     """A file of the final torneo's results site (``torneo/web/``), as the browser shows it: read
-    only, only files under that folder (:func:`arena.serve.ladder.final.site_file`), under the site's
+    only, only files under that folder (:func:`arena.serve.finals.final.site_file`), under the site's
     own Content-Security-Policy (:class:`arena.serve.security.ContentSecurityPolicy`)."""
     found = _done(request, final_id)
     path = finals.site_file(found, name)

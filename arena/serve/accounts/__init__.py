@@ -1,0 +1,1 @@
+"""Students, their invitations and passwords, the roster, the audit log."""

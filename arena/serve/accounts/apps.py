@@ -1,0 +1,13 @@
+"""The app's configuration."""
+
+from __future__ import annotations
+
+from django.apps import AppConfig
+
+
+class AccountsConfig(AppConfig):
+    """``arena.serve.accounts`` (docs/serve.md, *How the service is built*)."""
+
+    name = "arena.serve.accounts"
+    label = "accounts"
+    default_auto_field = "django.db.models.BigAutoField"

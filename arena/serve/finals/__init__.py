@@ -1,0 +1,1 @@
+"""The final torneo of a ladder's frozen versions, its workbook, site and grades."""

@@ -1,0 +1,13 @@
+"""The app's configuration."""
+
+from __future__ import annotations
+
+from django.apps import AppConfig
+
+
+class FinalsConfig(AppConfig):
+    """``arena.serve.finals`` (docs/serve.md, *How the service is built*)."""
+
+    name = "arena.serve.finals"
+    label = "finals"
+    default_auto_field = "django.db.models.BigAutoField"
