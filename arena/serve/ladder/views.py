@@ -27,7 +27,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from arena.serve.ladder import checking
+from arena.serve.ladder import tasks
 from arena.serve.ladder.models import AuditLog, Invitation, Ladder, LadderPartido, Student, Version
 
 # The roster's columns, as Moodle's participants export names them in English or Spanish.
@@ -243,8 +243,7 @@ def upload(request: HttpRequest) -> HttpResponse:
         return redirect("version", version_id=new.pk)
     new.folder = str(folder)
     new.save(update_fields=["folder"])
-    if not settings.CHECKS_IN_WORKERS:  # else the worker process's watcher checks it within a second
-        transaction.on_commit(lambda: checking.start(new.pk))
+    transaction.on_commit(lambda: tasks.check_version.enqueue(new.pk))  # a worker of queue checks
     return redirect("version", version_id=new.pk)
 
 
