@@ -119,7 +119,7 @@ manage_cmd = click.Command(
         "The database is SQLite in DIR, or PostgreSQL when DATABASE_URL is set; pip install "
         "'.[serve]' brings what it needs. See docs/serve.md.\n\n"
         "arena serve manage DIR COMMAND [ARGS]... runs one of Django's management commands on DIR's "
-        "database: changepassword instructor, createsuperuser, migrate, collectstatic, help."
+        "database: changepassword instructor, createsuperuser, migrate, collectstatic, db_worker, help."
     ),
 )
 @click.argument("folder", metavar="[DIR]", type=click.Path(file_okay=False, path_type=Path), default="serve")

@@ -285,6 +285,9 @@ def test_the_play_tasks_are_kept_at_w(service: Path) -> None:
     assert successor.pk != one.pk and successor.status == TaskResultStatus.READY
     assert successor.run_after > timezone.now()  # idle: not at once
     assert run_tasks("partidos") == 0  # not ready yet
+    assert tasks.forget_finished() == 0  # the run just finished is kept a while (the admin shows it)
+    assert tasks.forget_finished(timezone.now() + timedelta(seconds=1)) == 1
+    assert not DBTaskResult.objects.filter(pk=one.pk).exists() and playing().count() == 1
     assert tasks.keep_playing(0) == -1 and not playing().exists()  # --workers 0: nothing played
 
 
@@ -422,6 +425,41 @@ def test_with_a_scheduler_the_partidos_are_played_on_the_dask_cluster(service: P
     logs = Path(f"{plain(replay)}.logs")
     assert logs.is_dir() and sorted(p.name for p in logs.iterdir())  # the players' stderr came back
     assert not list(replay.parent.glob(".*"))  # no temporary file left beside it
+
+
+def test_a_partido_worker_connects_to_the_scheduler_once_when_named(
+    service: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from arena.serve.ladder import cluster, tasks, worker
+
+    made: list[str] = []
+    monkeypatch.setattr(cluster, "connect", lambda address: made.append(address) or f"backend {address}")
+    monkeypatch.delenv(tasks.SCHEDULER_ENV, raising=False)
+    tasks._use_scheduler()
+    assert worker._cluster is None and made == []  # no --scheduler: played here
+    monkeypatch.setenv(tasks.SCHEDULER_ENV, "tcp://10.0.0.9:8786")  # as arena serve --scheduler sets it
+    try:
+        tasks._use_scheduler()
+        tasks._use_scheduler()
+        assert worker._cluster == "backend tcp://10.0.0.9:8786" and made == ["tcp://10.0.0.9:8786"]
+    finally:
+        worker.use_cluster(None)
+
+
+def test_the_admin_shows_the_task_results(service: Path) -> None:
+    from django_tasks_db.models import DBTaskResult
+
+    from arena.serve.ladder import tasks
+
+    DBTaskResult.objects.all().delete()
+    tasks.keep_playing(1)
+    from django.contrib.auth import get_user_model
+
+    admin = get_user_model().objects.create_superuser(PREFIX + "admin", email="", password=None)
+    client = logged_in(admin.username)
+    page = client.get("/admin/django_tasks_database/dbtaskresult/")
+    assert page.status_code == 200 and "play_partidos" in page.content.decode()
+    DBTaskResult.objects.all().delete()
 
 
 def test_an_unreachable_scheduler_is_one_line_before_anything_starts(

@@ -38,6 +38,9 @@ CHECKS, PARTIDOS, FINALS = "checks", "partidos", "finals"
 """The queues (``settings.TASKS``)."""
 IDLE_SECONDS = 2.0
 """How long after a round without a partido to play its successor runs."""
+FORGET_AFTER = timedelta(hours=1)
+"""How long the successful runs of :func:`play_partidos` and :func:`prune_files` are kept (in the
+admin) before :func:`prune_files` deletes them; the checks', the finals' and every failed run stay."""
 SCHEDULER_ENV = "ARENA_SERVE_SCHEDULER"  # not shown
 """The Dask scheduler (``arena serve --scheduler``) the partido tasks play on, set for the workers."""
 
@@ -93,11 +96,13 @@ def play_partidos() -> int:
 @task(queue_name=CHECKS)
 def prune_files() -> None:
     """The files of the partidos no version keeps deleted (:func:`arena.serve.ladder.storage.prune`),
-    then this task again :data:`arena.serve.ladder.storage.PRUNE_EVERY_S` seconds later."""
+    and the old runs of the repeating tasks (:data:`FORGET_AFTER`); then this task again
+    :data:`arena.serve.ladder.storage.PRUNE_EVERY_S` seconds later."""
     from arena.serve.ladder import storage
 
     try:
         storage.prune()
+        forget_finished()
     finally:
         prune_files.using(run_after=timezone.now() + timedelta(seconds=storage.PRUNE_EVERY_S)).enqueue()
 
@@ -136,6 +141,20 @@ def _keep(which: Any, n: int) -> int:
             _results().filter(pk__in=ids).delete()
             return -len(ids)
     return max(0, n - have)
+
+
+def forget_finished(before: Any = None) -> int:
+    """Delete the successful runs of the repeating tasks finished before ``before`` (default:
+    :data:`FORGET_AFTER` ago): one a partido, one every idle moment; how many."""
+    from django_tasks.base import TaskResultStatus
+
+    before = before or timezone.now() - FORGET_AFTER
+    done = _results().filter(
+        task_path__in=(play_partidos.module_path, prune_files.module_path),
+        status=TaskResultStatus.SUCCESSFUL,
+        finished_at__lt=before,
+    )
+    return int(done.delete()[0])
 
 
 def keep_playing(workers: int) -> int:
