@@ -69,7 +69,17 @@ def serve_queue(folder: str, queue: str) -> None:
 
     boot.configure(folder)
     from django.core.management import call_command
+    from django_tasks_db.management.commands import db_worker
 
+    handlers = db_worker.Worker.configure_signals
+
+    def configure_signals(worker: db_worker.Worker) -> None:
+        handlers(worker)
+        # A terminal's Ctrl-C reaches the whole process group: the server then asks each worker to
+        # stop (SIGTERM, once), which ends the task running first; a second signal would cut it.
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+    db_worker.Worker.configure_signals = configure_signals  # type: ignore[method-assign,assignment]
     call_command(
         "db_worker",
         queue_name=queue,
@@ -84,7 +94,10 @@ def serve_queue(folder: str, queue: str) -> None:
 def start(folder: Path, queue: str = "partidos") -> BaseProcess:
     """Start a worker process for ``queue`` of the service in ``folder`` (a fresh interpreter: spawn)."""
     process = multiprocessing.get_context("spawn").Process(
-        target=serve_queue, args=(str(folder), queue), name=f"arena-serve-{queue}", daemon=True
+        target=serve_queue,
+        args=(str(folder), queue),
+        name=f"arena-serve-{queue}",  # not shown
+        daemon=True,
     )
     process.start()
     return process
