@@ -42,7 +42,7 @@ def _check(version_id: int) -> None:
     close_old_connections()
     try:
         version = Version.objects.get(pk=version_id)
-        if version.status != Version.CHECKING:  # checked meanwhile (the watcher saw it just before)
+        if version.status != Version.CHECKING:  # checked meanwhile (a task of it run twice)
             return
         folder = Path(version.folder)
         lines: list[str] = []

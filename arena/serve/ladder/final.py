@@ -11,7 +11,7 @@ and each entrant's place is kept in the row's options.
 
 A final left *queued* or *running* by a stopped server is played on, since its task is run again
 at the next start (:func:`arena.serve.ladder.tasks.resume`): ``arena tournament --resume`` when its
-store exists, else from the start. The subprocess dies with the worker thread that waits for it
+store exists, else from the start. The subprocess dies with the worker that waits for it
 (``PR_SET_PDEATHSIG``: SIGTERM, which ``arena tournament`` takes as Ctrl-C, keeping every committed
 partido).
 
@@ -64,7 +64,7 @@ LAUNCHER = (
     "os.execv(sys.executable, [sys.executable, *sys.argv[1:]])\n"
 )
 """Runs the command it is given (``python -m arena tournament …``) after asking the kernel for
-SIGTERM when the thread that started it ends, as when the server stops (a ``preexec_fn`` would do
+SIGTERM when the thread that started it ends, as when its worker stops (a ``preexec_fn`` would do
 the same, but is not safe in a process with threads)."""
 
 # The CSV's columns, as Moodle's gradebook import reads them (the identifiers as its exports name them).
