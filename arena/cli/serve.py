@@ -125,7 +125,7 @@ manage_cmd = click.Command(
         "The database is SQLite in DIR, or PostgreSQL when DATABASE_URL is set; pip install "
         "'.[serve]' brings what it needs. See docs/serve.md.\n\n"
         "arena serve manage DIR COMMAND [ARGS]... runs one of Django's management commands on DIR's "
-        "database: changepassword instructor, createsuperuser, migrate, collectstatic, help."
+        "database: changepassword instructor, createsuperuser, migrate, collectstatic, db_worker, help."
     ),
 )
 @click.argument("folder", metavar="[DIR]", type=click.Path(file_okay=False, path_type=Path), default="serve")
@@ -137,8 +137,8 @@ manage_cmd = click.Command(
     default=1,
     show_default=True,
     help=N_(
-        "Partidos played at once, by a process of their own that also checks the uploads "
-        "(0: none, and the server checks them itself)."
+        "Partidos played at once, each by a worker process of its own (0: none); other worker "
+        "processes check the uploads and play the final torneos."
     ),
 )
 @click.option(
@@ -187,23 +187,21 @@ def serve_cmd(folder: Path, host: str, port: int, workers: int, scheduler: str |
     click.echo(_("Serving {folder} at {address} (Ctrl-C stops it)").format(folder=folder, address=base + "/"))
     from django.conf import settings
 
-    from arena.serve.finals.final import resume_finals
+    from arena.serve import startup
     from arena.serve.ladder import pool
-    from arena.serve.submissions.checking import resume_checks
+    from arena.serve.ladder.tasks import SCHEDULER_ENV
 
-    resume_finals()  # the final torneos a stopped server left unfinished: played on
-    process = None
-    if workers:  # a process of their own plays and checks: the pages never wait for a referee
-        settings.CHECKS_IN_WORKERS = True
-        process = pool.start(folder, workers, scheduler)
-    else:
-        resume_checks()  # the versions a stopped server left checking: checked again, here
+    # Before any worker runs (only arena serve runs them on DIR): what a killed server left running
+    # is ready again, the ladder keeps W partido tasks (docs/serve.md, "Background work").
+    startup.resume(workers)
+    if scheduler and workers:
+        os.environ[SCHEDULER_ENV] = scheduler  # each partido worker connects to it, once
+    processes = pool.start_all(folder, workers, settings.CHECKERS)
     try:
         server.run()
     finally:
         server.close()
-        if process is not None:
-            pool.stop(process)
+        pool.stop_all(processes)
 
 
 def _unbound(exc: OSError, host: str, port: int) -> str:

@@ -17,7 +17,7 @@ def compile_catalog(folder: Path) -> Path:
     out.parent.mkdir(parents=True, exist_ok=True)
     with CATALOG.open("rb") as f:
         catalog = read_po(f, locale="es", domain="django")
-    tmp = out.with_suffix(".mo.tmp")
+    tmp = out.with_suffix(f".mo.{os.getpid()}.tmp")  # not shown (the workers compile it too, at once)
     with tmp.open("wb") as f:
         write_mo(f, catalog)
     os.replace(tmp, out)

@@ -96,6 +96,8 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "axes",
+    "django_tasks",
+    "django_tasks_db",  # the tasks' table and its admin (arena.serve.tasks)
 ]
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
@@ -232,7 +234,14 @@ LIVE_FRESH_S = float(os.environ.get("ARENA_SERVE_LIVE_FRESH_S", "2"))
 """How long a ladder's ``live.json`` answer is given as it is, without looking whether it changed."""
 STANDINGS_FRESH_S = float(os.environ.get("ARENA_SERVE_STANDINGS_FRESH_S", "10"))
 """How old a ladder's standings fit may be shown while partidos end (its versions unchanged)."""
-CHECKS_IN_WORKERS = False
-"""Whether the worker process checks the uploads (``arena serve --workers W``, W ≥ 1) or the pages' own."""
 CHECKERS = int(os.environ.get("ARENA_SERVE_CHECKERS", "2"))
-"""Versions checked at once; more uploads wait their turn (a burst of uploads cannot starve the machine)."""
+"""Versions checked at once (a worker process each); more uploads wait their turn in the queue (a burst
+of uploads cannot starve the machine)."""
+TASKS = {
+    "default": {
+        "BACKEND": "django_tasks_db.DatabaseBackend",
+        "QUEUES": ["checks", "partidos", "finals", "default"],
+    }
+}
+"""The background work: django-tasks' tasks kept in the service's database (no broker), run by the
+worker processes ``arena serve`` starts, one queue each (arena.serve.tasks, docs/serve.md)."""

@@ -5,7 +5,10 @@ port and whether one answers (for the tests that start a real server)."""
 from __future__ import annotations
 
 import socket
+import threading
+import uuid
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -14,20 +17,17 @@ import pytest
 
 def clean_up(prefix: str, games: tuple[str, ...]) -> None:
     """Delete what a test module made: the ladders of ``games`` with their partidos (and finals),
-    the users whose names start with ``prefix`` with their versions, and their audit rows; first the
-    background checks still running (uploads'), which write their versions when done."""
-    import threading
-
+    the users whose names start with ``prefix`` with their versions, and their audit rows; and every
+    task (none runs but in a test's own worker, :func:`run_tasks`, :func:`task_worker`)."""
     from django.contrib.auth import get_user_model
+    from django_tasks_db.models import DBTaskResult
 
     from arena.serve.accounts.models import AuditLog
     from arena.serve.finals.models import FinalTorneo
     from arena.serve.ladder.models import Ladder, LadderPartido
     from arena.serve.submissions.models import Version
 
-    for thread in threading.enumerate():
-        if thread.name.startswith("check-"):
-            thread.join(60)
+    DBTaskResult.objects.all().delete()
     FinalTorneo.objects.filter(ladder__game__in=games).delete()
     LadderPartido.objects.filter(ladder__game__in=games).delete()
     Version.objects.filter(student__user__username__startswith=prefix).delete()
@@ -104,3 +104,51 @@ def answers(port: int) -> bool:
             return True
     except OSError:
         return False
+
+
+def _worker(queues: tuple[str, ...], batch: bool, interval: float = 0.2, max_tasks: int | None = None) -> Any:
+    """django-tasks-db's worker (``db_worker``'s) of ``queues``, not started, its signals untouched."""
+    from django_tasks_db.management.commands.db_worker import Worker
+
+    return Worker(
+        queue_names=list(queues),
+        interval=interval,
+        batch=batch,
+        backend_name="default",
+        startup_delay=False,
+        max_tasks=max_tasks,
+        worker_id=f"test-{uuid.uuid4().hex[:8]}",
+        excluded_queue_names=[],
+    )
+
+
+def run_tasks(*queues: str, most: int | None = None) -> int:
+    """Run here, one after another, the tasks ready in ``queues`` (as ``db_worker --batch``) until
+    none is (or ``most`` ran); how many ran."""
+    worker = _worker(queues, batch=True, max_tasks=most)
+    worker.run()
+    return int(worker._run_tasks)
+
+
+@contextmanager
+def task_worker(*queues: str) -> Iterator[Any]:
+    """A worker of ``queues`` in a thread of the test process while the block runs (then stopped,
+    its task finished first)."""
+    from django.db import connection
+
+    worker = _worker(queues, batch=False)
+
+    def run() -> None:
+        try:
+            worker.run()
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=run, name="tasks-" + ",".join(queues), daemon=True)
+    thread.start()
+    try:
+        yield worker
+    finally:
+        worker.running = False
+        thread.join(300)
+        assert not thread.is_alive()

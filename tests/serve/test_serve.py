@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import io
 import re
-import threading
 import time
 import zipfile
 from collections.abc import Iterator
@@ -46,14 +45,13 @@ def service(serve_dir: Path) -> Iterator[Path]:
 
 def _clean_up() -> None:
     """Delete this module's accounts, with their students, invitations, versions and audit rows,
-    once the background checks have recorded their results."""
+    and the checks their uploads enqueued."""
     from django.contrib.auth import get_user_model
+    from django_tasks_db.models import DBTaskResult
 
     from arena.serve.accounts.models import AuditLog
 
-    for thread in threading.enumerate():
-        if thread.name.startswith("check-"):
-            thread.join(60)
+    DBTaskResult.objects.all().delete()
     AuditLog.objects.filter(who__username__in=USERS).delete()
     get_user_model().objects.filter(username__in=USERS).delete()
 
@@ -114,7 +112,11 @@ def _upload(client, data: bytes, name: str = "jugador.zip"):  # type: ignore[no-
 
 
 def _checked(version_id: int, seconds: float = 40.0):  # type: ignore[no-untyped-def]
+    """The version once checked: its upload enqueued the check, a worker of the queue checks runs it."""
     from arena.serve.submissions.models import Version
+    from tests.serve.support import run_tasks
+
+    run_tasks("checks")
 
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
@@ -232,7 +234,17 @@ def test_a_clean_upload_ends_clean_and_a_broken_one_says_why() -> None:
     clean_id = int(response.url.rsplit("/", 1)[1])
     broken = _upload(ana, _zip(files={"roto/player.py": 'raise RuntimeError("roto a propósito")\n'}))
     broken_id = int(broken.url.rsplit("/", 1)[1])
+    from django_tasks_db.models import DBTaskResult
+
+    from arena.serve.submissions import tasks as submissions_tasks
+
+    # each upload enqueued its check (on commit) for a worker of the queue checks
+    path = submissions_tasks.check_version.module_path
+    checks = DBTaskResult.objects.filter(task_path=path, queue_name="checks")
+    assert sorted(r["args"][0] for r in checks.values_list("args_kwargs", flat=True)) == [clean_id, broken_id]
+    assert Version.objects.get(pk=clean_id).status == Version.CHECKING
     clean, bad = _checked(clean_id), _checked(broken_id)
+    assert {r.status for r in checks} == {"SUCCESSFUL"}  # once each, in the admin's task results
     assert clean.status == Version.CLEAN, clean.report
     assert (clean.number, bad.number) == (1, 2)
     assert bad.status == Version.BROKEN

@@ -9,7 +9,6 @@ versions' folders are copies of sample players, made clean without an upload.
 from __future__ import annotations
 
 import io
-import threading
 import time
 import zipfile
 from collections.abc import Iterator
@@ -20,7 +19,7 @@ from typing import Any
 import pytest
 
 from tests.paths import ROOT
-from tests.serve.support import clean_up, clean_version, logged_in
+from tests.serve.support import clean_up, clean_version, logged_in, run_tasks, task_worker
 
 PREFIX = "controls-test-"
 SAMPLES = ("a_mas", "a_menos", "random_legal")
@@ -219,8 +218,11 @@ def test_a_student_chooses_which_clean_version_plays(service: Path) -> None:
 
 @pytest.mark.sandbox
 def test_a_paused_ladder_plays_nothing_until_resumed(service: Path) -> None:
+    from django_tasks_db.models import DBTaskResult
+
+    from arena.serve import tasks as serve_tasks
+    from arena.serve.ladder import tasks
     from arena.serve.ladder.models import LadderPartido
-    from arena.serve.ladder.worker import run_workers
 
     ladder = _ladder()
     _clean_version(service, ladder, "hebe", "random_legal")
@@ -230,55 +232,161 @@ def test_a_paused_ladder_plays_nothing_until_resumed(service: Path) -> None:
     assert profe.post(url, {"action": "pause"}).status_code == 302
     assert _audited("liga en pausa: tute-dos")
     LadderPartido.objects.filter(ladder=ladder).delete()
-    stop = threading.Event()
-    threads = run_workers(1, stop)
+    DBTaskResult.objects.all().delete()
+    assert tasks.keep_playing(1) == 1
     try:
-        time.sleep(3.0)  # more than a worker's idle pause: it has looked at the ladders at least once
-        assert not LadderPartido.objects.filter(ladder=ladder).exists()
-        assert profe.post(url, {"action": "resume"}).status_code == 302
-        assert _audited("liga reanudada: tute-dos")
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline:
-            if LadderPartido.objects.filter(ladder=ladder, status=LadderPartido.DONE).exists():
-                break
-            time.sleep(0.5)
+        with task_worker("partidos"):
+            time.sleep(3.0)  # more than a task's idle pause: it has looked at the ladders at least once
+            assert not LadderPartido.objects.filter(ladder=ladder).exists()
+            assert serve_tasks.pending(tasks.play_partidos).count() == 1  # its successor, a moment later
+            assert profe.post(url, {"action": "resume"}).status_code == 302
+            assert _audited("liga reanudada: tute-dos")
+            deadline = time.monotonic() + 120
+            while time.monotonic() < deadline:
+                if LadderPartido.objects.filter(ladder=ladder, status=LadderPartido.DONE).exists():
+                    break
+                time.sleep(0.5)
         done = LadderPartido.objects.filter(ladder=ladder, status=LadderPartido.DONE).first()
         assert done is not None and done.error == "" and len(done.version_ids) == 2
+        assert serve_tasks.pending(tasks.play_partidos).count() == 1  # one task played: always one ready
     finally:
-        stop.set()
-        for thread in threads:
-            thread.join(timeout=120)
-    assert not any(t.is_alive() for t in threads)
+        DBTaskResult.objects.all().delete()
+
+
+def test_the_play_tasks_are_kept_at_w(service: Path) -> None:
+    from django.utils import timezone
+    from django_tasks.base import TaskResultStatus
+    from django_tasks_db.models import DBTaskResult
+
+    from arena.serve import tasks as serve_tasks
+    from arena.serve.ladder import tasks
+    from arena.serve.ladder.models import Ladder
+
+    DBTaskResult.objects.all().delete()
+
+    def playing() -> Any:
+        return serve_tasks.pending(tasks.play_partidos)
+
+    assert tasks.keep_playing(3) == 3 and playing().count() == 3
+    assert tasks.keep_playing(3) == 0 and playing().count() == 3  # a restart with the same W adds none
+    assert {r.queue_name for r in playing()} == {"partidos"}
+    one = playing().first()
+    assert one is not None
+    DBTaskResult.objects.filter(pk=one.pk).update(status=TaskResultStatus.RUNNING)  # a worker killed in it
+    assert tasks.keep_playing(1) == -2 and playing().count() == 1  # W shrank: the extra ready ones go
+    assert playing().get().pk == one.pk
+    assert serve_tasks.reset_interrupted() == 1 and playing().get().status == TaskResultStatus.READY
+    # each run enqueues its successor: nothing to play (no open ladder here), so a moment later
+    Ladder.objects.filter(open=True).update(paused=True)
+    try:
+        assert run_tasks("partidos", most=1) == 1
+    finally:
+        Ladder.objects.filter(open=True).update(paused=False)
+    DBTaskResult.objects.filter(pk=one.pk, status=TaskResultStatus.SUCCESSFUL).get()
+    successor = playing().get()
+    assert successor.pk != one.pk and successor.status == TaskResultStatus.READY
+    assert successor.run_after > timezone.now()  # idle: not at once
+    assert run_tasks("partidos") == 0  # not ready yet
+    assert tasks.forget_finished() == 0  # the run just finished is kept a while (the admin shows it)
+    assert tasks.forget_finished(timezone.now() + timedelta(seconds=1)) == 1
+    assert not DBTaskResult.objects.filter(pk=one.pk).exists() and playing().count() == 1
+    assert tasks.keep_playing(0) == -1 and not playing().exists()  # --workers 0: nothing played
 
 
 @pytest.mark.sandbox
 def test_a_version_left_checking_by_a_stopped_server_is_checked_at_start(service: Path) -> None:
-    from arena.serve.submissions.checking import resume_checks
+    from django_tasks_db.models import DBTaskResult
+
+    from arena.serve import startup
+    from arena.serve.submissions import tasks as submissions_tasks
     from arena.serve.submissions.models import Version
 
+    DBTaskResult.objects.all().delete()
     ladder = _ladder()
     version = _clean_version(service, ladder, "juana", "basico")
     Version.objects.filter(pk=version.pk).update(status=Version.CHECKING, report="")
-    threads = resume_checks()
-    assert version.pk in {int(t.name.removeprefix("check-")) for t in threads}
-    for thread in threads:
-        thread.join(timeout=300)
+    assert startup.resume(0)["checks"] >= 1  # no task of it (a server of before, a forced stop): enqueued
+    checks = DBTaskResult.objects.filter(task_path=submissions_tasks.check_version.module_path)
+    assert [r["args"] for r in checks.values_list("args_kwargs", flat=True)].count([version.pk]) == 1
+    assert startup.resume(0)["checks"] == 0  # once
+    assert run_tasks("checks") >= 1
     version.refresh_from_db()
     assert version.status == Version.CLEAN and version.report
+    DBTaskResult.objects.all().delete()
 
 
 @pytest.mark.sandbox
-def test_the_worker_process_checks_the_uploads_plays_and_stops(service: Path) -> None:
+def test_a_check_survives_its_worker_killed_and_is_done_once(service: Path) -> None:
+    import os
+    import signal
+
+    from django_tasks.base import TaskResultStatus
+    from django_tasks_db.models import DBTaskResult
+
+    from arena.serve import startup
     from arena.serve.ladder import pool
-    from arena.serve.ladder.models import LadderPartido
+    from arena.serve.submissions import tasks as submissions_tasks
     from arena.serve.submissions.models import Version
 
+    DBTaskResult.objects.all().delete()
+    ladder = _ladder()
+    version = _clean_version(service, ladder, "kora", "basico")
+    Version.objects.filter(pk=version.pk).update(status=Version.CHECKING, report="")
+    queued = submissions_tasks.check_version.enqueue(version.pk)  # as an upload enqueues it
+    process = pool.start(service, "checks")
+    try:
+        deadline = time.monotonic() + 120
+        row = DBTaskResult.objects.get(pk=queued.id)
+        while row.status == TaskResultStatus.READY and time.monotonic() < deadline:
+            assert process.is_alive()
+            time.sleep(0.05)
+            row.refresh_from_db()
+        assert row.status == TaskResultStatus.RUNNING
+        assert process.pid is not None
+        os.kill(process.pid, signal.SIGKILL)  # mid-check, as a power cut
+        process.join(30)
+    finally:
+        pool.stop(process)
+    row.refresh_from_db()
+    version.refresh_from_db()
+    assert row.status == TaskResultStatus.RUNNING and version.status == Version.CHECKING
+    assert startup.resume(0)["tasks"] == 1  # the next start: ready again, the same task
+    row.refresh_from_db()
+    assert row.status == TaskResultStatus.READY
+    assert run_tasks("checks") == 1  # no second task was made for it
+    row.refresh_from_db()
+    version.refresh_from_db()
+    assert row.status == TaskResultStatus.SUCCESSFUL and len(row.worker_ids) == 2
+    assert version.status == Version.CLEAN and version.report
+    assert DBTaskResult.objects.filter(task_path=submissions_tasks.check_version.module_path).count() == 1
+    DBTaskResult.objects.all().delete()
+
+
+@pytest.mark.sandbox
+def test_the_worker_processes_check_the_uploads_play_and_stop(service: Path) -> None:
+    from django_tasks_db.models import DBTaskResult
+
+    from arena.serve import startup
+    from arena.serve import tasks as serve_tasks
+    from arena.serve.ladder import pool, tasks
+    from arena.serve.ladder.models import LadderPartido
+    from arena.serve.submissions import tasks as submissions_tasks
+    from arena.serve.submissions.models import Version
+
+    DBTaskResult.objects.all().delete()
     ladder = _ladder()
     LadderPartido.objects.filter(ladder=ladder).delete()
     waiting = _clean_version(service, ladder, "kira", "basico")
     Version.objects.filter(pk=waiting.pk).update(status=Version.CHECKING)  # as an upload leaves it
+    submissions_tasks.check_version.enqueue(waiting.pk)  # and its check, enqueued
     _clean_version(service, ladder, "lola", "random_legal")
-    process = pool.start(service, 1)
+    startup.resume(1)
+    processes = pool.start_all(service, 1)
+    assert sorted(p.name for p in processes) == [
+        "arena-serve-checks",
+        "arena-serve-finals",
+        "arena-serve-partidos",
+    ]
     try:
         deadline = time.monotonic() + 300
         while time.monotonic() < deadline:
@@ -286,13 +394,15 @@ def test_the_worker_process_checks_the_uploads_plays_and_stops(service: Path) ->
             played = LadderPartido.objects.filter(ladder=ladder, status=LadderPartido.DONE)
             if waiting.status != Version.CHECKING and any(waiting.pk in p.version_ids for p in played):
                 break
-            assert process.is_alive()
+            assert all(p.is_alive() for p in processes)
             time.sleep(0.5)
         assert waiting.status == Version.CLEAN and waiting.report
         assert LadderPartido.objects.filter(ladder=ladder, status=LadderPartido.DONE).exists()
     finally:
-        pool.stop(process)
-    assert not process.is_alive() and process.exitcode == 0
+        pool.stop_all(processes)
+    assert all(not p.is_alive() and p.exitcode == 0 for p in processes)  # each ended its task, then stopped
+    assert serve_tasks.pending(tasks.play_partidos).count() == 1  # W stay W
+    DBTaskResult.objects.all().delete()
 
 
 @pytest.mark.sandbox
@@ -324,6 +434,41 @@ def test_with_a_scheduler_the_partidos_are_played_on_the_dask_cluster(service: P
     logs = Path(f"{plain(replay)}.logs")
     assert logs.is_dir() and sorted(p.name for p in logs.iterdir())  # the players' stderr came back
     assert not list(replay.parent.glob(".*"))  # no temporary file left beside it
+
+
+def test_a_partido_worker_connects_to_the_scheduler_once_when_named(
+    service: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from arena.serve.ladder import cluster, tasks, worker
+
+    made: list[str] = []
+    monkeypatch.setattr(cluster, "connect", lambda address: made.append(address) or f"backend {address}")
+    monkeypatch.delenv(tasks.SCHEDULER_ENV, raising=False)
+    tasks._use_scheduler()
+    assert worker._cluster is None and made == []  # no --scheduler: played here
+    monkeypatch.setenv(tasks.SCHEDULER_ENV, "tcp://10.0.0.9:8786")  # as arena serve --scheduler sets it
+    try:
+        tasks._use_scheduler()
+        tasks._use_scheduler()
+        assert worker._cluster == "backend tcp://10.0.0.9:8786" and made == ["tcp://10.0.0.9:8786"]
+    finally:
+        worker.use_cluster(None)
+
+
+def test_the_admin_shows_the_task_results(service: Path) -> None:
+    from django_tasks_db.models import DBTaskResult
+
+    from arena.serve.ladder import tasks
+
+    DBTaskResult.objects.all().delete()
+    tasks.keep_playing(1)
+    from django.contrib.auth import get_user_model
+
+    admin = get_user_model().objects.create_superuser(PREFIX + "admin", email="", password=None)
+    client = logged_in(admin.username)
+    page = client.get("/admin/django_tasks_database/dbtaskresult/")
+    assert page.status_code == 200 and "play_partidos" in page.content.decode()
+    DBTaskResult.objects.all().delete()
 
 
 def test_an_unreachable_scheduler_is_one_line_before_anything_starts(

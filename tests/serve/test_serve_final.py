@@ -3,7 +3,8 @@
 Starting one freezes the ladder's active versions (later uploads and choices do not change it),
 plays ``arena tournament`` between copies of their folders to *done*, and gives the workbook, the
 site's zip and the grades CSV for Moodle to the instructors only; a final left *running* by a
-stopped server is played on by ``resume_finals``; a broken option is refused with a clear message.
+stopped server is played on at the next start (its task ready again,
+``arena.serve.startup.resume``); a broken option is refused with a clear message.
 The versions' folders are copies of sample players, made clean without an upload; the torneo is
 tiny (3 players, tables of 3: one partido).
 """
@@ -13,7 +14,6 @@ from __future__ import annotations
 import csv
 import io
 import shutil
-import threading
 import zipfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 
 from tests.paths import ROOT
-from tests.serve.support import clean_up, logged_in
+from tests.serve.support import clean_up, logged_in, run_tasks
 
 PREFIX = "final-test-"
 GAME = "tute-cabrero"
@@ -38,14 +38,12 @@ def service(serve_dir: Path) -> Iterator[Path]:
     _clean_up()
 
 
-def _join_finals() -> None:
-    for thread in threading.enumerate():
-        if thread.name.startswith("final-"):
-            thread.join(300)
+def _run_finals() -> int:
+    """The finals enqueued (``run_final``), played here as a worker of the queue finals plays them."""
+    return run_tasks("finals")
 
 
 def _clean_up() -> None:
-    _join_finals()
     clean_up(PREFIX, (GAME,))
 
 
@@ -191,7 +189,13 @@ def test_a_final_freezes_the_versions_plays_to_done_and_gives_its_downloads(serv
     # a later upload (ana's new version plays in the ladder now) changes nothing of the final
     newer = _version(service, ladder, "ana", "random_legal", marker="nueva.txt")
     assert newer.pk in active_ids(ladder)
-    _join_finals()
+    from django_tasks_db.models import DBTaskResult
+
+    from arena.serve.finals import tasks as finals_tasks
+
+    queued = DBTaskResult.objects.get(task_path=finals_tasks.run_final.module_path)  # enqueued on commit
+    assert queued.queue_name == "finals" and queued.args_kwargs["args"] == [final.pk]
+    assert _run_finals() == 1
     final.refresh_from_db()
     assert final.status == FinalTorneo.DONE, final.error
     assert sorted(final.versions.values_list("pk", flat=True)) == sorted(v.pk for v in made.values())
@@ -248,25 +252,39 @@ def test_a_final_freezes_the_versions_plays_to_done_and_gives_its_downloads(serv
 
 
 @pytest.mark.sandbox
-def test_resume_finals_plays_on_a_final_left_running(service: Path) -> None:
+def test_a_final_left_running_is_played_on_at_start(service: Path) -> None:
+    from django_tasks.base import TaskResultStatus
+    from django_tasks_db.models import DBTaskResult
+
+    from arena.serve import startup
     from arena.serve.finals import final
+    from arena.serve.finals import tasks as finals_tasks
     from arena.serve.finals.models import FinalTorneo
 
+    DBTaskResult.objects.all().delete()
     ladder = _ladder()
     _versions(service, ladder)
-    left = final.freeze(ladder, {"workers": 1})
+    left = final.freeze(ladder, {"workers": 1})  # frozen, its task never made (a forced stop)
     FinalTorneo.objects.filter(pk=left.pk).update(status=FinalTorneo.RUNNING)
-    for thread in final.resume_finals():
-        thread.join(300)
+    assert startup.resume(0)["finals"] == 1
+    assert _run_finals() == 1
     left.refresh_from_db()
     assert left.status == FinalTorneo.DONE, left.error
     assert final.site_zip(left).is_file() and final.workbook(left) is not None
-    # left running again after its store was made: arena tournament --resume finishes it
+    # its worker killed after its store was made: the task, running, is ready again at the next
+    # start, and arena tournament --resume finishes it
     final.site_zip(left).unlink()
     FinalTorneo.objects.filter(pk=left.pk).update(status=FinalTorneo.RUNNING, progress="")
-    for thread in final.resume_finals():
-        thread.join(300)
+    DBTaskResult.objects.filter(task_path=finals_tasks.run_final.module_path).update(status=TaskResultStatus.RUNNING)
+    assert startup.resume(0) | {"players": 0} == {
+        "tasks": 1,
+        "partidos": 0,
+        "checks": 0,
+        "finals": 0,
+        "players": 0,
+    }
+    assert _run_finals() == 1
     left.refresh_from_db()
     assert left.status == FinalTorneo.DONE, left.error
     assert "Reanudando el torneo" in left.progress and final.site_zip(left).is_file()
-    assert final.resume_finals() == []
+    assert startup.resume(0)["finals"] == 0 and _run_finals() == 0

@@ -36,7 +36,7 @@ def test_the_worker_process_is_nicer_than_the_server(service: Path, monkeypatch:
     monkeypatch.delenv("ARENA_SERVE_WORKER_NICE", raising=False)
     assert pool.worker_niceness() == pool.WORKER_NICE == 10
     mine = _niceness(os.getpid())
-    process = pool.start(service, 1)
+    process = pool.start(service, "partidos")
     try:
         assert process.pid is not None
         deadline = time.monotonic() + 60

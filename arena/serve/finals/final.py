@@ -1,18 +1,19 @@
 """A ladder's final torneo: its active versions frozen, then the official ``arena tournament``.
 
 :func:`start_final` freezes the ladder's active versions (one per student,
-:func:`arena.serve.ladder.worker.active_ids`) into a :class:`FinalTorneo` row and plays it in a
-thread of its own (:func:`start`): each version's folder is copied into
-``DIR/finals/<id>/players/<name>/`` (a name made from the student's, safe for a file system and
-unique), then ``arena tournament`` runs as a subprocess into ``DIR/finals/<id>/torneo/``, the
-first and last lines of its output kept as the row's progress. Once it is done the torneo's site
-(``torneo/web/``) is zipped into ``DIR/finals/<id>/site.zip`` and each entrant's place is kept in
-the row's options.
+:func:`arena.serve.ladder.worker.active_ids`) into a :class:`FinalTorneo` row and enqueues it
+(:func:`start`) for a worker of the queue ``finals`` (:func:`arena.serve.finals.tasks.run_final`):
+each version's folder is copied into ``DIR/finals/<id>/players/<name>/`` (a name made from the
+student's, safe for a file system and unique), then ``arena tournament`` runs as a subprocess into
+``DIR/finals/<id>/torneo/``, the first and last lines of its output kept as the row's progress.
+Once it is done the torneo's site (``torneo/web/``) is zipped into ``DIR/finals/<id>/site.zip``
+and each entrant's place is kept in the row's options.
 
-A final left *queued* or *running* by a stopped server is played on by :func:`resume_finals`
-(``arena tournament --resume`` when its store exists, else from the start). The subprocess dies
-with the thread that waits for it (``PR_SET_PDEATHSIG``: SIGTERM, which ``arena tournament`` takes
-as Ctrl-C, keeping every committed partido).
+A final left *queued* or *running* by a stopped server is played on, since its task is run again
+at the next start (:func:`arena.serve.startup.resume`): ``arena tournament --resume`` when its
+store exists, else from the start. The subprocess dies with the worker that waits for it
+(``PR_SET_PDEATHSIG``: SIGTERM, which ``arena tournament`` takes as Ctrl-C, keeping every committed
+partido).
 
 ``options`` (JSON): ``duplicate``, ``until_separated``, ``partidos``, ``table_size``, ``workers``
 (what ``arena tournament`` is given: under ``duplicate`` it plays a deal's rotations one after
@@ -65,7 +66,7 @@ LAUNCHER = (
     "os.execv(sys.executable, [sys.executable, *sys.argv[1:]])\n"
 )
 """Runs the command it is given (``python -m arena tournament …``) after asking the kernel for
-SIGTERM when the thread that started it ends, as when the server stops (a ``preexec_fn`` would do
+SIGTERM when the thread that started it ends, as when its worker stops (a ``preexec_fn`` would do
 the same, but is not safe in a process with threads)."""
 
 # The CSV's columns, as Moodle's gradebook import reads them (the identifiers as its exports name them).
@@ -211,11 +212,11 @@ def start_final(ladder: Ladder, options: Mapping[str, Any]) -> FinalTorneo:
     return final
 
 
-def start(final_id: int) -> threading.Thread:
-    """Play final ``final_id`` in a thread of its own (nothing when this process plays it already)."""
-    thread = threading.Thread(target=run_final, args=(final_id,), name=f"final-{final_id}", daemon=True)
-    thread.start()
-    return thread
+def start(final_id: int) -> None:
+    """Enqueue final ``final_id`` for a worker of the queue ``finals``."""
+    from arena.serve.finals import tasks
+
+    tasks.run_final.enqueue(final_id)
 
 
 def retry(final: FinalTorneo) -> bool:
@@ -226,12 +227,6 @@ def retry(final: FinalTorneo) -> bool:
     if again:
         transaction.on_commit(lambda: start(final.pk))
     return bool(again)
-
-
-def resume_finals() -> list[threading.Thread]:
-    """At the server's start: play on the finals a stopped server left *queued* or *running*."""
-    pending = FinalTorneo.objects.filter(status__in=(FinalTorneo.QUEUED, FinalTorneo.RUNNING))
-    return [start(pk) for pk in pending.order_by("id").values_list("pk", flat=True)]
 
 
 # ---------------------------------------------------------------- playing
@@ -373,7 +368,7 @@ def grade_places(final: FinalTorneo) -> dict[str, int]:
 
 
 def run_final(final_id: int) -> None:
-    """Play final ``final_id`` to its end (a thread's body): *running*, then *done* or *failed*."""
+    """Play final ``final_id`` to its end (a task's body): *running*, then *done* or *failed*."""
     with _running_lock:
         if final_id in _running:
             return

@@ -1,13 +1,14 @@
-"""The ladder's worker process: it plays the partidos and checks the uploads, beside the web server.
+"""The service's worker processes: they run the background tasks, beside the web server.
 
-``arena serve --workers W`` (W ≥ 1) starts one such process (:func:`start`): its W threads play
-partidos (:func:`arena.serve.ladder.worker.run_workers`) and a watcher checks every version left
-*checking* (:func:`arena.serve.submissions.checking.watch`), so the referees' Python never shares an
-interpreter lock with the pages. It dies with the server (``PR_SET_PDEATHSIG``), and since every
-result is saved only as *done* in one transaction, a killed pair loses no committed partido: at the
-next start the partidos left *playing* are played again and the versions left *checking* checked.
-It runs at a lower CPU priority than the pages (niceness ``ARENA_SERVE_WORKER_NICE``, default 10),
-and so does everything it starts: the referees' players, whose cgroups weigh as that niceness.
+``arena serve --workers W`` starts W processes for the queue ``partidos`` (each plays one partido at a
+time), ``settings.CHECKERS`` for ``checks`` and one for ``finals`` (:func:`start_all`); each is a fresh
+interpreter (spawn) running django-tasks-db's ``db_worker`` on its queue
+(:mod:`arena.serve.tasks`), so no referee shares an interpreter lock with the pages or with
+another referee. Each dies with the server (``PR_SET_PDEATHSIG``); a task a killed worker left
+*running* is run again at the next start (:func:`arena.serve.startup.resume`), and since a
+partido's result is saved only with *done* in one transaction, none is lost or counted twice.
+They run at a lower CPU priority than the pages (niceness ``ARENA_SERVE_WORKER_NICE``, default 10),
+and so does everything they start: the referees' players, whose cgroups weigh as that niceness.
 """
 
 from __future__ import annotations
@@ -17,13 +18,19 @@ import ctypes
 import multiprocessing
 import os
 import signal
-import threading
+import time
 from multiprocessing.process import BaseProcess
 from pathlib import Path
 
 PR_SET_PDEATHSIG = 1
 WORKER_NICE = 10
-"""The worker process's default niceness: the pages win the CPU over the referees and players."""
+"""The worker processes' default niceness: the pages win the CPU over the referees and players."""
+INTERVAL_S = 0.5
+"""How often an idle worker looks for a task (``db_worker --interval``)."""
+GRACE_S = {"partidos": 30.0, "checks": 30.0, "finals": 2.0}
+"""How long a stopping worker may finish its task before it is killed: a partido or a check ends
+within it; a final's ``arena tournament`` is stopped (SIGTERM, its committed partidos kept) and
+played on with ``--resume`` at the next start."""
 
 
 def _die_with_parent() -> None:
@@ -52,47 +59,73 @@ def _be_nicer(increment: int) -> None:
             os.nice(increment)
 
 
-def serve_workers(folder: str, workers: int, scheduler: str | None = None) -> None:
-    """The worker process's body: Django on ``folder``, ``workers`` players of partidos (on the Dask
-    cluster at ``scheduler`` if given), the checks, until SIGTERM or SIGINT; at a lower CPU priority
-    than the pages (:func:`worker_niceness`)."""
+def serve_queue(folder: str, queue: str) -> None:
+    """A worker process's body: Django on ``folder``, django-tasks-db's ``db_worker`` on ``queue``
+    until SIGTERM or SIGINT (the task running finished first), at a lower CPU priority than the pages
+    (:func:`worker_niceness`)."""
     _die_with_parent()
     _be_nicer(worker_niceness())
     from arena.serve import boot
 
     boot.configure(folder)
-    from arena.serve.ladder.worker import run_workers, use_cluster
-    from arena.serve.submissions import checking
+    from django.core.management import call_command
+    from django_tasks_db.management.commands import db_worker
 
-    if scheduler:
-        from arena.serve.ladder.cluster import connect
+    handlers = db_worker.Worker.configure_signals
 
-        use_cluster(connect(scheduler))
+    def configure_signals(worker: db_worker.Worker) -> None:
+        handlers(worker)
+        # A terminal's Ctrl-C reaches the whole process group: the server then asks each worker to
+        # stop (SIGTERM, once), which ends the task running first; a second signal would cut it.
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
 
-    stop = threading.Event()
-    for signum in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(signum, lambda *_args: stop.set())
-    threads = [*run_workers(workers, stop), checking.watch_in_thread(stop)]
-    while not stop.wait(1.0):
-        pass
-    for thread in threads:
-        thread.join(timeout=30)
+    db_worker.Worker.configure_signals = configure_signals  # type: ignore[method-assign,assignment]
+    call_command(
+        "db_worker",
+        queue_name=queue,
+        interval=INTERVAL_S,
+        startup_delay=False,
+        reload=False,
+        verbosity=0,
+        worker_id=f"{queue}-{os.getpid()}",
+    )
 
 
-def start(folder: Path, workers: int, scheduler: str | None = None) -> BaseProcess:
-    """Start the worker process for the service in ``folder`` (a fresh interpreter: spawn)."""
+def start(folder: Path, queue: str = "partidos") -> BaseProcess:
+    """Start a worker process for ``queue`` of the service in ``folder`` (a fresh interpreter: spawn)."""
     process = multiprocessing.get_context("spawn").Process(
-        target=serve_workers, args=(str(folder), workers, scheduler), name="arena-serve-workers", daemon=True
+        target=serve_queue,
+        args=(str(folder), queue),
+        name=f"arena-serve-{queue}",  # not shown
+        daemon=True,
     )
     process.start()
     return process
 
 
+def start_all(folder: Path, workers: int, checkers: int = 1) -> list[BaseProcess]:
+    """The service's workers: ``workers`` for the partidos, ``checkers`` for the checks, one for the
+    finals."""
+    queues = ["partidos"] * workers + ["checks"] * max(1, checkers) + ["finals"]
+    return [start(folder, queue) for queue in queues]
+
+
 def stop(process: BaseProcess, grace: float = 30.0) -> None:
     """Ask the worker process to stop, then kill it if it has not after ``grace`` seconds."""
-    if process.is_alive() and process.pid is not None:
-        process.terminate()
-        process.join(grace)
-    if process.is_alive():
-        process.kill()
-        process.join(5)
+    stop_all([process], grace)
+
+
+def stop_all(processes: list[BaseProcess], grace: float | None = None) -> None:
+    """Ask every worker process to stop at once (SIGTERM: each ends its task), then kill those still
+    running after their grace (``grace``, else :data:`GRACE_S` by queue)."""
+    for process in processes:
+        if process.is_alive() and process.pid is not None:
+            process.terminate()
+    start = time.monotonic()
+    for process in processes:
+        queue = (process.name or "").removeprefix("arena-serve-")
+        allowed = grace if grace is not None else GRACE_S.get(queue, 30.0)
+        process.join(max(0.0, allowed - (time.monotonic() - start)))
+        if process.is_alive():
+            process.kill()
+            process.join(5)

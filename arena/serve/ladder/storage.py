@@ -12,7 +12,7 @@ partidos (default 1000, 0: keep all) and deletes the others' (replay, logs, inci
 their rows' ``replay``: the results stay, in the database, for the standings. A partido is kept
 while it is among the last ones of any of its versions. The finals (``DIR/finals/``) are never
 touched: they are their own ``arena tournament`` folders. The worker process prunes every
-``PRUNE_EVERY_S`` seconds (:func:`arena.serve.ladder.worker.run_workers`).
+``PRUNE_EVERY_S`` seconds (:func:`arena.serve.ladder.tasks.prune_files`).
 """
 
 from __future__ import annotations

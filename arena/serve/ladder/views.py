@@ -26,7 +26,7 @@ from django.views.decorators.http import require_POST
 from arena.serve.accounts.models import Student
 from arena.serve.accounts.views import _instructor, _student, audit
 from arena.serve.ladder.models import Ladder, LadderPartido, Seat, seat_tables
-from arena.serve.submissions import checking
+from arena.serve.submissions import tasks as checks
 from arena.serve.submissions.models import Version
 
 
@@ -187,8 +187,7 @@ def upload(request: HttpRequest) -> HttpResponse:
         return redirect("version", version_id=new.pk)
     new.folder = str(folder)
     new.save(update_fields=["folder"])
-    if not settings.CHECKS_IN_WORKERS:  # else the worker process's watcher checks it within a second
-        transaction.on_commit(lambda: checking.start(new.pk))
+    transaction.on_commit(lambda: checks.check_version.enqueue(new.pk))  # a worker of queue checks
     return redirect("version", version_id=new.pk)
 
 

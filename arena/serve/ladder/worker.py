@@ -1,4 +1,7 @@
-"""The ladder's workers: they play partidos between the active versions, one after another.
+"""The ladder's partidos between the active versions, played one after another.
+
+Each worker process of the queue ``partidos`` runs :func:`arena.serve.ladder.tasks.play_partidos`,
+which calls :func:`play_next` for each open ladder.
 
 :func:`play_next` claims a partido (the oldest queued one, else a new table from
 :mod:`arena.serve.ladder.matchmaking`) by setting it *playing*, plays it with
@@ -23,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from django.conf import settings
-from django.db import close_old_connections, transaction
+from django.db import transaction
 from django.db.models import Q, QuerySet, TextField
 from django.db.models.functions import Cast
 from django.utils import timezone
@@ -33,9 +36,6 @@ from arena.serve.ladder.models import Ladder, LadderPartido, Seat, seat_tables
 from arena.serve.submissions.models import Version
 
 log = logging.getLogger(__name__)
-
-IDLE_SECONDS = 2.0
-"""How long a worker waits when no ladder has a partido to play."""
 
 _choosing = threading.Lock()
 """One worker of this process at a time chooses a new table (so two do not pick the same one)."""
@@ -95,6 +95,7 @@ def _claim(ladder: Ladder) -> LadderPartido | None:
 
     spec = games.spec(ladder.game)
     with _choosing, transaction.atomic():
+        Ladder.objects.select_for_update().filter(pk=ladder.pk).first()  # one choice at a time (processes)
         seats, outcomes = played(ladder)
         table = matchmaking.next_table(active_ids(ladder), seats, spec.entrants_per_partido, outcomes)
         if not table:
@@ -188,51 +189,3 @@ def play_next(ladder: Ladder) -> LadderPartido | None:
         log.warning("ladder partido %s was re-queued while playing: result dropped", partido.pk)  # not shown
     partido.refresh_from_db()
     return partido
-
-
-def _work(stop: threading.Event) -> None:
-    """A worker's loop: a partido of each open ladder in turn, a pause when none has one."""
-    while not stop.is_set():
-        played = False
-        try:
-            close_old_connections()
-            for ladder in Ladder.objects.filter(open=True, paused=False).order_by("id"):
-                if stop.is_set():
-                    break
-                played = play_next(ladder) is not None or played
-        except Exception:  # a fault of the machine or the database: logged, tried again later
-            log.exception("ladder worker")  # not shown
-        if not played:
-            stop.wait(IDLE_SECONDS)
-    from django.db import connection
-
-    connection.close()
-
-
-def _prune(stop: threading.Event) -> None:
-    """At the start and every :data:`storage.PRUNE_EVERY_S` seconds, the files of the partidos no
-    version keeps deleted (:func:`storage.prune`), until ``stop`` is set."""
-    while not stop.is_set():
-        try:
-            close_old_connections()
-            storage.prune()
-        except Exception:  # a fault of the machine or the database: tried again later
-            log.exception("ladder prune")  # not shown
-        stop.wait(storage.PRUNE_EVERY_S)
-    from django.db import connection
-
-    connection.close()
-
-
-def run_workers(n: int, stop: threading.Event) -> list[threading.Thread]:
-    """Re-queue the partidos a stopped server left playing, then start ``n`` worker threads
-    (daemons) that play until ``stop`` is set, and one that prunes the old partidos' files."""
-    requeue_interrupted()
-    threads = [
-        threading.Thread(target=_work, args=(stop,), name=f"ladder-{i}", daemon=True) for i in range(n)
-    ]
-    if n > 0:
-        threads.append(threading.Thread(target=_prune, args=(stop,), name="ladder-prune", daemon=True))
-    for t in threads:
-        t.start()
-    return threads

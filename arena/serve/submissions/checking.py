@@ -1,4 +1,7 @@
-"""A version's check in the background: ``arena check`` against the samples, in the sandbox."""
+"""A version's check: ``arena check`` against the samples, in the sandbox.
+
+Run by a worker of the queue ``checks`` (:func:`arena.serve.submissions.tasks.check_version`, enqueued
+when an upload is committed), ``settings.CHECKERS`` at a time."""
 
 from __future__ import annotations
 
@@ -39,7 +42,7 @@ def _check(version_id: int) -> None:
     close_old_connections()
     try:
         version = Version.objects.get(pk=version_id)
-        if version.status != Version.CHECKING:  # checked meanwhile (the watcher saw it just before)
+        if version.status != Version.CHECKING:  # checked meanwhile (a task of it run twice)
             return
         folder = Path(version.folder)
         lines: list[str] = []
@@ -60,56 +63,3 @@ def _check(version_id: int) -> None:
         version.save(update_fields=["status", "report"])
     finally:
         connection.close()
-
-
-def resume_checks() -> list[threading.Thread]:
-    """Check again the versions a stopped server left *checking*; the checks' threads."""
-    from arena.serve.submissions.models import Version
-
-    pending = list(
-        Version.objects.filter(status=Version.CHECKING)
-        .exclude(folder="")
-        .order_by("id")
-        .values_list("pk", flat=True)
-    )
-    return [start(version_id) for version_id in pending]
-
-
-WATCH_SECONDS = 1.0
-"""How often the worker process looks for versions to check."""
-
-
-def watch(stop: threading.Event) -> None:
-    """Check every version left *checking* (a new upload, or one a stopped server left) until
-    ``stop`` is set: the worker process's checker, ``settings.CHECKERS`` at a time."""
-    from django.db import close_old_connections
-
-    from arena.serve.submissions.models import Version
-
-    started: dict[int, threading.Thread] = {}
-    while not stop.is_set():
-        try:
-            close_old_connections()
-            pending = Version.objects.filter(status=Version.CHECKING).exclude(folder="").order_by("id")
-            for version_id in pending.values_list("pk", flat=True):
-                if version_id not in started or not started[version_id].is_alive():
-                    started[version_id] = start(version_id)
-        except Exception:  # the database went away for a moment: tried again
-            log.exception("checks")  # not shown
-        stop.wait(WATCH_SECONDS)
-
-
-def watch_in_thread(stop: threading.Event) -> threading.Thread:
-    """:func:`watch` in a daemon thread of its own."""
-    thread = threading.Thread(target=watch, args=(stop,), name="checks", daemon=True)
-    thread.start()
-    return thread
-
-
-def start(version_id: int) -> threading.Thread:
-    """Check version ``version_id`` in a thread of its own."""
-    thread = threading.Thread(
-        target=check_version, args=(version_id,), name=f"check-{version_id}", daemon=True
-    )
-    thread.start()
-    return thread
