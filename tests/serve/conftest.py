@@ -1,80 +1,71 @@
-"""The one Django of the ``arena serve`` tests: configured once per session, for every test_serve* module.
+"""The one Django of the ``arena serve`` tests, under pytest-django: configured once per session.
 
-Django can be set up only once per process, so the serve test modules share one service folder and
-one database. This folder's conftest configures Django (``boot.configure`` + ``boot.migrate``)
-before the first test of any ``tests/serve/test_serve*.py`` module runs, whatever the order the
-modules run in, alone or together. A module of yours:
+Django can be set up only once per process, so the serve tests share one service folder and one
+database. When pytest loads this conftest (only when it collects ``tests/serve``: the other tests never
+import Django), :func:`pytest_configure` makes a temporary service folder and configures Django in it
+(``arena.serve.boot.configure``: ``DJANGO_SETTINGS_MODULE=arena.serve.settings``, ``ARENA_SERVE_DIR``
+the folder); pytest-django's ``django_db_setup`` (overridden here) migrates the database at the first
+test that asks for it. A module of yours:
 
-* asks for the folder with the session fixture ``serve_dir`` (the service's folder, ``settings.DIR``:
-  ``uploads/`` and the compiled catalog are there) — or asks for nothing: the setup is automatic;
-* gives its rows a prefix of its own (``PREFIX = "final-test-"`` for the usernames) and deletes what it
-  made at its end, so that the other modules see an empty database; for instance::
-
-      @pytest.fixture(scope="module", autouse=True)
-      def rows(serve_dir: Path) -> Iterator[None]:
-          yield
-          get_user_model().objects.filter(username__startswith=PREFIX).delete()  # and their ladders
-
-  (students, invitations and versions go with their user; audit rows and ladders do not;
-  :func:`tests.serve.support.clean_up` deletes them all);
-* imports Django only inside its tests and fixtures (``pytest.importorskip("django")`` at the top
-  if it needs Django everywhere): without the ``serve`` extra the fixture skips.
+* marks the tests that touch the database, and pytest-django gives each a clean one:
+  ``pytestmark = pytest.mark.django_db`` (or the ``db`` fixture) runs each test in a transaction
+  rolled back at its end; ``@pytest.mark.django_db(transaction=True)`` (or ``transactional_db``)
+  commits for real and empties every table at the test's end — for the tests whose rows must be
+  seen from another thread or connection (a waitress server in a thread, the ladder's workers, an
+  upload's background check). A test without either cannot reach the database (pytest-django blocks
+  it), so no row outlives its test: no prefixes, no deleting at a module's end;
+* makes its rows in function-scoped fixtures (they run inside the test's transaction). A
+  module-scoped fixture that must write rows (a ladder played once for a dozen read-only tests)
+  takes ``django_db_blocker`` and says why in a comment; it deletes what it made itself;
+* asks for the folder with the session fixture ``serve_dir`` (``settings.DIR``: ``uploads/`` and the
+  compiled catalog are there), and may use pytest-django's ``client``, ``admin_client``,
+  ``settings`` and ``django_assert_max_num_queries`` fixtures;
+* imports Django only inside its tests and fixtures (``pytest.importorskip("django")`` at the top if
+  it needs Django everywhere): without the ``serve`` extra the fixtures skip.
 
 With ``DATABASE_URL`` set (``postgresql://user:pass@host:port/db``, as ``.ci/postgres`` sets it) the
-tests use PostgreSQL: the fixture creates a database of its own on that server (a unique name, with
-the rights of the URL's role: it must be allowed to create databases), points Django at it and drops
-it at the end, so no two runs see each other's rows. Without it, SQLite in the folder.
+tests use PostgreSQL: Django is pointed at a database of a unique name on that server, which
+``django_db_setup`` creates (with the rights of the URL's role: it must be allowed to create
+databases) and drops ``WITH (FORCE)`` at the end, so no two runs see each other's rows and a test's
+stray threads cannot keep it. Without it, SQLite in the folder (``serve.sqlite3``: a file, so the
+threads of a ``transaction=True`` test share it).
 """
 
 from __future__ import annotations
 
 import importlib.util
 import os
+import shutil
+import tempfile
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlparse, urlunparse
 
 import pytest
 
-SERVE_MODULES = "test_serve"
-"""The test modules whose names start so get Django configured before their first test."""
+_STATE: dict[str, Any] = {}
+"""What :func:`pytest_configure` did, for :func:`pytest_unconfigure` and the fixtures: ``folder``,
+and with PostgreSQL ``url`` (the server's own database) and ``name`` (the tests')."""
 
 
-@pytest.fixture(scope="session")
-def serve_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    """Django configured and migrated once for the session; the service's folder."""
-    pytest.importorskip("django")
-    url = os.environ.get("DATABASE_URL")
-    if not url:
-        yield _configure(tmp_path_factory)
+def pytest_configure(config: pytest.Config) -> None:
+    """Configure Django for the serve tests (once: pytest calls this when it loads this conftest)."""
+    if "folder" in _STATE or importlib.util.find_spec("django") is None:
         return
-    with pytest.MonkeyPatch.context() as env:
-        name = f"arena_test_{uuid.uuid4().hex[:12]}"
-        _create(url, name)
-        try:
-            env.setenv("DATABASE_URL", _with_name(url, name))
-            yield _configure(tmp_path_factory)
-        finally:
-            from django.db import connections
-
-            connections.close_all()  # this thread's; a test's stray threads are forced out by the drop
-            _drop(url, name)
-
-
-@pytest.fixture(scope="module", autouse=True)
-def _serve_module(request: pytest.FixtureRequest) -> None:
-    """Set Django up before any fixture of a test_serve* module (they may need the database)."""
-    module = request.module.__name__.rsplit(".", 1)[-1]
-    if module.startswith(SERVE_MODULES) and importlib.util.find_spec("django") is not None:
-        request.getfixturevalue("serve_dir")
-
-
-def _configure(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    if importlib.util.find_spec("pytest_django") is None:
+        raise pytest.UsageError("the serve tests need pytest-django: pip install '.[test]'")
+    url = os.environ.get("DATABASE_URL")
+    if url:
+        _STATE["url"] = url
+        _STATE["name"] = f"arena_test_{uuid.uuid4().hex[:12]}"
+        # created by django_db_setup; subprocess servers of the tests inherit it
+        os.environ["DATABASE_URL"] = _with_name(url, _STATE["name"])
+    _STATE["folder"] = Path(tempfile.mkdtemp(prefix="arena-serve-tests-"))
     from arena.serve import boot
 
-    folder = boot.configure(tmp_path_factory.mktemp("serve"))
-    boot.migrate()
+    boot.configure(_STATE["folder"])
     from django.test.utils import override_settings
 
     # Passwords hashed with MD5 here, not with the service's Argon2id (20 ms of CPU a password):
@@ -85,7 +76,100 @@ def _configure(tmp_path_factory: pytest.TempPathFactory) -> Path:
     # live.json looks at once whether its answer changed (the service waits 2 s between looks:
     # test_serve_watch's test_live_json_is_not_looked_at_again_within_live_fresh_s)
     override_settings(LIVE_FRESH_S=0).enable()
-    return folder
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    folder = _STATE.pop("folder", None)
+    if folder is not None:
+        shutil.rmtree(folder, ignore_errors=True)
+    if "url" in _STATE:
+        os.environ["DATABASE_URL"] = _STATE.pop("url")
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> Iterator[None]:
+    """Keep the tests in the order collected: pytest-django moves the database's tests first (Django's
+    order, for data that migrations make and a flush loses: ours make none), which would split a
+    module (its module-scoped servers started twice) and move the serve tests ahead of the others."""
+    order = {item.nodeid: i for i, item in enumerate(items)}
+    yield
+    items.sort(key=lambda item: order.get(item.nodeid, len(order)))
+
+
+@pytest.fixture(scope="session")
+def serve_dir() -> Path:
+    """The service's folder (``settings.DIR``), Django configured; skips without Django."""
+    pytest.importorskip("django")
+    from django.conf import settings
+
+    return Path(settings.DIR)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _database_blocked(django_db_blocker: Any) -> Iterator[None]:
+    """No database outside the tests that ask for it. pytest-django blocks it when Django is set up
+    before its own ``pytest_configure`` (``pytest tests/serve``); not when this conftest is loaded
+    later, in the collection of a whole run."""
+    if django_db_blocker is None or django_db_blocker.is_active:
+        yield
+        return
+    with django_db_blocker.block():
+        yield
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(serve_dir: Path, django_db_blocker: Any) -> Iterator[None]:
+    """The test database: the folder's SQLite file, or the uniquely named PostgreSQL database, made
+    here and dropped at the end; migrated."""
+    from arena.serve import boot
+
+    if "url" in _STATE:
+        _create(_STATE["url"], _STATE["name"])
+    try:
+        with django_db_blocker.unblock():
+            boot.migrate()
+        yield
+    finally:
+        if "url" in _STATE:
+            from django.db import connections
+
+            connections.close_all()  # this thread's; a test's stray threads are forced out by the drop
+            _drop(_STATE["url"], _STATE["name"])
+
+
+# The modules still on the old pattern: module-scoped rows under a username prefix, deleted at the
+# module's end (tests/serve/support.py's clean_up); the database is open to the whole module.
+OLD_PATTERN = frozenset(
+    {
+        "test_serve",
+        "test_serve_accounts",
+        "test_serve_controls",
+        "test_serve_disk",
+        "test_serve_final",
+        "test_serve_final_page",
+        "test_serve_grades",
+        "test_serve_ladder",
+        "test_serve_matchmaking",
+        "test_serve_passwords",
+        "test_serve_priority",
+        "test_serve_proxy",
+        "test_serve_security",
+        "test_serve_student_pages",
+        "test_serve_watch",
+    }
+)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _old_pattern_module(request: pytest.FixtureRequest) -> Iterator[None]:
+    """The database open for a whole module of :data:`OLD_PATTERN`."""
+    module = request.module.__name__.rsplit(".", 1)[-1]
+    if module not in OLD_PATTERN or importlib.util.find_spec("django") is None:
+        yield
+        return
+    request.getfixturevalue("django_db_setup")
+    with request.getfixturevalue("django_db_blocker").unblock():
+        yield
 
 
 def _with_name(url: str, name: str) -> str:
