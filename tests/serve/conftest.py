@@ -146,7 +146,6 @@ OLD_PATTERN = frozenset(
         "test_serve_controls",
         "test_serve_disk",
         "test_serve_final",
-        "test_serve_final_page",
         "test_serve_ladder",
         "test_serve_matchmaking",
         "test_serve_student_pages",
