@@ -148,7 +148,6 @@ OLD_PATTERN = frozenset(
         "test_serve_final",
         "test_serve_ladder",
         "test_serve_matchmaking",
-        "test_serve_student_pages",
         "test_serve_watch",
     }
 )
