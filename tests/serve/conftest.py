@@ -142,7 +142,6 @@ def django_db_setup(serve_dir: Path, django_db_blocker: Any) -> Iterator[None]:
 OLD_PATTERN = frozenset(
     {
         "test_serve",
-        "test_serve_accounts",
         "test_serve_controls",
         "test_serve_disk",
         "test_serve_final",

@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from tests.serve.support import clean_up, logged_in
+from tests.serve.support import logged_in
 
 pytest.importorskip("django")
 
@@ -37,24 +37,18 @@ ROSTER = (
 INSTRUCTOR = f"{PREFIX}profe"
 
 
-def _clean_up() -> None:
-    from axes.models import AccessAttempt
-
-    AccessAttempt.objects.filter(username__startswith=PREFIX).delete()
-    clean_up(PREFIX, ())
+pytestmark = pytest.mark.django_db  # each test's rows (and lockout counts) rolled back at its end
 
 
-@pytest.fixture(scope="module", autouse=True)
-def service(serve_dir: Path) -> Iterator[Path]:
-    """The shared service (tests/serve/conftest.py), left as this module found it; the roster imported."""
+@pytest.fixture(autouse=True)
+def service(serve_dir: Path) -> Path:
+    """The shared service (tests/serve/conftest.py), the roster imported."""
     from django.core.files.uploadedfile import SimpleUploadedFile
 
-    _clean_up()
     sent = SimpleUploadedFile("roster.csv", ROSTER.encode(), content_type="text/csv")
     answer = logged_in(INSTRUCTOR, staff=True).post("/instructor/roster", {"roster": sent})
     assert answer.status_code == 200
-    yield serve_dir
-    _clean_up()
+    return serve_dir
 
 
 def _student(name: str) -> Any:
