@@ -137,13 +137,31 @@ def django_db_setup(serve_dir: Path, django_db_blocker: Any) -> Iterator[None]:
             _drop(_STATE["url"], _STATE["name"])
 
 
+ROWS_FILES = ("uploads", "ladder", "finals")
+"""The service folder's files that belong to rows (a version's upload, a partido's replay, a final's
+torneo), named by their ids."""
+
+
+@pytest.fixture(autouse=True)
+def _rows_files(request: pytest.FixtureRequest) -> Iterator[None]:
+    """After a test that used the database, the files of its rows deleted with them: the ids of
+    rolled-back rows are given again (SQLite), and a new row must not find an old one's files."""
+    yield
+    used = request.node.get_closest_marker("django_db") or {"db", "transactional_db"} & set(
+        request.fixturenames
+    )
+    if used and "folder" in _STATE:
+        for name in ROWS_FILES:
+            shutil.rmtree(_STATE["folder"] / name, ignore_errors=True)
+        (_STATE["folder"] / "uploads").mkdir()
+
+
 # The modules still on the old pattern: module-scoped rows under a username prefix, deleted at the
 # module's end (tests/serve/support.py's clean_up); the database is open to the whole module.
 OLD_PATTERN = frozenset(
     {
         "test_serve",
         "test_serve_controls",
-        "test_serve_disk",
         "test_serve_final",
         "test_serve_ladder",
         "test_serve_matchmaking",
