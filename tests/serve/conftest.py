@@ -143,6 +143,18 @@ torneo), named by their ids."""
 
 
 @pytest.fixture(autouse=True)
+def _background_checks() -> Iterator[None]:
+    """At a test's end, the uploads' background checks waited for (threads ``check-…``, which write
+    their versions when done): before the test's rows are rolled back or its tables emptied."""
+    yield
+    import threading
+
+    for thread in threading.enumerate():
+        if thread.name.startswith("check-"):
+            thread.join(60)
+
+
+@pytest.fixture(autouse=True)
 def _rows_files(request: pytest.FixtureRequest) -> Iterator[None]:
     """After a test that used the database, the files of its rows deleted with them: the ids of
     rolled-back rows are given again (SQLite), and a new row must not find an old one's files."""
@@ -160,7 +172,6 @@ def _rows_files(request: pytest.FixtureRequest) -> Iterator[None]:
 # module's end (tests/serve/support.py's clean_up); the database is open to the whole module.
 OLD_PATTERN = frozenset(
     {
-        "test_serve",
         "test_serve_controls",
         "test_serve_final",
         "test_serve_ladder",

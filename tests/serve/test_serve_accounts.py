@@ -3,7 +3,7 @@ a new link per student (the old one stops working), password reset links from th
 Django's password reset by email when SMTP is configured, the login lockout beside them, and
 ``arena serve manage DIR …`` (Django's management commands on DIR's database).
 
-What this module creates is deleted at its end (tests/serve/conftest.py).
+Each test's rows go at its end (tests/serve/conftest.py).
 """
 
 from __future__ import annotations

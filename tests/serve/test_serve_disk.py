@@ -2,7 +2,7 @@
 they were written (the text replay, the viewer, a version's own logs), and the retention that prunes
 the files of the partidos no version keeps, never a final's.
 
-What this module creates is deleted at its end (tests/serve/conftest.py)."""
+Each test's rows go at its end (tests/serve/conftest.py)."""
 
 from __future__ import annotations
 

@@ -3,7 +3,7 @@ failures, the grades CSV's fields made inert as the workbook's, and the replays 
 players' folders (``players[].source``: a path on the server naming a student's upload).
 
 No player runs here: the final torneo and the ladder partido are rows made by hand, the replay a
-file written by the test. What this module creates is deleted at its end (tests/serve/conftest.py).
+file written by the test. Each test's rows go at its end (tests/serve/conftest.py).
 """
 
 from __future__ import annotations

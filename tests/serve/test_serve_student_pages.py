@@ -4,7 +4,7 @@ the standings' latest partidos with their places and the deal key behind a toggl
 sent to their own page.
 
 The partidos are model rows made directly (no referee): four students' versions on a Tute cabrero
-ladder, Ana's version at every table. What this module creates is deleted at its end.
+ladder, Ana's version at every table. Each test's rows go at its end (tests/serve/conftest.py).
 """
 
 from __future__ import annotations
