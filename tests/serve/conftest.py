@@ -144,14 +144,15 @@ torneo), named by their ids."""
 
 @pytest.fixture(autouse=True)
 def _background_checks() -> Iterator[None]:
-    """At a test's end, the uploads' background checks waited for (threads ``check-…``, which write
-    their versions when done): before the test's rows are rolled back or its tables emptied."""
+    """At a test's end, the service's background threads waited for (an upload's check, ``check-…``,
+    and a final's torneo, ``final-…``, which write their rows when done): before the test's rows are
+    rolled back or its tables emptied."""
     yield
     import threading
 
     for thread in threading.enumerate():
-        if thread.name.startswith("check-"):
-            thread.join(60)
+        if thread.name.startswith(("check-", "final-")):
+            thread.join(300)
 
 
 @pytest.fixture(autouse=True)
@@ -173,7 +174,6 @@ def _rows_files(request: pytest.FixtureRequest) -> Iterator[None]:
 OLD_PATTERN = frozenset(
     {
         "test_serve_controls",
-        "test_serve_final",
         "test_serve_ladder",
         "test_serve_matchmaking",
         "test_serve_watch",

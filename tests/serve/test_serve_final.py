@@ -15,14 +15,13 @@ import io
 import shutil
 import threading
 import zipfile
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.paths import ROOT
-from tests.serve.support import clean_up, logged_in
+from tests.serve.support import logged_in
 
 PREFIX = "final-test-"
 GAME = "tute-cabrero"
@@ -30,23 +29,21 @@ STUDENTS = {"ana": "a_mas", "bruno": "a_menos", "carla": "random_legal"}
 """Each student's sample player (their first version)."""
 
 
-@pytest.fixture(scope="module", autouse=True)
-def service(serve_dir: Path) -> Iterator[Path]:
-    """The shared service (tests/serve/conftest.py), left as this module found it."""
-    _clean_up()
-    yield serve_dir
-    _clean_up()
+# Each test's rows rolled back at its end; the finals' (played in a thread of their own, which sees
+# only committed rows) committed, and every table emptied at the test's end.
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(scope="module")
+def service(serve_dir: Path) -> Path:
+    """The shared service's folder (tests/serve/conftest.py)."""
+    return serve_dir
 
 
 def _join_finals() -> None:
     for thread in threading.enumerate():
         if thread.name.startswith("final-"):
             thread.join(300)
-
-
-def _clean_up() -> None:
-    _join_finals()
-    clean_up(PREFIX, (GAME,))
 
 
 def _client(username: str | None, staff: bool = False, csrf: bool = False) -> Any:
@@ -139,6 +136,7 @@ def test_the_final_is_the_instructor_s_only(service: Path) -> None:
     assert f'href="/instructor/ladders/{ladder.pk}/final"' in admin
 
 
+@pytest.mark.django_db(transaction=True)  # run_final closes its thread's connection when done
 def test_a_broken_option_is_refused_with_a_clear_message(service: Path) -> None:
     from arena.serve.ladder import final
     from arena.serve.ladder.models import FinalTorneo, Version
@@ -169,9 +167,9 @@ def test_a_broken_option_is_refused_with_a_clear_message(service: Path) -> None:
     assert f"La carpeta de la versión {gone.pk}" in frozen.error
     page = profe.get(url).content.decode()
     assert "ya no está" in page and 'value="retry"' in page
-    frozen.delete()
 
 
+@pytest.mark.django_db(transaction=True)  # played in a thread of its own
 @pytest.mark.sandbox
 def test_a_final_freezes_the_versions_plays_to_done_and_gives_its_downloads(service: Path) -> None:
     from arena.serve.ladder.models import FinalTorneo
@@ -245,6 +243,7 @@ def test_a_final_freezes_the_versions_plays_to_done_and_gives_its_downloads(serv
                 assert response.status_code == 404
 
 
+@pytest.mark.django_db(transaction=True)  # played in a thread of its own
 @pytest.mark.sandbox
 def test_resume_finals_plays_on_a_final_left_running(service: Path) -> None:
     from arena.serve.ladder import final
