@@ -174,7 +174,6 @@ def _rows_files(request: pytest.FixtureRequest) -> Iterator[None]:
 OLD_PATTERN = frozenset(
     {
         "test_serve_controls",
-        "test_serve_matchmaking",
         "test_serve_watch",
     }
 )

@@ -22,7 +22,6 @@ from tests.serve.support import clean_version, logged_in
 
 SAMPLES = ("a_mas", "a_menos", "random_legal")
 PREFIX = "ladder-test-"
-GAMES = ("tute-cabrero", "tute-dos")
 """The games of the ladders this module opens (and deletes)."""
 
 
