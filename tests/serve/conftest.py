@@ -173,7 +173,6 @@ def _rows_files(request: pytest.FixtureRequest) -> Iterator[None]:
 # module's end (tests/serve/support.py's clean_up); the database is open to the whole module.
 OLD_PATTERN = frozenset(
     {
-        "test_serve_controls",
         "test_serve_watch",
     }
 )

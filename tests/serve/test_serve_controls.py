@@ -12,7 +12,6 @@ import io
 import threading
 import time
 import zipfile
-from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -20,28 +19,16 @@ from typing import Any
 import pytest
 
 from tests.paths import ROOT
-from tests.serve.support import clean_up, clean_version, logged_in
+from tests.serve.support import clean_version, logged_in
 
 PREFIX = "controls-test-"
 SAMPLES = ("a_mas", "a_menos", "random_legal")
 
 
 @pytest.fixture(scope="module")
-def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    pytest.importorskip("django")
-    from arena.serve import boot
-
-    boot.configure(tmp_path_factory.mktemp("serve"))
-    boot.migrate()
-    from django.conf import settings
-
-    _clean_up()
-    yield Path(settings.DIR)
-    _clean_up()
-
-
-def _clean_up() -> None:
-    clean_up(PREFIX, ("tute-dos",))
+def service(serve_dir: Path) -> Path:
+    """The shared service's folder (tests/serve/conftest.py)."""
+    return serve_dir
 
 
 def _client(username: str, staff: bool = False, csrf: bool = False) -> Any:
@@ -92,6 +79,7 @@ def _audited(text: str) -> bool:
     return AuditLog.objects.filter(what__contains=text).exists()
 
 
+@pytest.mark.django_db
 def test_the_controls_are_the_instructor_s_only(service: Path) -> None:
     ladder = _ladder()
     student = _client("eva")
@@ -103,6 +91,7 @@ def test_the_controls_are_the_instructor_s_only(service: Path) -> None:
     assert page.status_code == 200 and "Cerrar la liga" in page.content.decode()
 
 
+@pytest.mark.django_db
 def test_every_control_needs_the_csrf_token(service: Path) -> None:
     ladder = _ladder()
     response = _client("profe", staff=True, csrf=True).post(
@@ -113,6 +102,7 @@ def test_every_control_needs_the_csrf_token(service: Path) -> None:
     assert ladder.open
 
 
+@pytest.mark.django_db
 def test_a_closed_ladder_refuses_uploads_and_records_nothing(service: Path) -> None:
     from arena.serve.ladder.models import Version
 
@@ -133,6 +123,7 @@ def test_a_closed_ladder_refuses_uploads_and_records_nothing(service: Path) -> N
     assert ladder.open and _audited("liga abierta: tute-dos")
 
 
+@pytest.mark.django_db(transaction=True)  # the upload accepted is checked in a thread of its own
 @pytest.mark.sandbox  # the upload accepted before the deadline is checked in the background: in the sandbox
 def test_after_the_deadline_uploads_are_refused_with_the_date(service: Path) -> None:
     from arena.serve.ladder.models import Version
@@ -171,6 +162,7 @@ def test_after_the_deadline_uploads_are_refused_with_the_date(service: Path) -> 
     assert ladder.deadline is None
 
 
+@pytest.mark.django_db
 def test_a_withdrawn_version_stops_playing_and_its_author_reads_why(service: Path) -> None:
     from arena.serve.ladder.worker import active_ids
 
@@ -195,6 +187,7 @@ def test_a_withdrawn_version_stops_playing_and_its_author_reads_why(service: Pat
     assert other.status_code == 400 and "Elegí una versión de esta liga." in other.content.decode()
 
 
+@pytest.mark.django_db
 def test_a_student_chooses_which_clean_version_plays(service: Path) -> None:
     from arena.serve.ladder.models import Version
     from arena.serve.ladder.worker import active_ids
@@ -217,6 +210,7 @@ def test_a_student_chooses_which_clean_version_plays(service: Path) -> None:
     assert gala.get(f"/versions/{second.pk}/choose").status_code == 405
 
 
+@pytest.mark.django_db(transaction=True)  # the ladder's worker threads
 @pytest.mark.sandbox
 def test_a_paused_ladder_plays_nothing_until_resumed(service: Path) -> None:
     from arena.serve.ladder.models import LadderPartido
@@ -251,6 +245,7 @@ def test_a_paused_ladder_plays_nothing_until_resumed(service: Path) -> None:
     assert not any(t.is_alive() for t in threads)
 
 
+@pytest.mark.django_db(transaction=True)  # checked in threads of their own
 @pytest.mark.sandbox
 def test_a_version_left_checking_by_a_stopped_server_is_checked_at_start(service: Path) -> None:
     from arena.serve.ladder.checking import resume_checks
@@ -267,6 +262,7 @@ def test_a_version_left_checking_by_a_stopped_server_is_checked_at_start(service
     assert version.status == Version.CLEAN and version.report
 
 
+@pytest.mark.django_db(transaction=True)  # the worker is a process of its own
 @pytest.mark.sandbox
 def test_the_worker_process_checks_the_uploads_plays_and_stops(service: Path) -> None:
     from arena.serve.ladder import pool
@@ -294,6 +290,7 @@ def test_the_worker_process_checks_the_uploads_plays_and_stops(service: Path) ->
     assert not process.is_alive() and process.exitcode == 0
 
 
+@pytest.mark.django_db
 @pytest.mark.sandbox
 def test_with_a_scheduler_the_partidos_are_played_on_the_dask_cluster(service: Path, tmp_path: Path) -> None:
     pytest.importorskip("distributed", reason="the distributed extra is not installed")
