@@ -143,10 +143,10 @@ torneo), named by their ids."""
 
 
 @pytest.fixture(autouse=True)
-def _background_checks() -> Iterator[None]:
+def _background_checks(_rows_files: None) -> Iterator[None]:
     """At a test's end, the service's background threads waited for (an upload's check, ``check-…``,
     and a final's torneo, ``final-…``, which write their rows when done): before the test's rows are
-    rolled back or its tables emptied."""
+    rolled back or its tables emptied, and before their files are deleted (:func:`_rows_files`)."""
     yield
     import threading
 
@@ -157,16 +157,28 @@ def _background_checks() -> Iterator[None]:
 
 @pytest.fixture(autouse=True)
 def _rows_files(request: pytest.FixtureRequest) -> Iterator[None]:
-    """After a test that used the database, the files of its rows deleted with them: the ids of
-    rolled-back rows are given again (SQLite), and a new row must not find an old one's files."""
+    """After a test that used the database, the files it made in the folder's :data:`ROWS_FILES`
+    deleted with its rows: the ids of rolled-back rows are given again (SQLite), and a new row must
+    not find an old one's files. (What a module-scoped fixture made before the test stays.)"""
+    folder = _STATE.get("folder")
+    before = _files(folder) if folder is not None else set()
     yield
     used = request.node.get_closest_marker("django_db") or {"db", "transactional_db"} & set(
         request.fixturenames
     )
-    if used and "folder" in _STATE:
-        for name in ROWS_FILES:
-            shutil.rmtree(_STATE["folder"] / name, ignore_errors=True)
-        (_STATE["folder"] / "uploads").mkdir()
+    if not used or folder is None:
+        return
+    made = _files(folder) - before
+    for path in made:
+        if path.parent not in made:  # the topmost new ones, with what they hold
+            if path.is_dir() and not path.is_symlink():
+                shutil.rmtree(path, ignore_errors=True)
+            else:
+                path.unlink(missing_ok=True)
+
+
+def _files(folder: Path) -> set[Path]:
+    return {path for name in ROWS_FILES for path in (folder / name).rglob("*")}
 
 
 # The modules still on the old pattern: module-scoped rows under a username prefix, deleted at the
