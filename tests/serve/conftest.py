@@ -184,26 +184,6 @@ def _files(folder: Path) -> set[Path]:
     return {path for name in ROWS_FILES for path in (folder / name).rglob("*")}
 
 
-# The modules still on the old pattern: module-scoped rows under a username prefix, deleted at the
-# module's end (tests/serve/support.py's clean_up); the database is open to the whole module.
-OLD_PATTERN = frozenset(
-    {
-    }
-)
-
-
-@pytest.fixture(scope="module", autouse=True)
-def _old_pattern_module(request: pytest.FixtureRequest) -> Iterator[None]:
-    """The database open for a whole module of :data:`OLD_PATTERN`."""
-    module = request.module.__name__.rsplit(".", 1)[-1]
-    if module not in OLD_PATTERN or importlib.util.find_spec("django") is None:
-        yield
-        return
-    request.getfixturevalue("django_db_setup")
-    with request.getfixturevalue("django_db_blocker").unblock():
-        yield
-
-
 def _with_name(url: str, name: str) -> str:
     """``url`` naming the database ``name`` instead of its own."""
     return urlunparse(urlparse(url)._replace(path="/" + name))

@@ -1,36 +1,12 @@
-"""Helpers of the ``arena serve`` test modules: their rows deleted, logged-in clients, clean versions,
-a module's ``service`` fixture (the Django they share: this folder's ``conftest.py``), and a free
-port and whether one answers (for the tests that start a real server)."""
+"""Helpers of the ``arena serve`` test modules: logged-in clients, clean versions (the Django they
+share: this folder's ``conftest.py``), and a free port and whether one answers (for the tests that
+start a real server)."""
 
 from __future__ import annotations
 
 import socket
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
-
-import pytest
-
-
-def clean_up(prefix: str, games: tuple[str, ...]) -> None:
-    """Delete what a test module made: the ladders of ``games`` with their partidos (and finals),
-    the users whose names start with ``prefix`` with their versions, and their audit rows; first the
-    background checks still running (uploads'), which write their versions when done."""
-    import threading
-
-    from django.contrib.auth import get_user_model
-
-    from arena.serve.ladder.models import AuditLog, FinalTorneo, Ladder, LadderPartido, Version
-
-    for thread in threading.enumerate():
-        if thread.name.startswith("check-"):
-            thread.join(60)
-    FinalTorneo.objects.filter(ladder__game__in=games).delete()
-    LadderPartido.objects.filter(ladder__game__in=games).delete()
-    Version.objects.filter(student__user__username__startswith=prefix).delete()
-    Ladder.objects.filter(game__in=games).delete()
-    AuditLog.objects.filter(who__username__startswith=prefix).delete()
-    get_user_model().objects.filter(username__startswith=prefix).delete()
 
 
 def logged_in(username: str | None, staff: bool = False, csrf: bool = False) -> Any:
@@ -70,20 +46,6 @@ def clean_version(
     return Version.objects.create(
         student=found, ladder=ladder, number=number, folder=str(home), status=Version.CLEAN
     )
-
-
-def service_fixture(prefix: str, games: tuple[str, ...], autouse: bool = False) -> Any:
-    """A module's ``service`` fixture: the shared service folder, the module's rows (``prefix``,
-    ``games``: see :func:`clean_up`) deleted before its first test and after its last (``autouse``:
-    for every test of the module)."""
-
-    @pytest.fixture(scope="module", autouse=autouse)
-    def service(serve_dir: Path) -> Iterator[Path]:
-        clean_up(prefix, games)
-        yield serve_dir
-        clean_up(prefix, games)
-
-    return service
 
 
 def free_port() -> int:
