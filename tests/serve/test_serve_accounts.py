@@ -15,7 +15,6 @@ import re
 import sqlite3
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -192,20 +191,15 @@ def test_the_reset_by_email_is_not_offered_without_smtp() -> None:
 
 
 @pytest.fixture
-def smtp() -> Iterator[list[Any]]:
-    """The reset by email on, its mails kept in memory (Django's locmem backend), its hourly limits
-    fresh (they are counted in the cache)."""
-    from django.core import mail
+def smtp(settings: Any, mailoutbox: list[Any]) -> list[Any]:
+    """The reset by email on, its mails kept in memory (pytest-django's ``mailoutbox``: Django's
+    locmem backend), its hourly limits fresh (they are counted in the cache)."""
     from django.core.cache import cache
-    from django.test.utils import override_settings
 
     cache.clear()
-
-    with override_settings(
-        PASSWORD_RESET_BY_EMAIL=True, EMAIL_BACKEND="django.core.mail.backends.locmem.EmailBackend"
-    ):
-        mail.outbox = []
-        yield mail.outbox
+    settings.PASSWORD_RESET_BY_EMAIL = True
+    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+    return mailoutbox
 
 
 def test_a_student_resets_their_password_by_email(smtp: list[Any]) -> None:
