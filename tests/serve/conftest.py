@@ -11,17 +11,28 @@ test that asks for it. A module of yours:
   ``pytestmark = pytest.mark.django_db`` (or the ``db`` fixture) runs each test in a transaction
   rolled back at its end; ``@pytest.mark.django_db(transaction=True)`` (or ``transactional_db``)
   commits for real and empties every table at the test's end — for the tests whose rows must be
-  seen from another thread or connection (a waitress server in a thread, the ladder's workers, an
-  upload's background check). A test without either cannot reach the database (pytest-django blocks
-  it), so no row outlives its test: no prefixes, no deleting at a module's end;
+  seen from another thread or process (a waitress server in a thread, the ladder's workers, an
+  upload's background check, a final's torneo, the worker process) or whose code closes its
+  connection (``run_final``, the workers' loops: that would end the test's transaction). A test
+  with neither cannot reach the database (pytest-django blocks it), so no row outlives its test:
+  no prefixes, no deleting at a module's end;
 * makes its rows in function-scoped fixtures (they run inside the test's transaction). A
-  module-scoped fixture that must write rows (a ladder played once for a dozen read-only tests)
-  takes ``django_db_blocker`` and says why in a comment; it deletes what it made itself;
+  module-scoped fixture that must write rows (test_serve_watch's ladder, whose partido sandboxed
+  players play once for twenty tests) takes ``django_db_blocker``, says why in a comment, and
+  empties the tables at the module's end (``call_command("flush")``); files it writes under the
+  folder stay for the module;
 * asks for the folder with the session fixture ``serve_dir`` (``settings.DIR``: ``uploads/`` and the
   compiled catalog are there), and may use pytest-django's ``client``, ``admin_client``,
-  ``settings`` and ``django_assert_max_num_queries`` fixtures;
+  ``settings``, ``mailoutbox`` and ``django_assert_max_num_queries`` fixtures;
 * imports Django only inside its tests and fixtures (``pytest.importorskip("django")`` at the top if
   it needs Django everywhere): without the ``serve`` extra the fixtures skip.
+
+At the end of every test that used the database this conftest also waits for the service's
+background threads (``check-…``, ``final-…``), deletes the files the test made under the folder's
+``uploads/``, ``ladder/`` and ``finals/`` and clears Django's cache: SQLite gives a rolled-back row's
+id again, and the next test's row must not find the old one's replay, upload or cached answer. (An
+in-process cache keyed by ids, as the standings' fits, is the module's to clear: test_serve_watch.)
+The tests run in the order collected (pytest-django would move the database's tests first).
 
 With ``DATABASE_URL`` set (``postgresql://user:pass@host:port/db``, as ``.ci/postgres`` sets it) the
 tests use PostgreSQL: Django is pointed at a database of a unique name on that server, which
