@@ -1,80 +1,82 @@
-"""The one Django of the ``arena serve`` tests: configured once per session, for every test_serve* module.
+"""The one Django of the ``arena serve`` tests, under pytest-django: configured once per session.
 
-Django can be set up only once per process, so the serve test modules share one service folder and
-one database. This folder's conftest configures Django (``boot.configure`` + ``boot.migrate``)
-before the first test of any ``tests/serve/test_serve*.py`` module runs, whatever the order the
-modules run in, alone or together. A module of yours:
+Django can be set up only once per process, so the serve tests share one service folder and one
+database. When pytest loads this conftest (only when it collects ``tests/serve``: the other tests never
+import Django), :func:`pytest_configure` makes a temporary service folder and configures Django in it
+(``arena.serve.boot.configure``: ``DJANGO_SETTINGS_MODULE=arena.serve.settings``, ``ARENA_SERVE_DIR``
+the folder); pytest-django's ``django_db_setup`` (overridden here) migrates the database at the first
+test that asks for it. A module of yours:
 
-* asks for the folder with the session fixture ``serve_dir`` (the service's folder, ``settings.DIR``:
-  ``uploads/`` and the compiled catalog are there) — or asks for nothing: the setup is automatic;
-* gives its rows a prefix of its own (``PREFIX = "final-test-"`` for the usernames) and deletes what it
-  made at its end, so that the other modules see an empty database; for instance::
+* marks the tests that touch the database, and pytest-django gives each a clean one:
+  ``pytestmark = pytest.mark.django_db`` (or the ``db`` fixture) runs each test in a transaction
+  rolled back at its end; ``@pytest.mark.django_db(transaction=True)`` (or ``transactional_db``)
+  commits for real and empties every table at the test's end — for the tests whose rows must be
+  seen from another thread or process (a waitress server in a thread, the ladder's workers, an
+  upload's background check, a final's torneo, the worker process) or whose code closes its
+  connection (``run_final``, the workers' loops: that would end the test's transaction). A test
+  with neither cannot reach the database (pytest-django blocks it), so no row outlives its test:
+  no prefixes, no deleting at a module's end;
+* makes its rows in function-scoped fixtures (they run inside the test's transaction). A
+  module-scoped fixture that must write rows (test_serve_watch's ladder, whose partido sandboxed
+  players play once for twenty tests) takes ``django_db_blocker``, says why in a comment, and
+  empties the tables at the module's end (``call_command("flush")``); files it writes under the
+  folder stay for the module;
+* asks for the folder with the session fixture ``serve_dir`` (``settings.DIR``: ``uploads/`` and the
+  compiled catalog are there), and may use pytest-django's ``client``, ``admin_client``,
+  ``settings``, ``mailoutbox`` and ``django_assert_max_num_queries`` fixtures;
+* imports Django only inside its tests and fixtures (``pytest.importorskip("django")`` at the top if
+  it needs Django everywhere): without the ``serve`` extra the fixtures skip.
 
-      @pytest.fixture(scope="module", autouse=True)
-      def rows(serve_dir: Path) -> Iterator[None]:
-          yield
-          get_user_model().objects.filter(username__startswith=PREFIX).delete()  # and their ladders
-
-  (students, invitations and versions go with their user; audit rows and ladders do not;
-  :func:`tests.serve.support.clean_up` deletes them all);
-* imports Django only inside its tests and fixtures (``pytest.importorskip("django")`` at the top
-  if it needs Django everywhere): without the ``serve`` extra the fixture skips.
+At the end of every test that used the database this conftest also waits for the service's
+background threads (``check-…``, ``final-…``), deletes the files the test made under the folder's
+``uploads/``, ``ladder/`` and ``finals/`` and clears Django's cache: SQLite gives a rolled-back row's
+id again, and the next test's row must not find the old one's replay, upload or cached answer. (An
+in-process cache keyed by ids, as the standings' fits, is the module's to clear: test_serve_watch.)
+The tests run in the order collected (pytest-django would move the database's tests first).
 
 With ``DATABASE_URL`` set (``postgresql://user:pass@host:port/db``, as ``.ci/postgres`` sets it) the
-tests use PostgreSQL: the fixture creates a database of its own on that server (a unique name, with
-the rights of the URL's role: it must be allowed to create databases), points Django at it and drops
-it at the end, so no two runs see each other's rows. Without it, SQLite in the folder.
+tests use PostgreSQL: Django is pointed at a database of a unique name on that server, which
+``django_db_setup`` creates (with the rights of the URL's role: it must be allowed to create
+databases) and drops ``WITH (FORCE)`` at the end, so no two runs see each other's rows and a test's
+stray threads cannot keep it. Without it, SQLite in the folder (``serve.sqlite3``: a file, so the
+threads of a ``transaction=True`` test share it).
 """
 
 from __future__ import annotations
 
 import importlib.util
 import os
+import shutil
+import tempfile
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlparse, urlunparse
 
 import pytest
 
-SERVE_MODULES = "test_serve"
-"""The test modules whose names start so get Django configured before their first test."""
+_STATE: dict[str, Any] = {}
+"""What :func:`pytest_configure` did, for :func:`pytest_unconfigure` and the fixtures: ``folder``,
+and with PostgreSQL ``url`` (the server's own database) and ``name`` (the tests')."""
 
 
-@pytest.fixture(scope="session")
-def serve_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    """Django configured and migrated once for the session; the service's folder."""
-    pytest.importorskip("django")
-    url = os.environ.get("DATABASE_URL")
-    if not url:
-        yield _configure(tmp_path_factory)
+def pytest_configure(config: pytest.Config) -> None:
+    """Configure Django for the serve tests (once: pytest calls this when it loads this conftest)."""
+    if "folder" in _STATE or importlib.util.find_spec("django") is None:
         return
-    with pytest.MonkeyPatch.context() as env:
-        name = f"arena_test_{uuid.uuid4().hex[:12]}"
-        _create(url, name)
-        try:
-            env.setenv("DATABASE_URL", _with_name(url, name))
-            yield _configure(tmp_path_factory)
-        finally:
-            from django.db import connections
-
-            connections.close_all()  # this thread's; a test's stray threads are forced out by the drop
-            _drop(url, name)
-
-
-@pytest.fixture(scope="module", autouse=True)
-def _serve_module(request: pytest.FixtureRequest) -> None:
-    """Set Django up before any fixture of a test_serve* module (they may need the database)."""
-    module = request.module.__name__.rsplit(".", 1)[-1]
-    if module.startswith(SERVE_MODULES) and importlib.util.find_spec("django") is not None:
-        request.getfixturevalue("serve_dir")
-
-
-def _configure(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    if importlib.util.find_spec("pytest_django") is None:
+        raise pytest.UsageError("the serve tests need pytest-django: pip install '.[test]'")
+    url = os.environ.get("DATABASE_URL")
+    if url:
+        _STATE["url"] = url
+        _STATE["name"] = f"arena_test_{uuid.uuid4().hex[:12]}"
+        # created by django_db_setup; subprocess servers of the tests inherit it
+        os.environ["DATABASE_URL"] = _with_name(url, _STATE["name"])
+    _STATE["folder"] = Path(tempfile.mkdtemp(prefix="arena-serve-tests-"))
     from arena.serve import boot
 
-    folder = boot.configure(tmp_path_factory.mktemp("serve"))
-    boot.migrate()
+    boot.configure(_STATE["folder"])
     from django.test.utils import override_settings
 
     # Passwords hashed with MD5 here, not with the service's Argon2id (20 ms of CPU a password):
@@ -85,7 +87,112 @@ def _configure(tmp_path_factory: pytest.TempPathFactory) -> Path:
     # live.json looks at once whether its answer changed (the service waits 2 s between looks:
     # test_serve_watch's test_live_json_is_not_looked_at_again_within_live_fresh_s)
     override_settings(LIVE_FRESH_S=0).enable()
-    return folder
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    folder = _STATE.pop("folder", None)
+    if folder is not None:
+        shutil.rmtree(folder, ignore_errors=True)
+    if "url" in _STATE:
+        os.environ["DATABASE_URL"] = _STATE.pop("url")
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> Iterator[None]:
+    """Keep the tests in the order collected: pytest-django moves the database's tests first (Django's
+    order, for data that migrations make and a flush loses: ours make none), which would split a
+    module (its module-scoped servers started twice) and move the serve tests ahead of the others."""
+    order = {item.nodeid: i for i, item in enumerate(items)}
+    yield
+    items.sort(key=lambda item: order.get(item.nodeid, len(order)))
+
+
+@pytest.fixture(scope="session")
+def serve_dir() -> Path:
+    """The service's folder (``settings.DIR``), Django configured; skips without Django."""
+    pytest.importorskip("django")
+    from django.conf import settings
+
+    return Path(settings.DIR)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _database_blocked(django_db_blocker: Any) -> Iterator[None]:
+    """No database outside the tests that ask for it. pytest-django blocks it when Django is set up
+    before its own ``pytest_configure`` (``pytest tests/serve``); not when this conftest is loaded
+    later, in the collection of a whole run."""
+    if django_db_blocker is None or django_db_blocker.is_active:
+        yield
+        return
+    with django_db_blocker.block():
+        yield
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(serve_dir: Path, django_db_blocker: Any) -> Iterator[None]:
+    """The test database: the folder's SQLite file, or the uniquely named PostgreSQL database, made
+    here and dropped at the end; migrated."""
+    from arena.serve import boot
+
+    if "url" in _STATE:
+        _create(_STATE["url"], _STATE["name"])
+    try:
+        with django_db_blocker.unblock():
+            boot.migrate()
+        yield
+    finally:
+        if "url" in _STATE:
+            from django.db import connections
+
+            connections.close_all()  # this thread's; a test's stray threads are forced out by the drop
+            _drop(_STATE["url"], _STATE["name"])
+
+
+ROWS_FILES = ("uploads", "ladder", "finals")
+"""The service folder's files that belong to rows (a version's upload, a partido's replay, a final's
+torneo), named by their ids."""
+
+
+@pytest.fixture(autouse=True)
+def _background_checks(_rows_files: None) -> Iterator[None]:
+    """At a test's end, the service's background threads waited for (an upload's check, ``check-…``,
+    and a final's torneo, ``final-…``, which write their rows when done): before the test's rows are
+    rolled back or its tables emptied, and before their files are deleted (:func:`_rows_files`)."""
+    yield
+    import threading
+
+    for thread in threading.enumerate():
+        if thread.name.startswith(("check-", "final-")):
+            thread.join(300)
+
+
+@pytest.fixture(autouse=True)
+def _rows_files(request: pytest.FixtureRequest) -> Iterator[None]:
+    """After a test that used the database, the files it made in the folder's :data:`ROWS_FILES`
+    deleted with its rows: the ids of rolled-back rows are given again (SQLite), and a new row must
+    not find an old one's files. (What a module-scoped fixture made before the test stays.)"""
+    folder = _STATE.get("folder")
+    before = _files(folder) if folder is not None else set()
+    yield
+    used = request.node.get_closest_marker("django_db") or {"db", "transactional_db"} & set(
+        request.fixturenames
+    )
+    if not used or folder is None:
+        return
+    from django.core.cache import cache
+
+    cache.clear()  # live.json's answers, the reset's and the uploads' counts: of rows now gone
+    made = _files(folder) - before
+    for path in made:
+        if path.parent not in made:  # the topmost new ones, with what they hold
+            if path.is_dir() and not path.is_symlink():
+                shutil.rmtree(path, ignore_errors=True)
+            else:
+                path.unlink(missing_ok=True)
+
+
+def _files(folder: Path) -> set[Path]:
+    return {path for name in ROWS_FILES for path in (folder / name).rglob("*")}
 
 
 def _with_name(url: str, name: str) -> str:

@@ -1,6 +1,6 @@
-"""Helpers of the ``arena serve`` test modules: their rows deleted, logged-in clients, clean versions,
-a module's ``service`` fixture (the Django they share: this folder's ``conftest.py``), and a free
-port and whether one answers (for the tests that start a real server)."""
+"""Helpers of the ``arena serve`` test modules: logged-in clients, clean versions (the Django they
+share: this folder's ``conftest.py``), and a free port and whether one answers (for the tests that
+start a real server)."""
 
 from __future__ import annotations
 
@@ -11,29 +11,6 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
-
-import pytest
-
-
-def clean_up(prefix: str, games: tuple[str, ...]) -> None:
-    """Delete what a test module made: the ladders of ``games`` with their partidos (and finals),
-    the users whose names start with ``prefix`` with their versions, and their audit rows; and every
-    task (none runs but in a test's own worker, :func:`run_tasks`, :func:`task_worker`)."""
-    from django.contrib.auth import get_user_model
-    from django_tasks_db.models import DBTaskResult
-
-    from arena.serve.accounts.models import AuditLog
-    from arena.serve.finals.models import FinalTorneo
-    from arena.serve.ladder.models import Ladder, LadderPartido
-    from arena.serve.submissions.models import Version
-
-    DBTaskResult.objects.all().delete()
-    FinalTorneo.objects.filter(ladder__game__in=games).delete()
-    LadderPartido.objects.filter(ladder__game__in=games).delete()
-    Version.objects.filter(student__user__username__startswith=prefix).delete()
-    Ladder.objects.filter(game__in=games).delete()
-    AuditLog.objects.filter(who__username__startswith=prefix).delete()
-    get_user_model().objects.filter(username__startswith=prefix).delete()
 
 
 def logged_in(username: str | None, staff: bool = False, csrf: bool = False) -> Any:
@@ -74,20 +51,6 @@ def clean_version(
     return Version.objects.create(
         student=found, ladder=ladder, number=number, folder=str(home), status=Version.CLEAN
     )
-
-
-def service_fixture(prefix: str, games: tuple[str, ...], autouse: bool = False) -> Any:
-    """A module's ``service`` fixture: the shared service folder, the module's rows (``prefix``,
-    ``games``: see :func:`clean_up`) deleted before its first test and after its last (``autouse``:
-    for every test of the module)."""
-
-    @pytest.fixture(scope="module", autouse=autouse)
-    def service(serve_dir: Path) -> Iterator[Path]:
-        clean_up(prefix, games)
-        yield serve_dir
-        clean_up(prefix, games)
-
-    return service
 
 
 def free_port() -> int:

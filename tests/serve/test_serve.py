@@ -2,7 +2,7 @@
 
 Django's test client against a real database (SQLite in a temporary folder, or PostgreSQL with
 ``DATABASE_URL``: tests/serve/conftest.py configures it once for every serve module); the checks run
-the sample opponents in the sandbox. What this module creates is deleted at its end.
+the sample opponents in the sandbox. Each test's rows go at its end (pytest-django).
 """
 
 from __future__ import annotations
@@ -31,29 +31,15 @@ ROSTER = (
 PASSWORD = "una-clave-larga-de-prueba-42"
 
 
-USERS = ("profe", "instructor", "ana@example.edu", "bruno@example.edu", "carla@example.edu")
-"""The accounts this module makes (the instructor's is arena.cli.serve's): deleted at its end."""
+# Each test's rows rolled back at its end; the uploads checked in the background (a thread of their
+# own, which sees only committed rows) committed, and every table emptied at the test's end.
+pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture(scope="module", autouse=True)
-def service(serve_dir: Path) -> Iterator[Path]:
-    """The shared service (tests/serve/conftest.py), left as this module found it."""
-    _clean_up()
-    yield serve_dir
-    _clean_up()
-
-
-def _clean_up() -> None:
-    """Delete this module's accounts, with their students, invitations, versions and audit rows,
-    and the checks their uploads enqueued."""
-    from django.contrib.auth import get_user_model
-    from django_tasks_db.models import DBTaskResult
-
-    from arena.serve.accounts.models import AuditLog
-
-    DBTaskResult.objects.all().delete()
-    AuditLog.objects.filter(who__username__in=USERS).delete()
-    get_user_model().objects.filter(username__in=USERS).delete()
+@pytest.fixture(scope="module")
+def service(serve_dir: Path) -> Path:
+    """The shared service's folder (tests/serve/conftest.py)."""
+    return serve_dir
 
 
 def _zip(folder: Path | None = None, files: dict[str, str] | None = None) -> bytes:
@@ -223,6 +209,7 @@ def test_an_invitation_sets_a_password_once() -> None:
     assert Client().get("/invite/no-such-token").status_code == 404
 
 
+@pytest.mark.django_db(transaction=True)  # checked by a task worker
 @pytest.mark.sandbox
 @pytest.mark.slow
 def test_a_clean_upload_ends_clean_and_a_broken_one_says_why() -> None:
@@ -269,6 +256,7 @@ def test_an_upload_that_is_no_player_is_refused_with_the_reason() -> None:
     assert "player.py" in Version.objects.get(pk=int(tar.url.rsplit("/", 1)[1])).report
 
 
+@pytest.mark.django_db(transaction=True)  # checked by a task worker
 @pytest.mark.sandbox  # the upload is checked as the one above: the sample opponents play in the sandbox
 @pytest.mark.slow
 def test_the_player_s_files_can_be_uploaded_without_a_zip() -> None:

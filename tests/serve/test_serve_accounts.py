@@ -3,7 +3,7 @@ a new link per student (the old one stops working), password reset links from th
 Django's password reset by email when SMTP is configured, the login lockout beside them, and
 ``arena serve manage DIR …`` (Django's management commands on DIR's database).
 
-What this module creates is deleted at its end (tests/serve/conftest.py).
+Each test's rows go at its end (tests/serve/conftest.py).
 """
 
 from __future__ import annotations
@@ -15,13 +15,12 @@ import re
 import sqlite3
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.serve.support import clean_up, logged_in
+from tests.serve.support import logged_in
 
 pytest.importorskip("django")
 
@@ -37,24 +36,18 @@ ROSTER = (
 INSTRUCTOR = f"{PREFIX}profe"
 
 
-def _clean_up() -> None:
-    from axes.models import AccessAttempt
-
-    AccessAttempt.objects.filter(username__startswith=PREFIX).delete()
-    clean_up(PREFIX, ())
+pytestmark = pytest.mark.django_db  # each test's rows (and lockout counts) rolled back at its end
 
 
-@pytest.fixture(scope="module", autouse=True)
-def service(serve_dir: Path) -> Iterator[Path]:
-    """The shared service (tests/serve/conftest.py), left as this module found it; the roster imported."""
+@pytest.fixture(autouse=True)
+def service(serve_dir: Path) -> Path:
+    """The shared service (tests/serve/conftest.py), the roster imported."""
     from django.core.files.uploadedfile import SimpleUploadedFile
 
-    _clean_up()
     sent = SimpleUploadedFile("roster.csv", ROSTER.encode(), content_type="text/csv")
     answer = logged_in(INSTRUCTOR, staff=True).post("/instructor/roster", {"roster": sent})
     assert answer.status_code == 200
-    yield serve_dir
-    _clean_up()
+    return serve_dir
 
 
 def _student(name: str) -> Any:
@@ -199,20 +192,15 @@ def test_the_reset_by_email_is_not_offered_without_smtp() -> None:
 
 
 @pytest.fixture
-def smtp() -> Iterator[list[Any]]:
-    """The reset by email on, its mails kept in memory (Django's locmem backend), its hourly limits
-    fresh (they are counted in the cache)."""
-    from django.core import mail
+def smtp(settings: Any, mailoutbox: list[Any]) -> list[Any]:
+    """The reset by email on, its mails kept in memory (pytest-django's ``mailoutbox``: Django's
+    locmem backend), its hourly limits fresh (they are counted in the cache)."""
     from django.core.cache import cache
-    from django.test.utils import override_settings
 
     cache.clear()
-
-    with override_settings(
-        PASSWORD_RESET_BY_EMAIL=True, EMAIL_BACKEND="django.core.mail.backends.locmem.EmailBackend"
-    ):
-        mail.outbox = []
-        yield mail.outbox
+    settings.PASSWORD_RESET_BY_EMAIL = True
+    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+    return mailoutbox
 
 
 def test_a_student_resets_their_password_by_email(smtp: list[Any]) -> None:

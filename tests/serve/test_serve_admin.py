@@ -7,13 +7,11 @@ from typing import Any
 
 import pytest
 
-from tests.serve.support import service_fixture
-
 pytest.importorskip("django")
 
 PREFIX = "admin-test-"
 GAME = "tute-cabrero"
-service = service_fixture(PREFIX, (GAME,), autouse=True)
+pytestmark = pytest.mark.django_db  # each test's rows rolled back at its end
 
 
 def _superuser() -> Any:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import io
 import time
 import zipfile
-from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -19,28 +18,16 @@ from typing import Any
 import pytest
 
 from tests.paths import ROOT
-from tests.serve.support import clean_up, clean_version, logged_in, run_tasks, task_worker
+from tests.serve.support import clean_version, logged_in, run_tasks, task_worker
 
 PREFIX = "controls-test-"
 SAMPLES = ("a_mas", "a_menos", "random_legal")
 
 
 @pytest.fixture(scope="module")
-def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    pytest.importorskip("django")
-    from arena.serve import boot
-
-    boot.configure(tmp_path_factory.mktemp("serve"))
-    boot.migrate()
-    from django.conf import settings
-
-    _clean_up()
-    yield Path(settings.DIR)
-    _clean_up()
-
-
-def _clean_up() -> None:
-    clean_up(PREFIX, ("tute-dos",))
+def service(serve_dir: Path) -> Path:
+    """The shared service's folder (tests/serve/conftest.py)."""
+    return serve_dir
 
 
 def _client(username: str, staff: bool = False, csrf: bool = False) -> Any:
@@ -91,6 +78,7 @@ def _audited(text: str) -> bool:
     return AuditLog.objects.filter(what__contains=text).exists()
 
 
+@pytest.mark.django_db
 def test_the_controls_are_the_instructor_s_only(service: Path) -> None:
     ladder = _ladder()
     student = _client("eva")
@@ -102,6 +90,7 @@ def test_the_controls_are_the_instructor_s_only(service: Path) -> None:
     assert page.status_code == 200 and "Cerrar la liga" in page.content.decode()
 
 
+@pytest.mark.django_db
 def test_every_control_needs_the_csrf_token(service: Path) -> None:
     ladder = _ladder()
     response = _client("profe", staff=True, csrf=True).post(
@@ -112,6 +101,7 @@ def test_every_control_needs_the_csrf_token(service: Path) -> None:
     assert ladder.open
 
 
+@pytest.mark.django_db
 def test_a_closed_ladder_refuses_uploads_and_records_nothing(service: Path) -> None:
     from arena.serve.submissions.models import Version
 
@@ -132,6 +122,7 @@ def test_a_closed_ladder_refuses_uploads_and_records_nothing(service: Path) -> N
     assert ladder.open and _audited("liga abierta: tute-dos")
 
 
+@pytest.mark.django_db(transaction=True)  # the upload accepted is checked by a task worker
 @pytest.mark.sandbox  # the upload accepted before the deadline is checked in the background: in the sandbox
 def test_after_the_deadline_uploads_are_refused_with_the_date(service: Path) -> None:
     from arena.serve.submissions.models import Version
@@ -170,6 +161,7 @@ def test_after_the_deadline_uploads_are_refused_with_the_date(service: Path) -> 
     assert ladder.deadline is None
 
 
+@pytest.mark.django_db
 def test_a_withdrawn_version_stops_playing_and_its_author_reads_why(service: Path) -> None:
     from arena.serve.ladder.worker import active_ids
 
@@ -194,6 +186,7 @@ def test_a_withdrawn_version_stops_playing_and_its_author_reads_why(service: Pat
     assert other.status_code == 400 and "Elegí una versión de esta liga." in other.content.decode()
 
 
+@pytest.mark.django_db
 def test_a_student_chooses_which_clean_version_plays(service: Path) -> None:
     from arena.serve.ladder.worker import active_ids
     from arena.serve.submissions.models import Version
@@ -216,6 +209,7 @@ def test_a_student_chooses_which_clean_version_plays(service: Path) -> None:
     assert gala.get(f"/versions/{second.pk}/choose").status_code == 405
 
 
+@pytest.mark.django_db(transaction=True)  # the ladder's task worker
 @pytest.mark.sandbox
 def test_a_paused_ladder_plays_nothing_until_resumed(service: Path) -> None:
     from django_tasks_db.models import DBTaskResult
@@ -253,6 +247,7 @@ def test_a_paused_ladder_plays_nothing_until_resumed(service: Path) -> None:
         DBTaskResult.objects.all().delete()
 
 
+@pytest.mark.django_db(transaction=True)  # the task worker closes its connection between tasks
 def test_the_play_tasks_are_kept_at_w(service: Path) -> None:
     from django.utils import timezone
     from django_tasks.base import TaskResultStatus
@@ -293,6 +288,7 @@ def test_the_play_tasks_are_kept_at_w(service: Path) -> None:
     assert tasks.keep_playing(0) == -1 and not playing().exists()  # --workers 0: nothing played
 
 
+@pytest.mark.django_db(transaction=True)  # checked by a task worker
 @pytest.mark.sandbox
 def test_a_version_left_checking_by_a_stopped_server_is_checked_at_start(service: Path) -> None:
     from django_tasks_db.models import DBTaskResult
@@ -315,6 +311,7 @@ def test_a_version_left_checking_by_a_stopped_server_is_checked_at_start(service
     DBTaskResult.objects.all().delete()
 
 
+@pytest.mark.django_db(transaction=True)  # the worker is a process of its own
 @pytest.mark.sandbox
 def test_a_check_survives_its_worker_killed_and_is_done_once(service: Path) -> None:
     import os
@@ -362,6 +359,7 @@ def test_a_check_survives_its_worker_killed_and_is_done_once(service: Path) -> N
     DBTaskResult.objects.all().delete()
 
 
+@pytest.mark.django_db(transaction=True)  # the workers are processes of their own
 @pytest.mark.sandbox
 def test_the_worker_processes_check_the_uploads_play_and_stop(service: Path) -> None:
     from django_tasks_db.models import DBTaskResult
@@ -405,6 +403,7 @@ def test_the_worker_processes_check_the_uploads_play_and_stop(service: Path) -> 
     DBTaskResult.objects.all().delete()
 
 
+@pytest.mark.django_db(transaction=True)  # the task worker closes its connection between tasks
 @pytest.mark.sandbox
 def test_with_a_scheduler_the_partidos_are_played_on_the_dask_cluster(service: Path, tmp_path: Path) -> None:
     pytest.importorskip("distributed", reason="the distributed extra is not installed")
@@ -455,6 +454,7 @@ def test_a_partido_worker_connects_to_the_scheduler_once_when_named(
         worker.use_cluster(None)
 
 
+@pytest.mark.django_db
 def test_the_admin_shows_the_task_results(service: Path) -> None:
     from django_tasks_db.models import DBTaskResult
 

@@ -2,7 +2,7 @@
 they were written (the text replay, the viewer, a version's own logs), and the retention that prunes
 the files of the partidos no version keeps, never a final's.
 
-What this module creates is deleted at its end (tests/serve/conftest.py)."""
+Each test's rows go at its end (tests/serve/conftest.py)."""
 
 from __future__ import annotations
 
@@ -14,12 +14,17 @@ from typing import Any
 import pytest
 
 from tests.paths import ROOT
-from tests.serve.support import clean_up, clean_version, logged_in, service_fixture
+from tests.serve.support import clean_version, logged_in
 
 PREFIX = "disk-test-"
 GAME = "tute-dos"
 
-service = service_fixture(PREFIX, (GAME,))
+pytestmark = pytest.mark.django_db  # each test's rows rolled back at its end
+
+
+@pytest.fixture(scope="module")
+def service(serve_dir: Path) -> Path:
+    return serve_dir
 
 
 def _ladder() -> Any:
@@ -246,7 +251,6 @@ def test_the_prune_deletes_the_right_files_and_never_a_final_s(
     assert storage.prune() == 0  # nothing more to prune
     monkeypatch.setenv("ARENA_SERVE_KEEP_PARTIDOS", "0")
     assert storage.prune() == 0  # 0: keep everything
-    FinalTorneo.objects.filter(pk=final.pk).delete()
 
 
 def test_the_retention_is_a_setting(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -257,6 +261,3 @@ def test_the_retention_is_a_setting(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("ARENA_SERVE_KEEP_PARTIDOS", "many")
     assert storage.keep_partidos() == storage.KEEP_PARTIDOS
 
-
-def test_the_module_cleans_up(service: Path) -> None:
-    clean_up(PREFIX, (GAME,))

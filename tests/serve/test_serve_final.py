@@ -15,14 +15,13 @@ import csv
 import io
 import shutil
 import zipfile
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.paths import ROOT
-from tests.serve.support import clean_up, logged_in, run_tasks
+from tests.serve.support import logged_in, run_tasks
 
 PREFIX = "final-test-"
 GAME = "tute-cabrero"
@@ -30,21 +29,20 @@ STUDENTS = {"ana": "a_mas", "bruno": "a_menos", "carla": "random_legal"}
 """Each student's sample player (their first version)."""
 
 
-@pytest.fixture(scope="module", autouse=True)
-def service(serve_dir: Path) -> Iterator[Path]:
-    """The shared service (tests/serve/conftest.py), left as this module found it."""
-    _clean_up()
-    yield serve_dir
-    _clean_up()
+# Each test's rows rolled back at its end; the finals' (played in a thread of their own, which sees
+# only committed rows) committed, and every table emptied at the test's end.
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(scope="module")
+def service(serve_dir: Path) -> Path:
+    """The shared service's folder (tests/serve/conftest.py)."""
+    return serve_dir
 
 
 def _run_finals() -> int:
     """The finals enqueued (``run_final``), played here as a worker of the queue finals plays them."""
     return run_tasks("finals")
-
-
-def _clean_up() -> None:
-    clean_up(PREFIX, (GAME,))
 
 
 def _client(username: str | None, staff: bool = False, csrf: bool = False) -> Any:
@@ -138,6 +136,7 @@ def test_the_final_is_the_instructor_s_only(service: Path) -> None:
     assert f'href="/instructor/ladders/{ladder.pk}/final"' in admin
 
 
+@pytest.mark.django_db(transaction=True)  # run_final closes its thread's connection when done
 def test_a_broken_option_is_refused_with_a_clear_message(service: Path) -> None:
     from arena.serve.finals import final
     from arena.serve.finals.models import FinalTorneo
@@ -169,9 +168,9 @@ def test_a_broken_option_is_refused_with_a_clear_message(service: Path) -> None:
     assert f"La carpeta de la versión {gone.pk}" in frozen.error
     page = profe.get(url).content.decode()
     assert "ya no está" in page and 'value="retry"' in page
-    frozen.delete()
 
 
+@pytest.mark.django_db(transaction=True)  # played by a task worker
 @pytest.mark.sandbox
 def test_a_final_freezes_the_versions_plays_to_done_and_gives_its_downloads(service: Path) -> None:
     from arena.serve.finals.models import FinalTorneo
@@ -251,6 +250,7 @@ def test_a_final_freezes_the_versions_plays_to_done_and_gives_its_downloads(serv
                 assert response.status_code == 404
 
 
+@pytest.mark.django_db(transaction=True)  # played by a task worker
 @pytest.mark.sandbox
 def test_a_final_left_running_is_played_on_at_start(service: Path) -> None:
     from django_tasks.base import TaskResultStatus

@@ -19,28 +19,46 @@ from typing import Any
 
 import pytest
 
-from tests.serve.support import logged_in, service_fixture
+from tests.serve.support import logged_in
 
 PREFIX = "final-page-test-"
 GAME = "tute-cabrero"
 NAMES = ("ana", "beto", "caro")
 
-
-service = service_fixture(PREFIX, (GAME,), autouse=True)
+pytestmark = pytest.mark.django_db  # each test's rows rolled back at its end
 
 
 @pytest.fixture(scope="module")
-def final(service: Path, tmp_path_factory: pytest.TempPathFactory) -> Any:
+def service(serve_dir: Path) -> Path:
+    return serve_dir
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The final's torneo and its site, written and built once for the module (files, no rows: each
+    test's :func:`final` copies them to its own final's folder)."""
+    from arena.results.web import build_site
+    from tests.results.test_grades import torneo
+
+    folders = {name: tmp_path_factory.mktemp("players") / name for name in NAMES}
+    folder = tmp_path_factory.mktemp("final-page") / "torneo"
+    torneo(folder, folders, [["ana"], ["beto", "caro"]], 8, table=3)
+    build_site(folder)
+    return folder
+
+
+@pytest.fixture
+def final(service: Path, site: Path) -> Any:
     """A done final of ana, beto and caro, its torneo and its site in ``DIR/finals/<id>/torneo``."""
+    import shutil
+
     from django.contrib.auth import get_user_model
 
-    from arena.results.web import build_site
     from arena.serve.accounts.models import Student
     from arena.serve.finals import final as finals
     from arena.serve.finals.models import FinalTorneo
     from arena.serve.ladder.models import Ladder
     from arena.serve.submissions.models import Version
-    from tests.results.test_grades import torneo
 
     ladder = Ladder.objects.get_or_create(game=GAME, defaults={"open": False})[0]
     players = {}
@@ -59,9 +77,8 @@ def final(service: Path, tmp_path_factory: pytest.TempPathFactory) -> Any:
         status=FinalTorneo.DONE,
         options={"grades": "10/1", "players": players},
     )
-    folders = {name: tmp_path_factory.mktemp("players") / name for name in NAMES}
-    folder = torneo(finals.torneo_dir(done), folders, [["ana"], ["beto", "caro"]], 8, table=3)
-    build_site(folder)
+    shutil.rmtree(finals.torneo_dir(done), ignore_errors=True)  # a rolled-back final's of the same id
+    shutil.copytree(site, finals.torneo_dir(done), symlinks=True)
     placed = finals.standings_places(done)
     done.options = {
         **done.options,

@@ -14,14 +14,12 @@ from typing import Any
 import pytest
 
 from arena.results import grades
-from tests.serve.support import service_fixture
 
 PREFIX = "grades-test-"
 GAME = "tute-cabrero"
 NAMES = ("ana", "beto", "caro")
 
-
-service = service_fixture(PREFIX, (GAME,), autouse=True)
+pytestmark = pytest.mark.django_db  # each test's rows rolled back at its end
 
 
 def _final(options: dict[str, Any]) -> Any:
@@ -63,7 +61,6 @@ def _grades(final: Any) -> dict[str, str]:
 def test_students_not_separated_get_the_grade_of_the_best_place_among_them() -> None:
     final = _final({"grade_places": {"ana": 1, "beto": 2, "caro": 2}})
     assert _grades(final) == {"ana": "10", "beto": "5.5", "caro": "5.5"}  # once 5.5 and 1
-    final.delete()
 
 
 def test_a_final_done_before_the_rule_is_graded_from_its_torneo(tmp_path: Path) -> None:
@@ -83,4 +80,3 @@ def test_a_final_done_before_the_rule_is_graded_from_its_torneo(tmp_path: Path) 
     assert finals.grade_scale("10/1")(2, 3) == grades.scale("10/1")(2, 3) == 5.5  # one scale
     with pytest.raises(finals.FinalError):
         finals.grade_scale("diez")
-    done.delete()

@@ -3,8 +3,8 @@
 The matchmaking is pure and tested without Django; the worker, the standings and the replays with
 Django's test client against the serve modules' one database (tests/serve/conftest.py: SQLite in
 a temporary folder, or PostgreSQL with ``DATABASE_URL``). The versions' folders are copies
-of the sample players, made clean without an upload to keep it quick; what this module creates is
-deleted at its end.
+of the sample players, made clean without an upload to keep it quick; each test's rows are rolled back at
+its end (pytest-django).
 """
 
 from __future__ import annotations
@@ -18,11 +18,10 @@ import pytest
 from arena.serve.ladder import matchmaking
 from arena.serve.ladder.matchmaking import Candidate, Entrant
 from tests.paths import ROOT
-from tests.serve.support import clean_up, clean_version, logged_in, service_fixture
+from tests.serve.support import clean_version, logged_in
 
 SAMPLES = ("a_mas", "a_menos", "random_legal")
 PREFIX = "ladder-test-"
-GAMES = ("tute-cabrero", "tute-dos")
 """The games of the ladders this module opens (and deletes)."""
 
 
@@ -86,11 +85,10 @@ def test_three_entrants_rotate_through_the_three_seats() -> None:
 # --- the worker and the pages, with Django ---
 
 
-service = service_fixture(PREFIX, GAMES)
-
-
-def _clean_up() -> None:
-    clean_up(PREFIX, GAMES)
+@pytest.fixture(scope="module")
+def service(serve_dir: Path) -> Path:
+    """The shared service's folder (tests/serve/conftest.py)."""
+    return serve_dir
 
 
 def _client(username: str, staff: bool = False) -> Any:
@@ -111,12 +109,12 @@ def _clean_versions(folder: Path, ladder: Any) -> list[int]:
     ]
 
 
+@pytest.mark.django_db
 @pytest.mark.sandbox
 def test_play_next_plays_a_partido_and_the_standings_list_the_versions(service: Path) -> None:
     from arena.serve.ladder.models import LadderPartido
     from arena.serve.ladder.worker import play_next
 
-    _clean_up()
     ladder = _ladder()
     versions = _clean_versions(service, ladder)
     partido = play_next(ladder)
@@ -151,6 +149,7 @@ def test_play_next_plays_a_partido_and_the_standings_list_the_versions(service: 
     assert b"partido_start" in shown.content
 
 
+@pytest.mark.django_db
 @pytest.mark.sandbox
 def test_a_partido_left_playing_is_requeued_and_played_once(service: Path) -> None:
     from django.test import Client
@@ -158,7 +157,6 @@ def test_a_partido_left_playing_is_requeued_and_played_once(service: Path) -> No
     from arena.serve.ladder.models import LadderPartido
     from arena.serve.ladder.worker import play_next, requeue_interrupted
 
-    _clean_up()
     ladder = _ladder()
     versions = _clean_versions(service, ladder)
     interrupted = LadderPartido.objects.create_seated(
@@ -188,11 +186,11 @@ def test_a_partido_left_playing_is_requeued_and_played_once(service: Path) -> No
     assert Client().get(f"/ladders/{ladder.pk}/").status_code == 302
 
 
+@pytest.mark.django_db
 def test_the_instructor_opens_a_ladder_for_a_game_of_the_registry(service: Path) -> None:
     from arena.serve.accounts.models import AuditLog
     from arena.serve.ladder.models import Ladder
 
-    _clean_up()
     profe = _client("profe", staff=True)
     page = profe.get("/instructor/ladders").content.decode()
     assert 'value="tute-dos"' in page and 'value="tute-parejas"' in page  # teams too
@@ -208,11 +206,11 @@ def test_the_instructor_opens_a_ladder_for_a_game_of_the_registry(service: Path)
     assert _client("ana").post("/instructor/ladders", {"game": "tute-cabrero"}).status_code == 404
 
 
+@pytest.mark.django_db
 def test_a_machine_fault_puts_the_partido_back_in_the_queue(service: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     from arena.serve.ladder import worker
     from arena.serve.ladder.models import LadderPartido
 
-    _clean_up()
     ladder = _ladder()
     _clean_versions(service, ladder)
 

@@ -4,7 +4,7 @@ The matchmaking is pure and tested without Django: new versions first, the least
 next, everyone about equally often, everyone meeting everyone, seats and neighbours balanced
 (properties over simulated ladders whose results come from hidden strengths). Then, with Django
 (tests/serve/conftest.py), a ladder of Tute por parejas plays a partido of two versions as sides and
-a ladder of Tute Cabrero still plays its seats; what this module creates is deleted at its end.
+a ladder of Tute Cabrero still plays its seats; each test's rows are rolled back at its end.
 """
 
 from __future__ import annotations
@@ -24,10 +24,9 @@ from arena.serve.ladder import matchmaking
 from arena.serve.ladder.matchmaking import Outcome
 from arena.tournament.schedule import seating_balance
 from tests.paths import ROOT
-from tests.serve.support import clean_up, clean_version, logged_in, service_fixture
+from tests.serve.support import clean_version, logged_in
 
 PREFIX = "matchmaking-test-"
-GAMES = ("tute-parejas", "tute-cabrero")
 """The games of the ladders this module opens (and deletes)."""
 CABRERO = (3, 4, 5, 6)
 
@@ -197,11 +196,10 @@ def test_two_sides_swap_who_is_side_zero() -> None:
 # --- ladders that play, with Django ---
 
 
-service = service_fixture(PREFIX, GAMES)
-
-
-def _clean_up() -> None:
-    clean_up(PREFIX, GAMES)
+@pytest.fixture(scope="module")
+def service(serve_dir: Path) -> Path:
+    """The shared service's folder (tests/serve/conftest.py)."""
+    return serve_dir
 
 
 def _client(username: str, staff: bool = False) -> Any:
@@ -215,10 +213,10 @@ def _versions(folder: Path, ladder: Any, samples: Path, names: Sequence[str]) ->
     ]
 
 
+@pytest.mark.django_db
 def test_the_instructor_opens_a_ladder_of_a_game_of_teams(service: Path) -> None:
     from arena.serve.ladder.models import Ladder
 
-    _clean_up()
     profe = _client("profe", staff=True)
     assert 'value="tute-parejas"' in profe.get("/instructor/ladders").content.decode()
     response = profe.post("/instructor/ladders", {"game": "tute-parejas"})
@@ -228,14 +226,13 @@ def test_the_instructor_opens_a_ladder_of_a_game_of_teams(service: Path) -> None
     refused = profe.post("/instructor/ladders", {"game": "tute-nada"})
     assert refused.status_code == 400 and "Elegí uno de los juegos." in refused.content.decode()
     assert _client("ana").post("/instructor/ladders", {"game": "tute-parejas"}).status_code == 404
-    _clean_up()
 
 
+@pytest.mark.django_db
 def test_the_worker_reads_every_table_and_the_rankings_of_the_done_ones(service: Path) -> None:
     from arena.serve.ladder.models import Ladder, LadderPartido
     from arena.serve.ladder.worker import active_ids, played
 
-    _clean_up()
     ladder = Ladder.objects.create(game="tute-cabrero", open=True)
     a, b, c, d = _versions(
         service, ladder, ROOT / "sample_players", ("a_mas", "a_menos", "random_legal", "fuerte")
@@ -255,9 +252,9 @@ def test_the_worker_reads_every_table_and_the_rankings_of_the_done_ones(service:
     # the next table: those who played least (a, then d) sit first, whoever else is active
     table = matchmaking.next_table(active_ids(ladder), tables, CABRERO, outcomes)
     assert len(table) == 4 and a in table and d in table
-    _clean_up()
 
 
+@pytest.mark.django_db
 @pytest.mark.sandbox
 def test_a_ladder_of_pairs_plays_its_versions_as_sides(service: Path) -> None:
     import json
@@ -266,7 +263,6 @@ def test_a_ladder_of_pairs_plays_its_versions_as_sides(service: Path) -> None:
     from arena.serve.ladder.views import standings_rows
     from arena.serve.ladder.worker import play_next
 
-    _clean_up()
     ladder = Ladder.objects.create(game="tute-parejas", open=True)
     versions = _versions(service, ladder, ROOT / "sample_pairs", ("heuristica", "random_legal"))
     partido = play_next(ladder)
@@ -293,16 +289,15 @@ def test_a_ladder_of_pairs_plays_its_versions_as_sides(service: Path) -> None:
     second = play_next(ladder)  # the sides swap: each version leads as side 0 in turn
     assert second is not None and second.status == LadderPartido.DONE, second.error
     assert second.version_ids == partido.version_ids[::-1]
-    _clean_up()
 
 
+@pytest.mark.django_db
 @pytest.mark.sandbox
 def test_a_ladder_of_cabrero_still_plays_its_seats(service: Path) -> None:
     from arena.serve.ladder.models import Ladder, LadderPartido
     from arena.serve.ladder.views import standings_rows
     from arena.serve.ladder.worker import play_next
 
-    _clean_up()
     ladder = Ladder.objects.create(game="tute-cabrero", open=True)
     versions = _versions(service, ladder, ROOT / "sample_players", ("a_mas", "a_menos", "random_legal"))
     partido = play_next(ladder)
@@ -313,4 +308,3 @@ def test_a_ladder_of_cabrero_still_plays_its_seats(service: Path) -> None:
     rows = standings_rows(ladder)
     assert all(r["partidos"] == 1 for r in rows if r["version"].pk in versions)
     assert sum(r["won"] for r in rows) == len(partido.winners)
-    _clean_up()

@@ -39,6 +39,10 @@ def _migrate(targets: list[tuple[str, str | None]] | None = None) -> Any:
     return executor.loader.project_state([t for t in targets if t[1] is not None]).apps
 
 
+# migrations alter tables: no test transaction around them; the rows flushed after
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
 @pytest.fixture
 def old_apps() -> Iterator[Any]:
     """The models of the old code, the database migrated back to them; the latest again after."""
@@ -47,7 +51,6 @@ def old_apps() -> Iterator[Any]:
     finally:
         _migrate()
         from django.apps import apps
-        from django.contrib.auth import get_user_model
         from django.contrib.auth.management import create_permissions
         from django.contrib.contenttypes.management import create_contenttypes
         from django.contrib.contenttypes.models import ContentType
@@ -57,17 +60,6 @@ def old_apps() -> Iterator[Any]:
             create_contenttypes(config, verbosity=0)
             create_permissions(config, verbosity=0)
 
-        from arena.serve.accounts.models import AuditLog
-        from arena.serve.finals.models import FinalTorneo
-        from arena.serve.ladder.models import Ladder, LadderPartido
-        from arena.serve.submissions.models import Version
-
-        FinalTorneo.objects.filter(ladder__game=GAME).delete()
-        LadderPartido.objects.filter(ladder__game=GAME).delete()
-        Version.objects.filter(student__user__username__startswith=PREFIX).delete()
-        Ladder.objects.filter(game=GAME).delete()
-        AuditLog.objects.filter(who__username__startswith=PREFIX).delete()
-        get_user_model().objects.filter(username__startswith=PREFIX).delete()
 
 
 def _old_course(apps: Any) -> dict[str, Any]:

@@ -3,11 +3,10 @@ first: :class:`arena.serve.passwords.OwaspArgon2PasswordHasher`), those stored b
 PBKDF2 or Django's own Argon2 parameters still accepted and stored again at their next login.
 
 The other serve tests hash with MD5 (tests/serve/conftest.py); these use the service's own list.
-What this module creates is deleted at its end."""
+Each test's rows are rolled back at its end (pytest-django)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -15,17 +14,14 @@ import pytest
 PREFIX = "passwords-test-"
 PASSWORD = "una-clave-de-tute-52"
 
+pytestmark = pytest.mark.django_db
+
 
 @pytest.fixture(autouse=True)
-def _service_hashers(serve_dir: Any) -> Iterator[None]:
-    from django.contrib.auth import get_user_model
-    from django.test.utils import override_settings
-
+def _service_hashers(settings: Any) -> None:
     from arena.serve import settings as served
 
-    with override_settings(PASSWORD_HASHERS=served.PASSWORD_HASHERS):
-        yield
-    get_user_model().objects.filter(username__startswith=PREFIX).delete()
+    settings.PASSWORD_HASHERS = served.PASSWORD_HASHERS
 
 
 def test_the_service_hashes_with_owasp_argon2id_first_and_keeps_django_s_others() -> None:

@@ -30,6 +30,7 @@ def service(serve_dir: Path) -> Iterator[Path]:
     yield serve_dir
 
 
+@pytest.mark.django_db(transaction=True)  # the worker process reads (and may write) the database
 def test_the_worker_process_is_nicer_than_the_server(service: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from arena.serve.ladder import pool
 

@@ -3,7 +3,7 @@ failures, the grades CSV's fields made inert as the workbook's, and the replays 
 players' folders (``players[].source``: a path on the server naming a student's upload).
 
 No player runs here: the final torneo and the ladder partido are rows made by hand, the replay a
-file written by the test. What this module creates is deleted at its end (tests/serve/conftest.py).
+file written by the test. Each test's rows go at its end (tests/serve/conftest.py).
 """
 
 from __future__ import annotations
@@ -11,13 +11,12 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.serve.support import clean_up, logged_in
+from tests.serve.support import logged_in
 
 PREFIX = "security-test-"
 GAME = "tute-parejas"
@@ -25,19 +24,13 @@ PASSWORD = "una-clave-bien-larga-48"
 INJECTION = "@SUM(1+1)*cmd|' /C calc'!A0"
 
 
-def _clean_up() -> None:
-    from axes.models import AccessAttempt
-
-    AccessAttempt.objects.filter(username__startswith=PREFIX).delete()
-    clean_up(PREFIX, (GAME,))
+pytestmark = pytest.mark.django_db  # each test's rows (and lockout counts) rolled back at its end
 
 
-@pytest.fixture(scope="module", autouse=True)
-def service(serve_dir: Path) -> Iterator[Path]:
-    """The shared service (tests/serve/conftest.py), left as this module found it."""
-    _clean_up()
-    yield serve_dir
-    _clean_up()
+@pytest.fixture(scope="module")
+def service(serve_dir: Path) -> Path:
+    """The shared service's folder (tests/serve/conftest.py)."""
+    return serve_dir
 
 
 def _user(name: str) -> str:

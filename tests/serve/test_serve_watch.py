@@ -2,33 +2,33 @@
 deal keys kept until their deal is over, a version's own logs and incident files.
 
 The versions' folders are copies of the Tute de a dos samples (two seats: quick partidos), made
-clean without an upload; their partidos are played with ``worker.play_next``. What this module
-creates is deleted at its end (tests/serve/conftest.py).
+clean without an upload; their partidos are played with ``worker.play_next``. The ladder is made once
+for the module and emptied at its end; what each test adds is rolled back (tests/serve/conftest.py).
 """
 
 from __future__ import annotations
 
 import json
 import os
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.paths import ROOT
-from tests.serve.support import clean_up, clean_version, logged_in, service_fixture
+from tests.serve.support import clean_version, logged_in
 
 PREFIX = "watch-test-"
 GAME = "tute-dos"
 
-pytestmark = pytest.mark.sandbox
+pytestmark = [pytest.mark.sandbox, pytest.mark.django_db]  # each test's rows rolled back at its end
 
 
-service = service_fixture(PREFIX, (GAME,))
-
-
-def _clean_up() -> None:
-    clean_up(PREFIX, (GAME,))
+@pytest.fixture(scope="module")
+def service(serve_dir: Path) -> Path:
+    """The shared service's folder (tests/serve/conftest.py)."""
+    return serve_dir
 
 
 def _client(username: str = "", staff: bool = False) -> Any:
@@ -42,18 +42,37 @@ def _version(service: Path, ladder: Any, name: str, sample: str) -> Any:
 
 
 @pytest.fixture(scope="module")
-def ladder(service: Path) -> Any:
-    """A Tute de a dos ladder with Ana's and Bruno's versions and one partido played."""
+def ladder(service: Path, django_db_setup: None, django_db_blocker: Any) -> Iterator[Any]:
+    """A Tute de a dos ladder with Ana's and Bruno's versions and one partido played.
+
+    Made once for the module, committed (``django_db_blocker``): its partido is played by sandboxed
+    players, and the module's twenty tests read it (what they add is rolled back). Every table is
+    emptied at the module's end, as after a ``transaction=True`` test."""
+    from django.core.management import call_command
+
     from arena.serve.ladder.models import Ladder, LadderPartido
     from arena.serve.ladder.worker import play_next
 
-    made = Ladder.objects.create(game=GAME, open=True)
-    made.ana = _version(service, made, "ana", "basico")
-    made.bruno = _version(service, made, "bruno", "random_legal")
-    partido = play_next(made)
-    assert partido is not None and partido.status == LadderPartido.DONE, partido and partido.error
-    made.first = partido
-    return made
+    with django_db_blocker.unblock():
+        made = Ladder.objects.create(game=GAME, open=True)
+        made.ana = _version(service, made, "ana", "basico")
+        made.bruno = _version(service, made, "bruno", "random_legal")
+        partido = play_next(made)
+        assert partido is not None and partido.status == LadderPartido.DONE, partido and partido.error
+        made.first = partido
+    yield made
+    with django_db_blocker.unblock():
+        call_command("flush", interactive=False, verbosity=0)
+
+
+@pytest.fixture(autouse=True)
+def _fresh_standings() -> None:
+    """The standings fitted for this test: a rolled-back partido's id is given again (SQLite), so a
+    fit kept from an earlier test could be taken for this one's."""
+    from arena.serve.ladder import views_watch
+
+    with views_watch._cache_lock:
+        views_watch._cached.clear()
 
 
 def _live(client: Any, ladder: Any) -> dict[str, Any]:
