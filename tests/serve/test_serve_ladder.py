@@ -222,3 +222,36 @@ def test_a_machine_fault_puts_the_partido_back_in_the_queue(service: Path, monke
         worker.play_next(ladder)
     (left,) = LadderPartido.objects.filter(ladder=ladder)
     assert left.status == LadderPartido.QUEUED and not left.ranking and left.started_at is None
+
+
+@pytest.mark.django_db
+def test_a_withdrawn_version_informs_the_fit_but_takes_no_place(service: Path) -> None:
+    """The standings' likely places stay within the rows shown: a withdrawn version (the best one
+    here) still counts for the strength of those it played, but no shown row's interval reaches
+    beyond the number of rows (the screenshots once showed 3–5 with 4 rows)."""
+    from arena.serve.ladder.models import LadderPartido
+    from arena.serve.ladder.views import standings_rows
+    from arena.serve.submissions.models import Version
+
+    ladder = _ladder("tute-cabrero")
+    names = ("uno", "dos", "tres", "cuatro", "cinco")
+    versions = [
+        clean_version(service, PREFIX + name, f"Autor {name}", ladder, ROOT / "sample_players" / "a_mas").pk
+        for name in names
+    ]
+    Version.objects.exclude(pk__in=versions).update(withdrawn=True)  # only this test's versions play
+    for k in range(60):  # strict rankings: the first version always first, then in order
+        table = [versions[(k + j) % 5] for j in range(4)]
+        order = sorted(range(4), key=lambda seat: versions.index(table[seat]))
+        LadderPartido.objects.create_seated(
+            versions=table,
+            ladder=ladder,
+            status=LadderPartido.DONE,
+            ranking=[[seat] for seat in order],
+            winners=[order[0]],
+        )
+    Version.objects.filter(pk=versions[0]).update(withdrawn=True, withdrawn_reason="copia")
+    rows = standings_rows(ladder)
+    assert [r["version"].pk for r in rows] == versions[1:]
+    assert all(1 <= r["low"] <= r["high"] <= len(rows) for r in rows if r["low"] is not None)
+    assert rows[0]["low"] == 1

@@ -229,7 +229,9 @@ def standings_rows(ladder: Ladder) -> list[dict[str, Any]]:
             played[i] += 1
             won[i] += seat in winners
             place_sum[i] += place
-    fit = ranking.places(outcomes, n, STANDINGS_RESAMPLES) if outcomes else None
+    # the retired versions inform the fit but take no place: the intervals stay within the rows shown
+    shown = range(len(active))
+    fit = ranking.places(outcomes, n, STANDINGS_RESAMPLES, among=shown) if outcomes else None
     versions = Version.objects.select_related("student").in_bulk(active)
     rows = []
     order = fit.order if fit else list(range(n))
