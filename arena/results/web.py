@@ -281,10 +281,16 @@ def _copy_incidents(site: Site, out: Path) -> dict[str, Path]:
 # ---------------------------------------------------------------- index.html
 
 
+def site_title(name: str) -> str:
+    """The site's title from its torneo's folder name: "Torneo <name>", without saying *torneo* twice
+    (``torneo-20261206-1219`` → "Torneo 20261206-1219"; a folder named ``torneo`` → "Torneo")."""
+    rest = name[len("torneo") :].lstrip("-_ .") if name.lower().startswith("torneo") else name
+    return _(_TITLE).format(name=rest).strip()
+
+
 def index_page(site: Site, incidents: dict[str, str]) -> str:
     rep, h = site.rep, site.h
-    name = site.folder.resolve().name
-    title = _(_TITLE).format(name=name)
+    title = site_title(site.folder.resolve().name)
     nav = [
         ("posiciones", _("Standings")),
         ("chart", h["pct_ganados"]),

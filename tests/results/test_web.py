@@ -264,3 +264,14 @@ def test_the_suspicions_read_what_each_seat_lost_with_or_without_the_stats(
     theta = [0.0] * len(names)
     same = collusion.suspicions(lean, names, theta, loss=loss)
     pd.testing.assert_frame_equal(same, collusion.suspicions(full, names, theta, loss=loss))
+
+
+def test_the_site_s_title_says_torneo_once() -> None:
+    from arena import i18n
+    from arena.results.web import site_title
+
+    with i18n.speaking("es"):
+        assert site_title("curso-2026") == "Torneo curso-2026"
+        assert site_title("torneo-20261206-121918") == "Torneo 20261206-121918"
+        assert site_title("torneo") == "Torneo"
+        assert site_title("final") == "Torneo final"  # arena serve's final

@@ -218,7 +218,9 @@ def test_the_prune_deletes_the_right_files_and_never_a_final_s(
     LadderPartido.objects.filter(ladder=ladder).delete()
     a, b, c = (_version(service, ladder, name) for name in ("gema", "hugo", "ines"))
     final = FinalTorneo.objects.create_frozen([a.pk, b.pk, c.pk], ladder=ladder, status=FinalTorneo.DONE)
-    torneo = service / "finals" / str(final.pk) / "torneo"
+    from arena.serve.finals.final import torneo_dir
+
+    torneo = torneo_dir(final)
     (torneo / "replays").mkdir(parents=True, exist_ok=True)
     finals_replay = torneo / "replays" / "p1.jsonl"
     finals_replay.write_text('{"type":"partido_start"}\n', encoding="utf-8")

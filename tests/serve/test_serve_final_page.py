@@ -49,7 +49,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture
 def final(service: Path, site: Path) -> Any:
-    """A done final of ana, beto and caro, its torneo and its site in ``DIR/finals/<id>/torneo``."""
+    """A done final of ana, beto and caro, its torneo and its site in ``DIR/finals/<id>/final``."""
     import shutil
 
     from django.contrib.auth import get_user_model

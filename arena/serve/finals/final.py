@@ -5,7 +5,7 @@
 (:func:`start`) for a worker of the queue ``finals`` (:func:`arena.serve.finals.tasks.run_final`):
 each version's folder is copied into ``DIR/finals/<id>/players/<name>/`` (a name made from the
 student's, safe for a file system and unique), then ``arena tournament`` runs as a subprocess into
-``DIR/finals/<id>/torneo/``, the first and last lines of its output kept as the row's progress.
+``DIR/finals/<id>/final/``, the first and last lines of its output kept as the row's progress.
 Once it is done the torneo's site (``torneo/web/``) is zipped into ``DIR/finals/<id>/site.zip``
 and each entrant's place is kept in the row's options.
 
@@ -153,7 +153,10 @@ def home(final: FinalTorneo) -> Path:
 
 
 def torneo_dir(final: FinalTorneo) -> Path:
-    return home(final) / "torneo"
+    """``DIR/finals/<id>/final``, so its site is titled "Torneo final" (``torneo`` for a final made
+    before, kept where it is)."""
+    before = home(final) / "torneo"
+    return before if before.is_dir() else home(final) / "final"
 
 
 def site_zip(final: FinalTorneo) -> Path:
