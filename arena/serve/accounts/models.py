@@ -17,7 +17,9 @@ def new_token() -> str:
 class Student(models.Model):
     """A person on the course's roster (an account of django.contrib.auth)."""
 
-    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="student")
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="student", verbose_name=_("user")
+    )
     display_name = models.CharField(_("name"), max_length=200)
     email = models.EmailField(_("email"), blank=True)
     roster_id = models.CharField(_("roster id"), max_length=100, blank=True)
@@ -34,8 +36,12 @@ class Invitation(models.Model):
     """A one-time link that sets an account's password."""
 
     token = models.CharField(max_length=64, unique=True, default=new_token)
-    student = models.ForeignKey(Student, on_delete=models.CASCADE, null=True, blank=True)
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="invitations")
+    student = models.ForeignKey(
+        Student, on_delete=models.CASCADE, null=True, blank=True, verbose_name=_("student")
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="invitations", verbose_name=_("user")
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     used_at = models.DateTimeField(_("used at"), null=True, blank=True)
 
@@ -50,7 +56,9 @@ class Invitation(models.Model):
 class AuditLog(models.Model):
     """Who did what, when: uploads and instructors' actions (every app writes it: it lives in the lowest)."""
 
-    who = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True)
+    who = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, verbose_name=_("who")
+    )
     what = models.CharField(_("what"), max_length=500)
     when = models.DateTimeField(_("when"), auto_now_add=True)
 

@@ -29,7 +29,9 @@ class FinalTorneo(models.Model):
     FAILED = "failed"
     STATUSES = ((QUEUED, _("queued")), (RUNNING, _("running")), (DONE, _("done")), (FAILED, _("failed")))
 
-    ladder = models.ForeignKey("ladder.Ladder", on_delete=models.CASCADE, related_name="finals")
+    ladder = models.ForeignKey(
+        "ladder.Ladder", on_delete=models.CASCADE, related_name="finals", verbose_name=_("ladder")
+    )
     versions = models.ManyToManyField(
         "submissions.Version",
         verbose_name=_("versions"),

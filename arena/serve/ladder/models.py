@@ -76,7 +76,9 @@ class LadderPartido(models.Model):
     DONE = "done"
     STATUSES = ((QUEUED, _("queued")), (PLAYING, _("playing")), (DONE, _("done")))
 
-    ladder = models.ForeignKey(Ladder, on_delete=models.CASCADE, related_name="partidos")
+    ladder = models.ForeignKey(
+        Ladder, on_delete=models.CASCADE, related_name="partidos", verbose_name=_("ladder")
+    )
     versions = models.ManyToManyField(
         "submissions.Version",
         through="Seat",
@@ -115,9 +117,15 @@ class Seat(models.Model):
     :attr:`LadderPartido.winners` and :attr:`LadderPartido.ranking` index these positions. A version
     deleted with its student leaves its seat empty (``version`` None), as the partido was played."""
 
-    partido = models.ForeignKey(LadderPartido, on_delete=models.CASCADE, related_name="seats")
+    partido = models.ForeignKey(
+        LadderPartido, on_delete=models.CASCADE, related_name="seats", verbose_name=_("partido")
+    )
     version = models.ForeignKey(
-        "submissions.Version", on_delete=models.SET_NULL, null=True, related_name="seats"
+        "submissions.Version",
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="seats",
+        verbose_name=_("version"),
     )
     position = models.PositiveSmallIntegerField(_("position"))
 

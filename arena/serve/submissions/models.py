@@ -14,8 +14,12 @@ class Version(models.Model):
     BROKEN = "broken"
     STATUSES = ((CHECKING, _("checking")), (CLEAN, _("clean")), (BROKEN, _("broken")))
 
-    student = models.ForeignKey("accounts.Student", on_delete=models.CASCADE, related_name="versions")
-    ladder = models.ForeignKey("ladder.Ladder", on_delete=models.PROTECT, null=True, blank=True)
+    student = models.ForeignKey(
+        "accounts.Student", on_delete=models.CASCADE, related_name="versions", verbose_name=_("student")
+    )
+    ladder = models.ForeignKey(
+        "ladder.Ladder", on_delete=models.PROTECT, null=True, blank=True, verbose_name=_("ladder")
+    )
     number = models.PositiveIntegerField(_("number"))
     uploaded_at = models.DateTimeField(_("uploaded at"), auto_now_add=True)
     folder = models.CharField(_("folder"), max_length=500, blank=True)
