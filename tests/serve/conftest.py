@@ -27,10 +27,11 @@ test that asks for it. A module of yours:
 * imports Django only inside its tests and fixtures (``pytest.importorskip("django")`` at the top if
   it needs Django everywhere): without the ``serve`` extra the fixtures skip.
 
-At the end of every test that used the database this conftest also waits for the service's
-background threads (``check-…``, ``final-…``), deletes the files the test made under the folder's
-``uploads/``, ``ladder/`` and ``finals/`` and clears Django's cache: SQLite gives a rolled-back row's
-id again, and the next test's row must not find the old one's replay, upload or cached answer. (An
+At the end of every test that used the database this conftest also deletes the files the test
+made under the folder's ``uploads/``, ``ladder/`` and ``finals/`` and clears Django's cache: SQLite
+gives a rolled-back row's id again, and the next test's row must not find the old one's replay,
+upload or cached answer. (The background work runs only in a test's own task worker, which ends
+with the test: tests/serve/support.py's ``run_tasks``, ``task_worker``.) (An
 in-process cache keyed by ids, as the standings' fits, is the module's to clear: test_serve_watch.)
 The tests run in the order collected (pytest-django would move the database's tests first).
 
@@ -151,19 +152,6 @@ def django_db_setup(serve_dir: Path, django_db_blocker: Any) -> Iterator[None]:
 ROWS_FILES = ("uploads", "ladder", "finals")
 """The service folder's files that belong to rows (a version's upload, a partido's replay, a final's
 torneo), named by their ids."""
-
-
-@pytest.fixture(autouse=True)
-def _background_checks(_rows_files: None) -> Iterator[None]:
-    """At a test's end, the service's background threads waited for (an upload's check, ``check-…``,
-    and a final's torneo, ``final-…``, which write their rows when done): before the test's rows are
-    rolled back or its tables emptied, and before their files are deleted (:func:`_rows_files`)."""
-    yield
-    import threading
-
-    for thread in threading.enumerate():
-        if thread.name.startswith(("check-", "final-")):
-            thread.join(300)
 
 
 @pytest.fixture(autouse=True)
