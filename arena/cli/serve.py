@@ -189,13 +189,14 @@ def serve_cmd(folder: Path, host: str, port: int, workers: int, scheduler: str |
 
     from arena.serve import startup
     from arena.serve.ladder import pool
-    from arena.serve.ladder.tasks import SCHEDULER_ENV
+    from arena.serve.ladder.tasks import PLAYERS_ENV, SCHEDULER_ENV
 
     # Before any worker runs (only arena serve runs them on DIR): what a killed server left running
     # is ready again, the ladder keeps W partido tasks (docs/serve.md, "Background work").
     startup.resume(workers)
     if scheduler and workers:
         os.environ[SCHEDULER_ENV] = scheduler  # each partido worker connects to it, once
+    os.environ[PLAYERS_ENV] = str(workers)  # the prune tops the play tasks up to it (a broken chain)
     processes = pool.start_all(folder, workers, settings.CHECKERS)
     try:
         server.run()

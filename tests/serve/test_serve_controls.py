@@ -288,6 +288,30 @@ def test_the_play_tasks_are_kept_at_w(service: Path) -> None:
     assert tasks.keep_playing(0) == -1 and not playing().exists()  # --workers 0: nothing played
 
 
+@pytest.mark.django_db(transaction=True)  # the task worker closes its connection between tasks
+def test_the_prune_makes_a_broken_chain_of_play_tasks_again(
+    service: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A play task whose successor could not be enqueued (the database away a moment) ends its chain;
+    the prune (every 10 minutes) tops the play tasks up to the server's W again."""
+    from django_tasks_db.models import DBTaskResult
+
+    from arena.serve import tasks as serve_tasks
+    from arena.serve.ladder import tasks
+
+    DBTaskResult.objects.all().delete()
+    monkeypatch.setenv(tasks.PLAYERS_ENV, "2")  # as arena serve --workers 2 sets it for its workers
+    tasks.keep_playing(2)
+    first = serve_tasks.pending(tasks.play_partidos).first()
+    assert first is not None
+    first.delete()  # a chain broken
+    assert serve_tasks.pending(tasks.play_partidos).count() == 1
+    tasks.prune_files.enqueue()
+    assert run_tasks("checks", most=1) == 1
+    assert serve_tasks.pending(tasks.play_partidos).count() == 2
+    DBTaskResult.objects.all().delete()
+
+
 @pytest.mark.django_db(transaction=True)  # checked by a task worker
 @pytest.mark.sandbox
 def test_a_version_left_checking_by_a_stopped_server_is_checked_at_start(service: Path) -> None:

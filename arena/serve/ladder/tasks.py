@@ -19,6 +19,8 @@ from arena.serve.tasks import CHECKS, PARTIDOS, forget_successful, keep
 
 IDLE_SECONDS = 2.0
 """How long after a round without a partido to play its successor runs."""
+PLAYERS_ENV = "ARENA_SERVE_PLAYERS"  # not shown
+"""How many :func:`play_partidos` tasks the server keeps (``--workers W``), set for the workers."""
 SCHEDULER_ENV = "ARENA_SERVE_SCHEDULER"  # not shown
 """The Dask scheduler (``arena serve --scheduler``) the partido tasks play on, set for the workers."""
 
@@ -58,14 +60,18 @@ def play_partidos() -> int:
 @task(queue_name=CHECKS)
 def prune_files() -> None:
     """The files of the partidos no version keeps deleted (:func:`arena.serve.ladder.storage.prune`),
-    and the old successful runs of the ladder's repeating tasks (one a partido, one every idle
-    moment: :func:`forget_finished`); then this task again
+    the old successful runs of the ladder's repeating tasks (one a partido, one every idle moment:
+    :func:`forget_finished`), and the play tasks topped up to the server's W (:data:`PLAYERS_ENV`:
+    a chain whose successor could not be enqueued is made again); then this task again
     :data:`arena.serve.ladder.storage.PRUNE_EVERY_S` seconds later."""
     from arena.serve.ladder import storage
 
     try:
         storage.prune()
         forget_finished()
+        players = os.environ.get(PLAYERS_ENV)
+        if players:  # a successor that could not be enqueued (the database away a moment) made again
+            keep_playing(int(players))
     finally:
         prune_files.using(run_after=timezone.now() + timedelta(seconds=storage.PRUNE_EVERY_S)).enqueue()
 
