@@ -72,11 +72,22 @@ def _reach(scheduler: str) -> None:
         raise click.ClickException(str(exc)) from None
 
 
+MANAGE_HELP = N_(
+    "Usage: arena serve manage DIR COMMAND [ARGS]...\n\n"
+    "Runs one of Django's management commands on the database of the service in DIR, e.g. "
+    "changepassword instructor, createsuperuser, migrate, collectstatic, db_worker --queue-name checks. "
+    "arena serve manage DIR help lists them all; arena serve manage DIR help COMMAND explains one."
+)
+
+
 class _ServeCommand(click.Command):
     """``arena serve [DIR] [options]``, and ``arena serve manage DIR COMMAND [ARGS]...``: a
     first word ``manage`` hands the rest to :data:`manage_cmd` (a folder named so: ``./manage``)."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if args[:1] == ["manage"] and (len(args) < 2 or args[1] in ("--help", "-h")):
+            click.echo(_(MANAGE_HELP))
+            ctx.exit(0)
         if args[:1] == ["manage"]:
             ctx.meta["arena.serve.manage"] = True
             # Django's options as given, after the folder

@@ -330,6 +330,17 @@ def test_manage_runs_djangos_commands_on_the_folders_database(tmp_path: Path) ->
     assert (folder / "static" / "ladder" / "copy.js").is_file()
 
 
+@pytest.mark.parametrize("asked", [["--help"], ["-h"], []])
+def test_manage_alone_or_with_help_says_how_to_use_it(tmp_path: Path, asked: list[str]) -> None:
+    environ = {**os.environ, "ARENA_LANG": "en"}
+    command = [sys.executable, "-m", "arena", "serve", "manage", *asked]
+    answer = subprocess.run(command, capture_output=True, text=True, env=environ, timeout=120, check=False)
+    assert answer.returncode == 0, answer.stderr
+    assert answer.stdout.startswith("Usage: arena serve manage DIR COMMAND")
+    assert "changepassword" in answer.stdout
+    assert "does not exist" not in answer.stderr
+
+
 def test_manage_needs_an_existing_folder(tmp_path: Path) -> None:
     answer = _manage(tmp_path / "missing", "migrate")
     assert answer.returncode == 2 and "does not exist" in answer.stderr
