@@ -277,3 +277,14 @@ def test_the_final_form_s_rules(service: Path) -> None:
     assert form(action="grades", grades="10/1").has_error("action", "no_final")  # no final yet
     assert form(latest=object(), action="grades", grades="10/1").is_valid()
     assert form(action="jugar").has_error("action", "invalid_choice")
+    # the final's options from elsewhere (freeze's callers) go through the same form
+    assert finals.parse_options({"partidos": 3, "duplicate": True}) == {
+        "duplicate": True,
+        "until_separated": False,
+        "partidos": 3,
+        "grades": finals.DEFAULT_GRADES,
+    }
+    with pytest.raises(finals.FinalError, match="workers"):
+        finals.clean_options({"workers": 0})
+    with pytest.raises(finals.FinalError, match="table_size"):
+        finals.clean_options({"table_size": True})
