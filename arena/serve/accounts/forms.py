@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django import forms
+from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
 from arena.serve.accounts.models import Student
@@ -17,3 +18,29 @@ class NewLinkForm(forms.Form):
         label=_("Student"),
         error_messages={"invalid_choice": _("That student is not on the roster.")},
     )
+
+
+class RosterForm(forms.Form):
+    """The instructor's roster: the participants' CSV (Moodle's export), read as UTF-8 (a BOM
+    allowed) or else Latin-1; its cleaned value is the text."""
+
+    roster = forms.FileField(
+        label=_("Roster"),
+        allow_empty_file=True,
+        error_messages={
+            "required": _("Choose the roster's CSV file."),
+            "invalid": _("Choose the roster's CSV file."),
+            "missing": _("Choose the roster's CSV file."),
+        },
+    )
+
+    def clean_roster(self) -> str:
+        sent = self.cleaned_data["roster"]
+        if sent.size > settings.UPLOAD_MAX_BYTES:
+            raise forms.ValidationError(_("Choose the roster's CSV file."), code="size")
+        raw = sent.read()
+        try:
+            text: str = raw.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            text = raw.decode("latin-1")
+        return text

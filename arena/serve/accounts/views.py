@@ -33,7 +33,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from arena import inert
-from arena.serve.accounts.forms import NewLinkForm
+from arena.serve.accounts.forms import NewLinkForm, RosterForm
 from arena.serve.accounts.models import AuditLog, Invitation, Student
 from arena.serve.security import client_ip as request_address
 
@@ -272,19 +272,11 @@ def roster(request: HttpRequest) -> HttpResponse:
     _instructor(request)
     links: list[tuple[Student, str]] = []
     problems: list[str] = []
-    if request.method == "POST":
-        sent = request.FILES.get("roster")
-        if sent is None or sent.size > settings.UPLOAD_MAX_BYTES:
-            problems.append(_("Choose the roster's CSV file."))
-        else:
-            raw = sent.read()
-            try:
-                text = raw.decode("utf-8-sig")
-            except UnicodeDecodeError:
-                text = raw.decode("latin-1")
-            created, problems = import_roster(text)
-            links = [(s, request.build_absolute_uri(reverse("invite", args=[i.token]))) for s, i in created]
-            audit(request, _("roster import: {n} students").format(n=len(created)))
+    form = RosterForm(request.POST, request.FILES) if request.method == "POST" else RosterForm()
+    if form.is_valid():
+        created, problems = import_roster(form.cleaned_data["roster"])
+        links = [(s, request.build_absolute_uri(reverse("invite", args=[i.token]))) for s, i in created]
+        audit(request, _("roster import: {n} students").format(n=len(created)))
     students = Student.objects.select_related("user").order_by("display_name")
-    context = {"links": links, "problems": problems, "students": students}
-    return render(request, "accounts/roster.html", context)
+    context = {"links": links, "problems": problems, "students": students, "form": form}
+    return render(request, "accounts/roster.html", context, status=400 if form.errors else 200)

@@ -103,32 +103,24 @@ def grade_scale(text: str) -> Callable[[int, int], float | None]:
         ) from None
 
 
+def clean_options(options: Mapping[str, Any]) -> dict[str, Any]:
+    """``options`` through the final's form (:class:`arena.serve.finals.forms.FinalForm`, which holds
+    the rules): its cleaned options; FinalError saying the first one that is not valid."""
+    from arena.serve.finals.forms import FinalForm
+
+    names = set(FinalForm.base_fields) - {"action"}
+    given = {k: v for k, v in options.items() if k in names and v is not None}
+    form = FinalForm({"action": "start", **given})
+    if not form.is_valid():
+        raise FinalError(next(iter(form.errors.values()))[0])
+    return form.cleaned_data
+
+
 def parse_options(form: Mapping[str, Any]) -> dict[str, Any]:
-    """The options of a final from the instructor's form; FinalError for one that is not valid."""
-    partidos_text = str(form.get("partidos", "") or "").strip()
-    partidos = None
-    if partidos_text:
-        if not partidos_text.isdigit() or int(partidos_text) < 1:
-            raise FinalError(_("The number of partidos must be a whole number, 1 or more (or empty: all)."))
-        partidos = int(partidos_text)
-    grades = str(form.get("grades", "") or "").strip() or DEFAULT_GRADES
-    grade_scale(grades)
-    return {
-        "duplicate": bool(form.get("duplicate")),
-        "until_separated": bool(form.get("until_separated")),
-        "partidos": partidos,
-        "grades": grades,
-    }
-
-
-def _whole(options: Mapping[str, Any], key: str) -> int | None:
-    """``options[key]`` as a whole number ≥ 1, None when absent or empty; FinalError otherwise."""
-    given = options.get(key)
-    if given is None or given == "":
-        return None
-    if isinstance(given, bool) or not str(given).strip().isdigit() or int(given) < 1:
-        raise FinalError(_("{option} must be a whole number, 1 or more.").format(option=key))
-    return int(given)
+    """The options of a final from the instructor's form (or its cleaned data); FinalError for one
+    that is not valid."""
+    cleaned = clean_options(form)
+    return {key: cleaned[key] for key in ("duplicate", "until_separated", "partidos", "grades")}
 
 
 def safe_name(text: str, taken: set[str]) -> str:
@@ -176,7 +168,8 @@ def freeze(ladder: Ladder, options: Mapping[str, Any]) -> FinalTorneo:
         if ladder.finals.filter(status__in=(FinalTorneo.QUEUED, FinalTorneo.RUNNING)).exists():
             raise FinalError(_("A final torneo of this ladder is being played already."))
         ids = active_ids(ladder)
-        size = _whole(options, "table_size") or matchmaking.table_size(spec.entrants_per_partido, len(ids))
+        cleaned = clean_options(options)
+        size = cleaned["table_size"] or matchmaking.table_size(spec.entrants_per_partido, len(ids))
         if size is not None and size not in spec.entrants_per_partido:
             raise FinalError(
                 _("{game} seats {sizes} players a partido, not {k}.").format(
@@ -198,9 +191,9 @@ def freeze(ladder: Ladder, options: Mapping[str, Any]) -> FinalTorneo:
             }
             for v in sorted(ids, key=lambda v: (versions[v].student.display_name, v))
         }
-        chosen = {**parse_options(options), "table_size": None if spec.teams else size, "players": players}
-        if _whole(options, "workers"):
-            chosen["workers"] = _whole(options, "workers")
+        chosen = {**parse_options(cleaned), "table_size": None if spec.teams else size, "players": players}
+        if cleaned["workers"]:
+            chosen["workers"] = cleaned["workers"]
         final = FinalTorneo.objects.create(ladder=ladder, options=chosen)
         final.versions.set(sorted(ids))
         final.folder = str(home(final))

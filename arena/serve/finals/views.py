@@ -19,35 +19,31 @@ from django.utils.translation import gettext as _
 from arena import inert
 from arena.serve.accounts.views import _instructor, audit
 from arena.serve.finals import final as finals
+from arena.serve.finals.forms import FinalForm
 from arena.serve.finals.models import FinalTorneo
 from arena.serve.ladder.models import Ladder
 
 
-def _act(request: HttpRequest, ladder: Ladder, latest: FinalTorneo | None) -> str | None:
-    """Apply the instructor's action on ``ladder``'s final; the error, if any."""
-    action = request.POST.get("action", "")
+def _act(request: HttpRequest, ladder: Ladder, latest: FinalTorneo | None, form: FinalForm) -> str | None:
+    """Apply the instructor's action on ``ladder``'s final (``form``: valid); the error, if any."""
+    action, options = form.cleaned_data["action"], form.cleaned_data
     game = ladder.game
     if action == "start":
         try:
-            started = finals.start_final(ladder, request.POST)
+            started = finals.start_final(ladder, options)
         except finals.FinalError as exc:
             return str(exc)
         said = _("final torneo started: {game}, {n} versions")
         audit(request, said.format(game=game, n=started.versions.count()))
     elif action == "grades" and latest is not None:
-        try:
-            grades = finals.parse_options({"grades": request.POST.get("grades", "")})["grades"]
-        except finals.FinalError as exc:
-            return str(exc)
+        grades = options["grades"]
         latest.options = {**latest.options, "grades": grades}
         latest.save(update_fields=["options"])
         audit(request, _("final torneo grades of {game}: {grades}").format(game=game, grades=grades))
-    elif action == "retry" and latest is not None:
+    elif latest is not None:  # retry
         if not finals.retry(latest):
             return _("Only a failed final torneo can be played on.")
         audit(request, _("final torneo played on: {game}").format(game=game))
-    else:
-        return _("Unknown action.")
     return None
 
 
@@ -57,11 +53,12 @@ def final_page(request: HttpRequest, ladder_id: int) -> HttpResponse:
     _instructor(request)
     ladder = get_object_or_404(Ladder, pk=ladder_id)
     latest = ladder.finals.first()
-    error = None
-    if request.method == "POST":
-        error = _act(request, ladder, latest)
-        if error is None:
+    form = FinalForm(request.POST if request.method == "POST" else None, latest=latest)
+    if form.is_valid():
+        refused = _act(request, ladder, latest, form)
+        if refused is None:
             return redirect("final", ladder_id=ladder.pk)
+        form.add_error(None, refused)  # the state refuses it (too few versions, one playing…)
     playing = latest is not None and latest.status in (FinalTorneo.QUEUED, FinalTorneo.RUNNING)
     done = latest is not None and latest.status == FinalTorneo.DONE
     context = {
@@ -71,11 +68,10 @@ def final_page(request: HttpRequest, ladder_id: int) -> HttpResponse:
         "playing": playing,
         "done": done,
         "graded": finals.graded(latest) if done and latest is not None else [],
-        "error": error,
-        "form": request.POST if error else {},
+        "form": form,
         "default_grades": finals.DEFAULT_GRADES,
     }
-    return render(request, "finals/final.html", context, status=400 if error else 200)
+    return render(request, "finals/final.html", context, status=400 if form.errors else 200)
 
 
 def _done(request: HttpRequest, final_id: int) -> FinalTorneo:

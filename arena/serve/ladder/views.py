@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import io
 import shutil
-from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +24,7 @@ from django.views.decorators.http import require_POST
 
 from arena.serve.accounts.models import Student
 from arena.serve.accounts.views import _instructor, _student, audit
+from arena.serve.ladder.forms import ControlForm, OpenLadderForm, UploadForm, entries
 from arena.serve.ladder.models import Ladder, LadderPartido, Seat, seat_tables
 from arena.serve.submissions import tasks as checks
 from arena.serve.submissions.models import Version
@@ -78,24 +78,6 @@ def version(request: HttpRequest, version_id: int) -> HttpResponse:
     return render(request, "ladder/version.html", context)
 
 
-def _upload_ladder(chosen: str) -> tuple[Ladder | None, str | None]:
-    """The ladder an upload is for (the one chosen, else the only open one, else none) and why
-    it is refused, if it is: the ladder is closed or its deadline has passed."""
-    ladders = Ladder.objects.filter(open=True)
-    if chosen:
-        ladder = Ladder.objects.filter(pk=int(chosen)).first() if chosen.isdigit() else None
-        if ladder is None or not ladder.open:
-            return None, _("That ladder is closed: it takes no uploads.")
-    elif ladders.count() == 1:
-        ladder = ladders.get()
-    else:
-        return None, None
-    if ladder.deadline is not None and timezone.now() >= ladder.deadline:
-        closed = _("The deadline of the {game} ladder was {deadline}: it takes no more uploads.")
-        return ladder, closed.format(game=ladder.game, deadline=f"{ladder.deadline:%Y-%m-%d %H:%M} UTC")
-    return ladder, None
-
-
 @require_POST
 @login_required
 def choose(request: HttpRequest, version_id: int) -> HttpResponse:
@@ -142,28 +124,11 @@ def upload(request: HttpRequest) -> HttpResponse:
     student = _student(request)
     if student is None:
         raise Http404
-    sent = request.FILES.getlist("player")
+    form = UploadForm(request.POST, request.FILES, student=student)
+    if not form.is_valid():
+        return render(request, "ladder/me.html", _me_context(student, form=form), status=form.status())
+    sent, ladder = form.cleaned_data["player"], form.cleaned_data["ladder"]
     size = sum(f.size or 0 for f in sent)
-    error = None
-    status = 400
-    hour_ago = timezone.now() - timedelta(hours=1)
-    if student.versions.filter(uploaded_at__gte=hour_ago).count() >= settings.UPLOADS_PER_HOUR:
-        error = _("Too many uploads: at most {n} an hour; try again later.")
-        error = error.format(n=settings.UPLOADS_PER_HOUR)
-        status = 429
-    elif not sent:
-        error = _("Choose the zip of your player's folder.")
-    elif size > settings.UPLOAD_MAX_BYTES:
-        error = _("The file is larger than {mib} MiB.").format(mib=settings.UPLOAD_MAX_BYTES // (1 << 20))
-    elif len(sent) > settings.UPLOAD_MAX_FILES:
-        error = _("At most {n} files: zip the player's folder instead.").format(n=settings.UPLOAD_MAX_FILES)
-    elif len(sent) > 1 and any(f.name.lower().endswith(".zip") for f in sent):
-        error = _("Upload one .zip, or the player's files without a zip.")
-    ladder, refused = _upload_ladder(request.POST.get("ladder", ""))
-    if error is None and refused is not None:
-        error, status = refused, 403
-    if error is not None:
-        return render(request, "ladder/me.html", _me_context(student, error=error), status=status)
     with transaction.atomic():
         number = (student.versions.aggregate(n=Max("number"))["n"] or 0) + 1
         new = Version.objects.create(student=student, number=number, ladder=ladder)
@@ -263,56 +228,29 @@ def ladders(request: HttpRequest) -> HttpResponse:
     from arena import games
 
     _instructor(request)
-    playable = list(games.names())
-    error = None
-    if request.method == "POST":
-        game = request.POST.get("game", "")
-        if game not in playable:
-            error = _("Choose one of the games.")
-        elif Ladder.objects.filter(game=game).exists():
-            error = _("That game has a ladder already.")
-        else:
-            ladder = Ladder.objects.create(game=game, open=True)
-            audit(request, _("ladder opened: {game}").format(game=game))
-            return redirect("standings", ladder_id=ladder.pk)
+    form = OpenLadderForm(request.POST if request.method == "POST" else None)
+    if form.is_valid():
+        game = form.cleaned_data["game"]
+        ladder = Ladder.objects.create(game=game, open=True)
+        audit(request, _("ladder opened: {game}").format(game=game))
+        return redirect("standings", ladder_id=ladder.pk)
     taken = set(Ladder.objects.values_list("game", flat=True))
     context = {
         "ladders": Ladder.objects.order_by("game"),
-        "games": [g for g in playable if g not in taken],
-        "error": error,
+        "games": [g for g in games.names() if g not in taken],
+        "form": form,
     }
-    return render(request, "ladder/ladders.html", context, status=400 if error else 200)
+    return render(request, "ladder/ladders.html", context, status=400 if form.errors else 200)
 
 
 def _entries(ladder: Ladder) -> list[Version]:
     """Every version uploaded for ``ladder`` (withdrawn ones too), newest first."""
-    from django.db.models import Q
-
-    from arena import games
-
-    mine = Q(ladder=ladder)
-    if ladder.game == games.default().name:
-        mine |= Q(ladder__isnull=True)
-    return list(
-        Version.objects.filter(mine).select_related("student").order_by("student__display_name", "-number")
-    )
+    return list(entries(ladder))
 
 
-def _deadline(text: str) -> Any:
-    """A deadline from a form's ``datetime-local`` field (UTC), None when empty; ValueError if bad."""
-    from datetime import datetime
-
-    if not text.strip():
-        return None
-    moment = datetime.fromisoformat(text.strip())
-    return (
-        moment if timezone.is_aware(moment) else timezone.make_aware(moment, timezone.get_default_timezone())
-    )
-
-
-def _control(request: HttpRequest, ladder: Ladder) -> str | None:
-    """Apply one of the instructor's actions on ``ladder``; the error, if any. Each is audited."""
-    action = request.POST.get("action", "")
+def _control(request: HttpRequest, ladder: Ladder, form: ControlForm) -> None:
+    """Apply one of the instructor's actions on ``ladder`` (``form``: valid). Each is audited."""
+    action = form.cleaned_data["action"]
     game = ladder.game
     if action in ("open", "close"):
         ladder.open = action == "open"
@@ -327,29 +265,18 @@ def _control(request: HttpRequest, ladder: Ladder) -> str | None:
         said = _("ladder paused: {game}") if ladder.paused else _("ladder resumed: {game}")
         audit(request, said.format(game=game))
     elif action == "deadline":
-        try:
-            ladder.deadline = _deadline(request.POST.get("deadline", ""))
-        except ValueError:
-            return _("The deadline must be a date and time, as 2026-12-18 23:59.")
+        ladder.deadline = form.cleaned_data["deadline"]
         ladder.save(update_fields=["deadline"])
         shown = f"{ladder.deadline:%Y-%m-%d %H:%M} UTC" if ladder.deadline else "-"
         audit(request, _("deadline of {game}: {deadline}").format(game=game, deadline=shown))
-    elif action in ("withdraw", "reinstate"):
-        entry = next((v for v in _entries(ladder) if str(v.pk) == request.POST.get("version")), None)
-        reason = request.POST.get("reason", "").strip()
-        if entry is None:
-            return _("Choose a version of this ladder.")
-        if action == "withdraw" and not reason:
-            return _("Say why the version is withdrawn: the student reads it.")
+    else:  # withdraw, reinstate
+        entry, reason = form.cleaned_data["version"], form.cleaned_data["reason"]
         entry.withdrawn, entry.withdrawn_reason = action == "withdraw", reason if action == "withdraw" else ""
         entry.save(update_fields=["withdrawn", "withdrawn_reason"])
         said = _("version withdrawn: {student}, version {number}: {reason}")
         if action == "reinstate":
             said = _("version reinstated: {student}, version {number}")
         audit(request, said.format(student=entry.student.display_name, number=entry.number, reason=reason))
-    else:
-        return _("Unknown action.")
-    return None
 
 
 def ladder_admin(request: HttpRequest, ladder_id: int) -> HttpResponse:
@@ -359,16 +286,16 @@ def ladder_admin(request: HttpRequest, ladder_id: int) -> HttpResponse:
 
     _instructor(request)
     ladder = get_object_or_404(Ladder, pk=ladder_id)
-    error = None
-    if request.method == "POST":
-        error = _control(request, ladder)
-        if error is None:
-            return redirect("ladder_admin", ladder_id=ladder.pk)
+    form = ControlForm(request.POST if request.method == "POST" else None, ladder=ladder)
+    if form.is_valid():
+        _control(request, ladder, form)
+        return redirect("ladder_admin", ladder_id=ladder.pk)
+    shown = f"{ladder.deadline:%Y-%m-%dT%H:%M}" if ladder.deadline else ""
     context = {
         "ladder": ladder,
         "entries": _entries(ladder),
         "playing": set(active_ids(ladder)),
-        "error": error,
-        "deadline": f"{ladder.deadline:%Y-%m-%dT%H:%M}" if ladder.deadline else "",
+        "form": form,
+        "deadline": form["deadline"].value() if form.has_error("deadline") else shown,
     }
-    return render(request, "ladder/ladder_admin.html", context, status=400 if error else 200)
+    return render(request, "ladder/ladder_admin.html", context, status=400 if form.errors else 200)
