@@ -250,6 +250,9 @@ def test_a_bad_option_of_a_final_is_said_beside_its_field_and_nothing_starts(ser
     assert bad.status_code == 400
     assert beside(page, "partidos", "El número de partidos tiene que ser un número entero")
     assert 'name="duplicate" checked' in page and 'value="0"' in page  # the input kept
+    huge = profe.post(url, {"action": "start", "partidos": "99999999999"})  # once frozen and failed
+    assert huge.status_code == 400
+    assert beside(huge.content.decode(), "partidos", "Como mucho 1,000,000 partidos")
     grades = profe.post(url, {"action": "start", "grades": "ten"})
     assert grades.status_code == 400 and beside(grades.content.decode(), "grades", "Las notas tienen que ser")
     assert not FinalTorneo.objects.filter(ladder=ladder).exists()
@@ -271,6 +274,7 @@ def test_the_final_form_s_rules(service: Path) -> None:
     assert finals.parse_options(start.cleaned_data)["partidos"] == 12  # what start_final reads
     assert form(action="start", partidos="cero").has_error("partidos", "invalid")
     assert form(action="start", partidos="0").has_error("partidos", "min_value")
+    assert form(action="start", partidos="99999999999").has_error("partidos", "max_value")  # the trial's
     assert form(action="start", workers="0").has_error("workers", "min_value")
     assert form(action="start", grades="1=diez").has_error("grades", "scale")
     assert form(action="start", grades="1=10, 2=9").is_valid()

@@ -14,6 +14,7 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
 from arena.serve.finals import final as finals
+from arena.tournament.schedule import MAX_PARTIDOS
 
 
 class FinalForm(forms.Form):
@@ -28,16 +29,17 @@ class FinalForm(forms.Form):
     )
     duplicate = forms.BooleanField(required=False)
     until_separated = forms.BooleanField(required=False)
-    partidos = forms.IntegerField(required=False, min_value=1)
+    partidos = forms.IntegerField(required=False, min_value=1, max_value=MAX_PARTIDOS)
     grades = forms.CharField(required=False)
-    workers = forms.IntegerField(required=False, min_value=1)
-    table_size = forms.IntegerField(required=False, min_value=1)
+    workers = forms.IntegerField(required=False, min_value=1, max_value=64)
+    table_size = forms.IntegerField(required=False, min_value=1, max_value=6)
 
     def __init__(self, *args: Any, latest: Any = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.latest = latest
         said = _("The number of partidos must be a whole number, 1 or more (or empty: all).")
-        self.fields["partidos"].error_messages.update({"invalid": said, "min_value": said})
+        most = _("At most {n} partidos: a final of more would never end.").format(n=f"{MAX_PARTIDOS:,}")
+        self.fields["partidos"].error_messages.update({"invalid": said, "min_value": said, "max_value": most})
         for name in ("workers", "table_size"):
             whole = _("{option} must be a whole number, 1 or more.").format(option=name)
             self.fields[name].error_messages.update({"invalid": whole, "min_value": whole})
