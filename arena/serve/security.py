@@ -9,7 +9,6 @@ from typing import Any
 
 from axes.backends import AxesStandaloneBackend  # type: ignore[import-untyped]
 from django.conf import settings
-from django.contrib.auth.forms import AuthenticationForm
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
@@ -67,10 +66,12 @@ def locked_out(
 ) -> HttpResponse:
     """The login page again, saying the account is locked out from this address for a while (429,
     with ``Retry-After``): the answer to every login of that user name from there until then."""
+    from arena.serve.accounts.forms import LoginForm
+
     minutes = lockout_minutes()
     message = _("Too many failed logins: this account is locked from your address for {minutes} minutes.")
     context = {
-        "form": AuthenticationForm(request),
+        "form": LoginForm(request),
         "locked": message.format(minutes=minutes),
         "next": request.POST.get("next", ""),
     }

@@ -345,3 +345,20 @@ def test_manage_needs_an_existing_folder(tmp_path: Path) -> None:
     answer = _manage(tmp_path / "missing", "migrate")
     assert answer.returncode == 2 and "does not exist" in answer.stderr
     assert not (tmp_path / "missing").exists()
+
+
+def test_a_wrong_login_says_so_once_and_names_the_field_as_the_email() -> None:
+    from django.test import Client
+
+    sent = {"username": "nadie@example.edu", "password": "mal"}
+    page = Client().post("/login/", sent, REMOTE_ADDR="10.52.3.1")
+    text = page.content.decode()
+    assert page.status_code == 200
+    assert text.count("El correo y la contraseña no coinciden") == 1, text
+    assert "Correo (o nombre de usuario)" in text and "Nombre de usuario" not in text
+
+
+def test_the_roster_s_students_table_names_its_columns() -> None:
+    text = logged_in(INSTRUCTOR, staff=True).get("/instructor/roster").content.decode()
+    header = text[text.index("<h2>Estudiantes</h2>") :]
+    assert "<th>Estudiante</th><th>Correo</th><th>Versiones</th><th>Enlace</th>" in header

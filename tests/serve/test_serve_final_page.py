@@ -139,7 +139,7 @@ def test_the_table_is_the_grades_csv_row_by_row(final: Any) -> None:
     assert answer.status_code == 200
     downloaded = list(csv.DictReader(io.StringIO(answer.content.decode())))
     head, *rows = _table(final)
-    assert head == ["Estudiante", "Puesto", "Nota del puesto", "Nota"]
+    assert head == ["Estudiante", "Puesto", "Calificado como el puesto", "Nota"]
     assert len(rows) == len(downloaded) == len(NAMES)
     for (student, place, _of, grade), row in zip(rows, downloaded, strict=True):
         assert student == "Alumna " + row["Email address"].split("@")[0]

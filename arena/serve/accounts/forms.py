@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Any, ClassVar
+
 from django import forms
 from django.conf import settings
+from django.contrib.auth.forms import AuthenticationForm
 from django.utils.translation import gettext_lazy as _
 
 from arena.serve.accounts.models import Student
@@ -44,3 +47,17 @@ class RosterForm(forms.Form):
         except UnicodeDecodeError:
             text = raw.decode("latin-1")
         return text
+
+
+class LoginForm(AuthenticationForm):
+    """Django's login form, saying what the user name is (a student's email; the instructor's name)
+    and, when they do not match, one message (ours, in place of Django's)."""
+
+    error_messages: ClassVar[dict[str, Any]] = {
+        **AuthenticationForm.error_messages,
+        "invalid_login": _("Your email and password did not match. Try again."),
+    }
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["username"].label = _("Email (or user name)")

@@ -33,7 +33,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from arena import inert
-from arena.serve.accounts.forms import NewLinkForm, RosterForm
+from arena.serve.accounts.forms import LoginForm, NewLinkForm, RosterForm
 from arena.serve.accounts.models import AuditLog, Invitation, Student
 from arena.serve.security import client_ip as request_address
 
@@ -149,6 +149,8 @@ def links_csv(request: HttpRequest) -> HttpResponse:
 
 class Login(auth_views.LoginView):
     """Django's login, saying how to recover a forgotten password (by email, or from the instructor)."""
+
+    form_class = LoginForm
 
     def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
         context = super().get_context_data(**kwargs)

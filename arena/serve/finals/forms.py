@@ -32,7 +32,7 @@ class FinalForm(forms.Form):
     partidos = forms.IntegerField(required=False, min_value=1, max_value=MAX_PARTIDOS)
     grades = forms.CharField(required=False)
     workers = forms.IntegerField(required=False, min_value=1, max_value=64)
-    table_size = forms.IntegerField(required=False, min_value=1, max_value=6)
+    table_size = forms.IntegerField(required=False, min_value=1)  # the game's own sizes: freeze says them
 
     def __init__(self, *args: Any, latest: Any = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -43,6 +43,7 @@ class FinalForm(forms.Form):
         for name in ("workers", "table_size"):
             whole = _("{option} must be a whole number, 1 or more.").format(option=name)
             self.fields[name].error_messages.update({"invalid": whole, "min_value": whole})
+        self.fields["workers"].error_messages["max_value"] = _("workers: at most 64.")
 
     def clean_grades(self) -> str:
         """The grades scale (empty: the default), refused when it is not one."""

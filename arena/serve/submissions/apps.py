@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class SubmissionsConfig(AppConfig):
@@ -11,3 +12,4 @@ class SubmissionsConfig(AppConfig):
     name = "arena.serve.submissions"
     label = "submissions"
     default_auto_field = "django.db.models.BigAutoField"
+    verbose_name = _("Submissions")
