@@ -292,3 +292,4 @@ def test_the_final_form_s_rules(service: Path) -> None:
         finals.clean_options({"workers": 0})
     with pytest.raises(finals.FinalError, match="table_size"):
         finals.clean_options({"table_size": True})
+

@@ -251,3 +251,13 @@ def test_a_broken_replay_s_viewer_does_not_show_its_path(service: Path) -> None:
     assert page.status_code == 200
     text = page.content.decode()
     assert f"{partido.pk}.jsonl:1" in text and str(service) not in text
+
+
+def test_a_check_report_shows_no_server_path() -> None:
+    from arena.serve.submissions.checking import shown_to_student
+
+    folder = Path("/srv/arena/uploads/7/2/player/jugador")
+    report = f"Error: {folder}/bot.py, línea 3\nregistros en /srv/arena/uploads/7/2/check/logs"
+    shown = shown_to_student(report, folder, Path("/srv/arena"))
+    assert shown == "Error: jugador/bot.py, línea 3\nregistros en DIR/uploads/7/2/check/logs"
+    assert "/srv/arena" not in shown

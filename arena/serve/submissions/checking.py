@@ -26,6 +26,12 @@ def _checkers() -> threading.BoundedSemaphore:
         return _turns
 
 
+def shown_to_student(report: str, folder: Path, service: Path) -> str:
+    """``report`` without the server's paths: the player's folder named as the student named it
+    (``jugador/bot.py``), anything else under the service's folder as ``DIR``."""
+    return report.replace(f"{folder.parent}/", "").replace(str(service), "DIR")
+
+
 def check_version(version_id: int) -> None:
     """Check the player of version ``version_id`` (when a turn is free) and record its status and report."""
     with _checkers():
@@ -59,7 +65,7 @@ def _check(version_id: int) -> None:
         except Exception as exc:  # the player cannot run, the machine cannot check: the report says which
             lines.append(str(exc))
         version.status = Version.CLEAN if clean else Version.BROKEN
-        version.report = "\n".join(str(line) for line in lines)
+        version.report = shown_to_student("\n".join(str(line) for line in lines), folder, Path(settings.DIR))
         version.save(update_fields=["status", "report"])
     finally:
         connection.close()
