@@ -223,8 +223,13 @@ FILE_UPLOAD_MAX_MEMORY_SIZE = UPLOAD_MAX_BYTES + 64 * 1024
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"null": {"class": "logging.NullHandler"}},
+    "handlers": {
+        "null": {"class": "logging.NullHandler"},
+        "stderr": {"class": "logging.StreamHandler"},  # journald's, under systemd
+    },
     "loggers": {
+        # a page's failure (500) with its traceback: Django sends it only to mail_admins otherwise
+        "django.request": {"handlers": ["stderr"], "level": "ERROR", "propagate": False},
         "django.security.DisallowedHost": {"handlers": ["null"], "propagate": False},
         "axes": {"handlers": ["null"], "propagate": False},  # its failures are rows the admin shows
     },

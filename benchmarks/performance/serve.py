@@ -724,6 +724,8 @@ def load_phase(
     minutes = (end_at - start_at).total_seconds() / 60
     rate = done_between(db, start_at, end_at) / minutes
     report("steady use", steady, 60 * minutes)
+    if logins.failures or steady.failures:  # the server's own account of it (a 500's traceback)
+        print(f"the server's log, last lines:\n{server.tail(60)}")
     print(f"the web process's CPU during steady use: {cpu / (60 * minutes):.2f} cores (of {os.cpu_count()})")
     return logins, steady, rate
 

@@ -171,11 +171,11 @@ def standings_rows(ladder: Ladder) -> list[dict[str, Any]]:
 
     active = active_ids(ladder)
     ranked = ladder.partidos.filter(status=LadderPartido.DONE).exclude(ranking=[])
+    # the partidos first, then their seats: a partido that ends between the two reads is in the
+    # second (its seats are made with it and never change), never in the first alone
+    found = list(ranked.values_list("pk", "ranking", "winners"))
     tables = seat_tables(Seat.objects.filter(partido__in=ranked))
-    done = [
-        (pk, tables.get(pk, []), groups, winners)
-        for pk, groups, winners in ranked.values_list("pk", "ranking", "winners")
-    ]
+    done = [(pk, tables[pk], groups, winners) for pk, groups, winners in found]
     entrants = list(active)
     index = {v: i for i, v in enumerate(entrants)}
     # versions no longer active still count, for the strength of those they played
