@@ -47,7 +47,8 @@ def ladder(service: Path, django_db_setup: None, django_db_blocker: Any) -> Iter
 
     Made once for the module, committed (``django_db_blocker``): its partido is played by sandboxed
     players, and the module's twenty tests read it (what they add is rolled back). Every table is
-    emptied at the module's end, as after a ``transaction=True`` test."""
+    emptied at the module's end, as after a ``transaction=True`` test, and the rows' files go with
+    them (a flush starts the ids again: the next version 1 must not find this one's folder)."""
     from django.core.management import call_command
 
     from arena.serve.ladder.models import Ladder, LadderPartido
@@ -63,6 +64,11 @@ def ladder(service: Path, django_db_setup: None, django_db_blocker: Any) -> Iter
     yield made
     with django_db_blocker.unblock():
         call_command("flush", interactive=False, verbosity=0)
+    import shutil
+
+    for rows_files in ("uploads", "ladder"):  # its versions' and partido's: the ids start again
+        shutil.rmtree(service / rows_files, ignore_errors=True)
+        (service / rows_files).mkdir()
 
 
 @pytest.fixture(autouse=True)
@@ -426,6 +432,28 @@ def test_live_json_is_not_looked_at_again_within_live_fresh_s(ladder: Any) -> No
             assert queued.pk in [p["id"] for p in json.loads(changed.content)["partidos"]]
         finally:
             queued.delete()
+
+
+def test_the_standings_page_draws_the_live_answer_kept(ladder: Any) -> None:
+    """The page shows what live.json shows, from the same answer kept in memory: within
+    ``LIVE_FRESH_S`` it reads no partido (a class opening the page costs no fit, no query of them)."""
+    from django.core.cache import cache
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext, override_settings
+
+    cache.clear()
+    client = _client("eva")
+    client.get("/me")
+    with override_settings(LIVE_FRESH_S=3600):
+        data = _live(client, ladder)
+        with CaptureQueriesContext(connection) as read:
+            page = client.get(f"/ladders/{ladder.pk}/")
+    text = page.content.decode()
+    assert page.status_code == 200
+    assert not [q for q in read if "ladderpartido" in q["sql"] or "seat" in q["sql"]], read.captured_queries
+    for row in data["rows"]:
+        assert f"<td>{row['version']}</td>" in text and row["shown"]["strength"] in text
+    assert all(f"<td>{p['id']}</td>" in text for p in data["partidos"])
 
 
 def test_live_json_answers_304_to_the_etag_drawn(ladder: Any) -> None:

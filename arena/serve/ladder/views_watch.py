@@ -242,12 +242,14 @@ def _row(row: dict[str, Any]) -> dict[str, Any]:
 
 @login_required
 def standings(request: HttpRequest, ladder_id: int) -> HttpResponse:
-    """A ladder's standings and its latest partidos, kept up to date by live.js."""
+    """A ladder's standings and its latest partidos, kept up to date by live.js: the page draws what
+    ``live.json`` shows, from the same answer kept in memory (:func:`_live`)."""
     ladder = get_object_or_404(Ladder, pk=ladder_id)
+    _tag, _body, shown = _live(ladder)  # what live.json shows, drawn by the page as live.js does
     context = {
         "ladder": ladder,
-        "rows": cached_standings(ladder),
-        "partidos": recent_partidos(ladder),
+        "rows": shown["rows"],
+        "partidos": shown["partidos"],
         "poll_ms": POLL_MS,
         "updated": _("updated {n} s ago").format(n=0),
     }
@@ -296,9 +298,11 @@ def live_key(ladder: Ladder) -> tuple[Any, ...]:
     )
 
 
-def _live_answer(ladder: Ladder, key: tuple[Any, ...]) -> tuple[tuple[Any, ...], str, bytes]:
+def _live_answer(
+    ladder: Ladder, key: tuple[Any, ...]
+) -> tuple[tuple[Any, ...], str, bytes, dict[str, Any]]:
     """``live.json`` of ``ladder`` made now for ``key`` (:func:`live_key`): the key with the fit
-    it shows, its ETag (of what it shows, not of when it was made) and its body."""
+    it shows, its ETag (of what it shows, not of when it was made), its body and what it shows."""
     import hashlib
 
     fitted_for, at, rows = _standings_fit(ladder, key[0])
@@ -311,7 +315,7 @@ def _live_answer(ladder: Ladder, key: tuple[Any, ...]) -> tuple[tuple[Any, ...],
     shown = json.dumps(data, ensure_ascii=False, separators=(",", ":"), cls=DjangoJSONEncoder)
     tag = '"' + hashlib.blake2b(shown.encode("utf-8"), digest_size=16).hexdigest() + '"'
     body = json.dumps({**data, "at": time.time()}, ensure_ascii=False, cls=DjangoJSONEncoder)
-    return (key[0], (fitted_for, at), *key[2:]), tag, body.encode("utf-8")
+    return (key[0], (fitted_for, at), *key[2:]), tag, body.encode("utf-8"), data
 
 
 def _matches(request: HttpRequest, tag: str) -> bool:
@@ -319,6 +323,23 @@ def _matches(request: HttpRequest, tag: str) -> bool:
     asked = request.headers.get("If-None-Match", "")
     named = {t.strip().removeprefix("W/") for t in asked.split(",")}
     return tag in named or "*" in named
+
+
+def _live(ladder: Ladder) -> tuple[str, bytes, dict[str, Any]]:
+    """``live.json`` of ``ladder`` in the reader's language: its ETag, its body and what it shows
+    (the standings' rows and the latest partidos, which the standings page draws too), kept in the
+    process's memory (:func:`live`)."""
+    from django.utils.translation import get_language
+
+    where = f"live:{ladder.pk}:{get_language()}"
+    kept = cache.get(where)
+    if kept is not None and time.monotonic() - kept[3] < settings.LIVE_FRESH_S:
+        return kept[1], kept[2], kept[4]  # made a moment ago: not even its key is read again
+    key = live_key(ladder)
+    if kept is None or kept[0] != key:
+        kept = _live_answer(ladder, key)
+    cache.set(where, (kept[0], kept[1], kept[2], time.monotonic(), kept[-1]), LIVE_KEEP_S)
+    return kept[1], kept[2], kept[-1]
 
 
 @login_required
@@ -330,21 +351,8 @@ def live(request: HttpRequest, ladder_id: int) -> HttpResponse:
     (2 s) of the last look: a class's tabs polling every 3 s cost one look a ladder a moment, not one
     each; ``at`` is when it was made. Its ETag names what it shows: a request
     whose ``If-None-Match`` names it gets 304 and no body (live.js sends the last one it drew)."""
-    from django.utils.translation import get_language
-
     ladder = get_object_or_404(Ladder, pk=ladder_id)  # after the login: the access as before
-    where = f"live:{ladder.pk}:{get_language()}"
-    kept = cache.get(where)
-    if kept is not None and time.monotonic() - kept[3] < settings.LIVE_FRESH_S:
-        tag, body = kept[1], kept[2]  # made a moment ago: not even its key is read again
-    else:
-        key = live_key(ladder)
-        if kept is not None and kept[0] == key:
-            tag, body = kept[1], kept[2]
-        else:
-            made_for, tag, body = _live_answer(ladder, key)
-            kept = (made_for, tag, body)
-        cache.set(where, (kept[0], tag, body, time.monotonic()), LIVE_KEEP_S)
+    tag, body, _data = _live(ladder)
     if _matches(request, tag):
         response = HttpResponse(status=304)  # not modified: no body
         del response["Content-Type"]
