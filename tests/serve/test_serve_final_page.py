@@ -242,3 +242,15 @@ def test_a_final_not_done_has_no_site(final: Any) -> None:
         assert _instructor().get(f"/instructor/finals/{running.pk}/site/").status_code == 404
     finally:
         running.delete()
+
+
+def test_an_earlier_final_stays_linked_once_a_new_one_starts(final: Any) -> None:
+    from arena.serve.finals.models import FinalTorneo
+
+    FinalTorneo.objects.create_frozen(
+        final.versions.all(), ladder=final.ladder, status=FinalTorneo.RUNNING, options=final.options
+    )
+    text = _instructor().get(f"/instructor/ladders/{final.ladder_id}/final").content.decode()
+    earlier = text[text.index("Finales anteriores") :]
+    for link in ("site/", "workbook", "grades.csv"):
+        assert f"/instructor/finals/{final.pk}/{link}" in earlier

@@ -64,6 +64,7 @@ def final_page(request: HttpRequest, ladder_id: int) -> HttpResponse:
     context = {
         "ladder": ladder,
         "final": latest,
+        "earlier": list(ladder.finals.exclude(pk=latest.pk)) if latest is not None else [],
         "entries": finals.entries(latest) if latest else [],
         "playing": playing,
         "done": done,
