@@ -198,7 +198,7 @@ class Server:
 
     def checking(self) -> int:
         with sqlite3.connect(self.folder / "serve.sqlite3", timeout=30) as db:
-            row = db.execute("SELECT count(*) FROM ladder_version WHERE status = 'checking'").fetchone()
+            row = db.execute("SELECT count(*) FROM submissions_version WHERE status = 'checking'").fetchone()
         return int(row[0])
 
     def stop(self) -> None:
