@@ -25,8 +25,11 @@ from pathlib import Path
 PR_SET_PDEATHSIG = 1
 WORKER_NICE = 10
 """The worker processes' default niceness: the pages win the CPU over the referees and players."""
-INTERVAL_S = 0.5
-"""How often an idle worker looks for a task (``db_worker --interval``)."""
+INTERVAL_S = {"partidos": 0.5, "checks": 1.0, "finals": 2.0}
+"""How often an idle worker of each queue looks for a task (``db_worker --interval``): a partido worker
+is rarely idle (each play task enqueues its successor); the checks' and the finals' workers mostly
+are, and each look takes SQLite's write lock a moment, so they look less often (an upload's check
+starts within a second)."""
 GRACE_S = {"partidos": 30.0, "checks": 30.0, "finals": 2.0}
 """How long a stopping worker may finish its task before it is killed: a partido or a check ends
 within it; a final's ``arena tournament`` is stopped (SIGTERM, its committed partidos kept) and
@@ -83,7 +86,7 @@ def serve_queue(folder: str, queue: str) -> None:
     call_command(
         "db_worker",
         queue_name=queue,
-        interval=INTERVAL_S,
+        interval=INTERVAL_S.get(queue, 1.0),
         startup_delay=False,
         reload=False,
         verbosity=0,
