@@ -406,7 +406,10 @@ def test_memory_hog_is_a_crash_of_its_own(stage: Path, mechanism: str) -> None:
     stage_good(stage)
     put(stage, "hostile_memory")
 
-    game = play(stage, ["random_legal", "a_mas", "hostile_memory", "a_menos"], mechanism)
+    # A move's CPU budget well beyond what reaching the memory limit takes: touching a gigabyte's
+    # pages cost it over 2 s of CPU once on a loaded CI machine (disqualified for time, not memory)
+    roomy = Limits(init_ms=5000, move_ms=15000)
+    game = play(stage, ["random_legal", "a_mas", "hostile_memory", "a_menos"], mechanism, limits=roomy)
 
     check_contained(game, "hostile_memory", "crash", "límite de memoria")  # memory limit
     assert "allocating 4096 MiB" in game.log("hostile_memory")
